@@ -1,0 +1,50 @@
+import CTender
+import TenderCore
+
+@c @implementation
+public func tender_engine_new(
+    _ config_json: UnsafePointer<CChar>?, _ config_len: Int, _ engine_out: UnsafeMutablePointer<OpaquePointer?>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let out = try Boundary.require(engine_out, "engine_out")
+        let configuration = try EngineConfiguration(json: try CBuffers.json(config_json, config_len, "config_json"))
+        out.pointee = try EngineHandle(configuration: configuration).retainedPointer()
+    }
+}
+
+@c @implementation
+public func tender_engine_free(_ engine: OpaquePointer?) {
+    EngineHandle.release(engine)
+}
+
+@c @implementation
+public func tender_engine_import_directory(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let document = try DirectoryDocument(json: try CBuffers.json(json, json_len, "json"))
+        try handle.store.importDirectory(document)
+    }
+}
+
+@c @implementation
+public func tender_engine_directory(
+    _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(json_out, "json_out")
+        try CBuffers.write(JSONWriter.string(try handle.store.directory().json), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_engine_payments(
+    _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(json_out, "json_out")
+        let records = try handle.engine.ledger.records()
+        try CBuffers.write("[" + records.map(\.json).joined(separator: ",") + "]", to: out, length: len_out)
+    }
+}

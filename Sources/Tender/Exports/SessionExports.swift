@@ -1,0 +1,67 @@
+import CTender
+import TenderCore
+
+@c @implementation
+public func tender_session_new(
+    _ engine: OpaquePointer?, _ intent_json: UnsafePointer<CChar>?, _ intent_len: Int,
+    _ session_out: UnsafeMutablePointer<OpaquePointer?>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let owner = try EngineHandle.from(engine)
+        let out = try Boundary.require(session_out, "session_out")
+        let session = try SendPaymentSession(engine: owner.engine, json: try CBuffers.json(intent_json, intent_len, "intent_json"))
+        out.pointee = SessionHandle(owner: owner, session: session).retainedPointer()
+    }
+}
+
+@c @implementation
+public func tender_session_free(_ session: OpaquePointer?) {
+    SessionHandle.release(session)
+}
+
+@c @implementation
+public func tender_session_resolve(
+    _ session: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try SessionHandle.from(session)
+        let out = try Boundary.require(json_out, "json_out")
+        try CBuffers.write(JSONWriter.string(try handle.session.resolveJSON()), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_session_answer(_ session: OpaquePointer?, _ answer_json: UnsafePointer<CChar>?, _ answer_len: Int) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try SessionHandle.from(session)
+        try handle.session.answer(try Answer(json: try CBuffers.json(answer_json, answer_len, "answer_json")))
+    }
+}
+
+@c @implementation
+public func tender_session_confirm(
+    _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
+    _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try SessionHandle.from(session)
+        let codeOut = try Boundary.require(code_out, "code_out")
+        let (code, response) = try handle.session.confirm()
+        try CBuffers.write(JSONWriter.string(response), to: json_out, length: len_out)
+        codeOut.pointee = code.rawValue
+    }
+}
+
+@c @implementation
+public func tender_session_handle(
+    _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
+    _ record_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try SessionHandle.from(session)
+        let codeOut = try Boundary.require(code_out, "code_out")
+        let (code, record) = try handle.session.handle()
+        if let record { try CBuffers.write(record.json, to: record_out, length: len_out) }
+        codeOut.pointee = code.rawValue
+    }
+}

@@ -1,0 +1,17 @@
+import CTender
+
+/// The library's version; kept equal to TENDER_VERSION_* in tender.h (checked by the C tests).
+enum LibraryVersion {
+    static let number: UInt32 = 100
+    static let text: StaticString = "0.1.0"
+}
+
+@c @implementation
+public func tender_version_number() -> UInt32 {
+    LibraryVersion.number
+}
+
+@c @implementation
+public func tender_version_string() -> UnsafePointer<CChar>? {
+    UnsafeRawPointer(LibraryVersion.text.utf8Start).assumingMemoryBound(to: CChar.self)
+}

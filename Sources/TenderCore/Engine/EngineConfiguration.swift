@@ -1,0 +1,19 @@
+/// An engine's configuration, from its JSON form (docs/json.md).
+public struct EngineConfiguration: Equatable, Sendable {
+    /// The directory holding the store.
+    public let home: String
+    public let limits: PaymentLimits
+
+    public init(home: String, limits: PaymentLimits = .standard) {
+        self.home = home
+        self.limits = limits
+    }
+
+    /// Parses `{"home": "...", "limits": {...}}`.
+    public init(json: JSONValue) throws(TenderError) {
+        let reader = try ObjectReader(json, name: "configuration", allowed: ["home", "limits"])
+        let home = try reader.requiredString("home", maxLength: 4096)
+        guard !home.contains("\0") else { throw .invalidArgument("configuration.home contains a NUL character") }
+        self.init(home: home, limits: try reader["limits"].map { (v) throws(TenderError) in try PaymentLimits(json: v) } ?? .standard)
+    }
+}

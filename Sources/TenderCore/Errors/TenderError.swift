@@ -1,0 +1,36 @@
+/// Every failure Tender reports. Each case maps to one C result code; the
+/// message never contains payment data (names, amounts, notes).
+public enum TenderError: Error, Equatable, Sendable {
+    case nullArgument(String)
+    case invalidUTF8(String)
+    case invalidJSON(String)
+    case tooLarge(String)
+    case invalidArgument(String)
+    case invalidAmount(String)
+    case unknownCurrency(String)
+    case unknownIntent(String)
+    case wrongState(String)
+    case notAsked(String)
+    case unknownOption(String)
+    case idempotencyConflict(String)
+    case store(String)
+    case storeBusy(String)
+    case home(String)
+    case notFound(String)
+    case `internal`(String)
+
+    /// The detailed message.
+    public var message: String {
+        switch self {
+        case let .nullArgument(m), let .invalidUTF8(m), let .invalidJSON(m), let .tooLarge(m), let .invalidArgument(m),
+            let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .wrongState(m),
+            let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .store(m),
+            let .storeBusy(m), let .home(m), let .notFound(m), let .internal(m):
+            return m
+        }
+    }
+}
+
+extension TenderError: CustomStringConvertible {
+    public var description: String { message }
+}

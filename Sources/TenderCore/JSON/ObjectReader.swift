@@ -1,0 +1,52 @@
+/// Reads a JSON object against a schema: refuses unknown members and wrong
+/// types with ``TenderError/invalidArgument(_:)`` naming the field.
+public struct ObjectReader {
+    private let members: [(key: String, value: JSONValue)]
+    /// The field path used in messages, e.g. "payee".
+    public let name: String
+
+    /// Wraps `value`, which must be an object whose keys are all in `allowed`.
+    public init(_ value: JSONValue, name: String, allowed: Set<String>) throws(TenderError) {
+        guard let members = value.objectMembers else { throw .invalidArgument("\(name) must be a JSON object") }
+        for member in members where !allowed.contains(member.key) {
+            throw .invalidArgument("\(name) has an unknown member \"\(member.key.prefix(40))\"")
+        }
+        self.members = members
+        self.name = name
+    }
+
+    /// The raw member, or nil when absent or null.
+    public subscript(key: String) -> JSONValue? {
+        guard let value = members.first(where: { $0.key == key })?.value, value != .null else { return nil }
+        return value
+    }
+
+    /// A string member, or nil when absent.
+    public func string(_ key: String, maxLength: Int = 500) throws(TenderError) -> String? {
+        guard let value = self[key] else { return nil }
+        guard let text = value.stringValue else { throw .invalidArgument("\(name).\(key) must be a string") }
+        guard text.count <= maxLength else { throw .invalidArgument("\(name).\(key) is longer than \(maxLength) characters") }
+        return text
+    }
+
+    /// A required, non-empty string member.
+    public func requiredString(_ key: String, maxLength: Int = 500) throws(TenderError) -> String {
+        guard let text = try string(key, maxLength: maxLength) else { throw .invalidArgument("\(name).\(key) is required") }
+        guard !text.isEmpty else { throw .invalidArgument("\(name).\(key) must not be empty") }
+        return text
+    }
+
+    /// A boolean member, or nil when absent.
+    public func bool(_ key: String) throws(TenderError) -> Bool? {
+        guard let value = self[key] else { return nil }
+        guard let b = value.boolValue else { throw .invalidArgument("\(name).\(key) must be true or false") }
+        return b
+    }
+
+    /// An array member, or nil when absent.
+    public func array(_ key: String) throws(TenderError) -> [JSONValue]? {
+        guard let value = self[key] else { return nil }
+        guard let a = value.arrayValue else { throw .invalidArgument("\(name).\(key) must be an array") }
+        return a
+    }
+}

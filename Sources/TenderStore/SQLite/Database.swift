@@ -1,0 +1,77 @@
+internal import CSQLite
+import TenderCore
+
+/// One SQLite connection (sqlite3*), closed when released. WAL journal,
+/// synchronous=FULL, foreign keys on, and a busy timeout so several
+/// processes can share the file. Not thread-safe: its owner serializes use.
+final class Database {
+    /// How long a writer waits for another process's lock before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    private let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+
+    /// Opens (creating) the database file at `path`.
+    init(path: String) throws(TenderError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError.error(code, db, during: "open")
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(db, 1)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL without arguments (one or more statements), ignoring rows.
+    func execute(_ sql: String) throws(TenderError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError.error(code, handle, during: "execute") }
+    }
+
+    /// A prepared statement for `sql`, reused across calls, with `arguments` bound.
+    func statement(_ sql: String, _ arguments: [Any?] = []) throws(TenderError) -> Statement {
+        if let cached = cache[sql] { return try cached.bind(arguments) }
+        let statement = try Statement(db: handle, sql: sql)
+        cache[sql] = statement
+        return try statement.bind(arguments)
+    }
+
+    /// Runs `body` in a write transaction (BEGIN IMMEDIATE, so the write lock
+    /// is taken up front), committing when it returns and rolling back when it throws.
+    func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do throws(TenderError) {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction, a consistent snapshot.
+    func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try execute("BEGIN DEFERRED")
+        do throws(TenderError) {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

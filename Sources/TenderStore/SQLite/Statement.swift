@@ -1,0 +1,72 @@
+internal import CSQLite
+import TenderCore
+
+/// A prepared statement (sqlite3_stmt), finalized when released.
+/// Belongs to its ``Database`` and to one thread at a time.
+final class Statement {
+    private let handle: OpaquePointer
+    private let db: OpaquePointer
+
+    init(db: OpaquePointer, sql: String) throws(TenderError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw SQLiteError.error(code, db, during: "prepare") }
+        self.handle = statement
+        self.db = db
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The values of `?` placeholders, in order: String, Int64, Int, Bool or nil.
+    func bind(_ values: [Any?]) throws(TenderError) -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case nil: code = sqlite3_bind_null(handle, index)
+            case let text as String: code = sqlite3_bind_text(handle, index, text, -1, Statement.transient)
+            case let number as Int64: code = sqlite3_bind_int64(handle, index, number)
+            case let number as Int: code = sqlite3_bind_int64(handle, index, Int64(number))
+            case let flag as Bool: code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+            default: throw .internal("unsupported SQLite binding")
+            }
+            guard code == SQLITE_OK else { throw SQLiteError.error(code, db, during: "bind") }
+        }
+        return self
+    }
+
+    /// Steps once: true when a row is ready to read, false when done.
+    func step() throws(TenderError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            sqlite3_reset(handle)
+            throw SQLiteError.error(code, db, during: "step")
+        }
+    }
+
+    /// Runs to completion, ignoring rows.
+    func run() throws(TenderError) {
+        while try step() {}
+    }
+
+    /// Every row, read by `row`.
+    func rows<T>(_ row: (Statement) throws(TenderError) -> T) throws(TenderError) -> [T] {
+        var out: [T] = []
+        while try step() { out.append(try row(self)) }
+        return out
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL, let pointer = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: pointer)
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

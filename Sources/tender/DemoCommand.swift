@@ -1,0 +1,69 @@
+import ArgumentParser
+import TenderCore
+import TenderStore
+
+/// `tender demo`: plays the seeds' send-payment dialog, turn by turn, on a
+/// fresh store with the demo directory.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Play a send-payment dialog (\"Send $50 to John\") on a store with demo data.")
+
+    @OptionGroup var home: HomeOption
+
+    @Flag(help: "Keep the temporary home instead of removing it.")
+    var keep = false
+
+    /// The person's side of the dialog: what they ask, then what they say at each question.
+    static let request = "Send $50 to John"
+    static let intent = #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}"#
+    static let replies = ["John Baily", "mobile"]
+
+    func run() throws {
+        let temporary = home.resolved == nil
+        guard let path = home.resolved ?? Environment.makeTemporaryDirectory(prefix: "tender-demo-") else {
+            throw ValidationError("cannot create a temporary home")
+        }
+        defer { if temporary && !keep { Environment.removeStoreHome(path) } }
+        try play(home: path)
+    }
+
+    private func play(home: String) throws(TenderError) {
+        let store = try SQLiteStore(home: home)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json)))
+        let engine = Engine(directory: store, ledger: store)
+        let printer = DialogPrinter()
+        printer.banner("Tender demo: send payment, on the store \(home)/\(SQLiteStore.fileName)")
+        printer.line("directory: the seeds' contacts (two Johns, Tim Cook, Craig Federighi, Phil Schiller) and a checking account")
+
+        printer.turn(speaker: "person", DemoCommand.request)
+        printer.detail("intent", DemoCommand.intent)
+        let session = try SendPaymentSession(engine: engine, json: try JSONParser.parse(DemoCommand.intent))
+        var replies = DemoCommand.replies[...]
+        while true {
+            let results = try session.resolve()
+            printer.resolution(results)
+            guard let open = results.first(where: { !$0.result.isResolved }) else { break }
+            guard case let .disambiguation(_, options) = open.result, let reply = replies.popFirst(),
+                let option = options.first(where: { $0.label.lowercased() == reply.lowercased() })
+            else {
+                throw .internal("the demo script has no reply for \(open.parameter) (\(open.result.name))")
+            }
+            printer.turn(speaker: "person", reply)
+            let answer = Answer(parameter: open.parameter, kind: .choose(option.id))
+            printer.detail("answer", "choose \(option.id)")
+            try session.answer(answer)
+        }
+        let (confirmCode, response) = try session.confirm()
+        printer.turn(speaker: "tender", "confirm → \(confirmCode.name)")
+        printer.detail("response", JSONWriter.string(response))
+        guard confirmCode == .ready else { throw .internal("confirm did not answer ready") }
+        let (handleCode, record) = try session.handle()
+        printer.turn(speaker: "tender", "handle → \(handleCode.name)")
+        if let record { printer.detail("record", record.json) }
+        for account in try store.accounts() {
+            printer.detail("balance", "\(account.nickname ?? account.id): \(account.balance.decimalString) \(account.balance.currency.code)")
+        }
+        guard handleCode == .success else { throw .internal("handle did not succeed") }
+    }
+}

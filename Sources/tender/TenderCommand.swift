@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `tender`: the command-line face of libtender.
+@main
+struct TenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tender",
+        abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
+        version: "0.1.0",
+        subcommands: [DemoCommand.self])
+}

@@ -1,0 +1,102 @@
+"""Fixtures for the Python binding tests.
+
+The binding is imported from this checkout (``<repo>/python``). It finds
+libtender the documented way: ``$TENDER_LIBRARY`` (set by the test runner,
+e.g. ``TENDER_LIBRARY=$PWD/build/lib/libtender.so.0``), else pkg-config, else
+the soname through the dynamic loader.
+"""
+
+import copy
+import os
+import sys
+
+import pytest
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(_REPO, "python"))
+
+import tender  # noqa: E402  (after the path set-up)
+
+DIRECTORY = {
+    "contacts": [
+        {
+            "id": "john-appleseed",
+            "displayName": "John Appleseed",
+            "handles": [
+                {"id": "john-appleseed-mobile", "label": "mobile", "type": "phone",
+                 "value": "+1 408 555 0100"},
+            ],
+        },
+        {
+            "id": "john-baily",
+            "displayName": "John Baily",
+            "handles": [
+                {"id": "john-baily-home", "label": "home", "type": "phone",
+                 "value": "+1 408 555 0101"},
+                {"id": "john-baily-mobile", "label": "mobile", "type": "phone",
+                 "value": "+1 408 555 0102"},
+                {"id": "john-baily-work", "label": "work", "type": "phone",
+                 "value": "+1 408 555 0103"},
+            ],
+        },
+        {
+            "id": "tim-cook",
+            "displayName": "Tim Cook",
+            "handles": [
+                {"id": "tim-cook-email", "label": "work", "type": "email",
+                 "value": "tim@example.com"},
+            ],
+        },
+    ],
+    "accounts": [
+        {
+            "id": "checking",
+            "nickname": "Checking",
+            "type": "checking",
+            "balance": {"amount": "1000.00", "currency": "USD"},
+            "default": True,
+        },
+    ],
+}
+
+
+@pytest.fixture
+def directory_doc():
+    """A fresh copy of the test directory document."""
+    return copy.deepcopy(DIRECTORY)
+
+
+@pytest.fixture
+def home(tmp_path):
+    """A home directory that does not exist yet (the engine creates it)."""
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def engine(home, directory_doc):
+    """An engine on a temporary home with the test directory imported."""
+    eng = tender.Engine(home)
+    eng.import_directory(directory_doc)
+    yield eng
+    eng.close()
+
+
+def make_engine(home, directory_doc, **kwargs):
+    eng = tender.Engine(home, **kwargs)
+    eng.import_directory(directory_doc)
+    return eng
+
+
+@pytest.fixture
+def engine_factory(tmp_path, directory_doc):
+    """Opens engines (with the test directory) on fresh homes, with options."""
+    engines = []
+
+    def factory(**kwargs):
+        eng = make_engine(tmp_path / f"home-{len(engines)}", directory_doc, **kwargs)
+        engines.append(eng)
+        return eng
+
+    yield factory
+    for eng in engines:
+        eng.close()

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Send $50 to John with Tender: a complete dialog, ready to copy.
+
+    python3 examples/send_payment.py [HOME]
+
+HOME is the Tender home directory (created when missing); without it a
+temporary directory is used and removed afterwards. The program imports a
+small directory, starts the intent "send $50 to John", answers every question
+(choosing John Baily, then his mobile; the first option for anything else),
+confirms, handles and prints the payment record. It exits with 0 when the
+payment was made, 1 when Tender declined it, 2 on an error.
+
+The `tender` package must be importable (`pip install ./python`) and find
+libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
+"""
+
+import json
+import sys
+import tempfile
+
+import tender
+
+DIRECTORY = {
+    "contacts": [
+        {"id": "john-appleseed", "displayName": "John Appleseed", "handles": [
+            {"id": "john-appleseed-mobile", "label": "mobile", "type": "phone",
+             "value": "+1 408 555 0100"}]},
+        {"id": "john-baily", "displayName": "John Baily", "handles": [
+            {"id": "john-baily-home", "label": "home", "type": "phone", "value": "+1 408 555 0101"},
+            {"id": "john-baily-mobile", "label": "mobile", "type": "phone", "value": "+1 408 555 0102"}]},
+    ],
+    "accounts": [
+        {"id": "checking", "nickname": "Checking", "type": "checking",
+         "balance": {"amount": "1000.00", "currency": "USD"}, "default": True},
+    ],
+}
+
+INTENT = {
+    "intent": "send_payment",
+    "payee": {"name": "John"},
+    "currencyAmount": {"amount": "50", "currency": "USD"},
+    "note": "Dinner",
+}
+
+# What the "user" says when Tender asks: the option label to pick for each
+# kind of disambiguation prompt. Anything else gets the first option.
+PREFERRED = {"person": "John Baily", "handle": "mobile"}
+
+MAX_TURNS = 10
+
+
+def show(value):
+    return json.dumps(value, ensure_ascii=False)
+
+
+def answer_one(session, resolution):
+    """Answer one open question; False if there is none we can answer."""
+    for entry in resolution["parameters"]:
+        name, result = entry["parameter"], entry["result"]
+        if result == "disambiguation":
+            options = entry["options"]
+            wanted = PREFERRED.get(entry.get("prompt"))
+            choice = next((o for o in options if o["label"] == wanted), options[0])
+            print(f"  {name}: which one ({entry.get('prompt')})? "
+                  f"{', '.join(o['label'] for o in options)} -> {choice['label']}")
+            session.choose(name, choice["id"])
+            return True
+        if result == "confirmationRequired":
+            print(f"  {name}: did you mean {show(entry.get('value'))}? -> yes")
+            session.confirm_value(name, True)
+            return True
+        if result in ("needsValue", "unsupported"):
+            why = entry.get("reason", "no value")
+            print(f"  {name}: {result} ({why}); this example has nothing to offer")
+            return False
+    return False
+
+
+def run(home):
+    print(f"libtender {tender.version()} ({tender.library_path}), home {home}")
+    with tender.Engine(home) as engine:
+        engine.import_directory(DIRECTORY)
+        with engine.session(INTENT) as session:
+            print(f"intent: {show(INTENT)}")
+            for turn in range(1, MAX_TURNS + 1):
+                resolution = session.resolve()
+                print(f"turn {turn}:")
+                for entry in resolution["parameters"]:
+                    detail = entry.get("value", entry.get("reason", ""))
+                    print(f"  {entry['parameter']}: {entry['result']} {show(detail) if detail else ''}")
+                if resolution["complete"]:
+                    break
+                if not answer_one(session, resolution):
+                    return 1
+            else:
+                print("the dialog did not finish", file=sys.stderr)
+                return 1
+
+            code, response = session.confirm()
+            print(f"confirm: {code.name} ({code.sirikit_name})")
+            if code != tender.ResponseCode.READY:
+                return 1
+            code, record = session.handle()
+            print(f"handle: {code.name} ({code.sirikit_name})")
+            if code != tender.ResponseCode.SUCCESS:
+                return 1
+            print(json.dumps(record, indent=2, ensure_ascii=False))
+
+        for acc in engine.directory()["accounts"]:
+            print(f"balance of {acc['id']}: {acc['balance']['amount']} {acc['balance']['currency']}")
+    return 0
+
+
+def main(argv):
+    try:
+        if len(argv) > 1:
+            return run(argv[1])
+        with tempfile.TemporaryDirectory(prefix="tender-example-") as tmp:
+            return run(tmp + "/home")
+    except tender.TenderError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

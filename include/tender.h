@@ -1,0 +1,302 @@
+/*
+ * tender.h - the C API of libtender, payment intents for Linux hosts.
+ *
+ * A host program hands Tender a payment intent as UTF-8 JSON and drives it
+ * through the SiriKit-style lifecycle: resolve every parameter (answering the
+ * questions Tender asks), confirm, handle. Handling pays exactly once and
+ * returns the payment record as JSON.
+ *
+ * Conventions that hold for every function below:
+ *  - Every function that can fail returns a tender_result: TENDER_OK (0) or a
+ *    named error code. tender_result_str() names a code; tender_last_error()
+ *    gives the detailed message of the last failure on the calling thread.
+ *  - Output parameters are written only on success. On failure they are left
+ *    untouched.
+ *  - Input text is UTF-8 with an explicit length in bytes (no terminating NUL
+ *    needed). Invalid UTF-8 is refused with TENDER_E_INVALID_UTF8.
+ *  - Strings the library returns through `char **` are NUL-terminated, their
+ *    length (without the NUL) is written to the matching `size_t *` when that
+ *    pointer is not NULL, and they are owned by the caller, who releases them
+ *    with tender_string_free().
+ *  - A NULL handle or required pointer gives TENDER_E_NULL_ARGUMENT; no
+ *    function crashes the host on bad input.
+ *  - Thread safety: an engine is thread-safe and may be shared by any number
+ *    of threads and sessions. A session is one dialog and belongs to one
+ *    thread at a time; it keeps its engine alive.
+ *
+ * The JSON schemas (intent, answers, resolution, responses, records,
+ * directory) are documented in docs/json.md.
+ */
+#ifndef TENDER_H
+#define TENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- version */
+
+/** Major version of this header. */
+#define TENDER_VERSION_MAJOR 0
+/** Minor version of this header. */
+#define TENDER_VERSION_MINOR 1
+/** Patch version of this header. */
+#define TENDER_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH, to compare with tender_version_number(). */
+#define TENDER_VERSION_NUMBER \
+    (TENDER_VERSION_MAJOR * 10000 + TENDER_VERSION_MINOR * 100 + TENDER_VERSION_PATCH)
+/** The version of this header as text. */
+#define TENDER_VERSION_STRING "0.1.0"
+
+/**
+ * The version of the loaded library, encoded like TENDER_VERSION_NUMBER.
+ * A program built against this header should check that the major versions
+ * agree (number / 10000). Never fails; thread-safe.
+ */
+uint32_t tender_version_number(void);
+
+/**
+ * The version of the loaded library as static text ("0.1.0"). Never NULL;
+ * the caller must not free it. Thread-safe.
+ */
+const char *tender_version_string(void);
+
+/* ---------------------------------------------------------------- results */
+
+/** The result of every fallible call: TENDER_OK or one of the codes below. */
+typedef int32_t tender_result;
+
+/**
+ * Result codes, grouped in ranges. Codes are never renumbered; retired codes
+ * stay reserved.
+ */
+enum tender_result_code {
+    TENDER_OK = 0,
+
+    /* 100-199: the caller's arguments */
+    TENDER_E_NULL_ARGUMENT = 100,   /**< a required pointer or handle was NULL */
+    TENDER_E_INVALID_UTF8 = 101,    /**< text was not valid UTF-8 */
+    TENDER_E_INVALID_JSON = 102,    /**< text was not well-formed JSON */
+    TENDER_E_TOO_LARGE = 103,       /**< input larger than TENDER_MAX_INPUT_BYTES */
+    TENDER_E_INVALID_ARGUMENT = 104,/**< well-formed JSON that breaks the schema */
+    TENDER_E_INVALID_AMOUNT = 105,  /**< negative, zero, malformed or absurd amount */
+    TENDER_E_UNKNOWN_CURRENCY = 106,/**< not an ISO 4217 currency code */
+    TENDER_E_UNKNOWN_INTENT = 107,  /**< an intent type Tender does not know */
+
+    /* 200-299: the dialog */
+    TENDER_E_WRONG_STATE = 200,     /**< call out of order (e.g. handle before confirm) */
+    TENDER_E_NOT_ASKED = 201,       /**< an answer for a question that was not asked */
+    TENDER_E_UNKNOWN_OPTION = 202,  /**< a chosen option that was not offered */
+    TENDER_E_IDEMPOTENCY_CONFLICT = 203, /**< key already used with other parameters */
+
+    /* 300-399: the store */
+    TENDER_E_STORE = 300,           /**< the SQLite store failed */
+    TENDER_E_STORE_BUSY = 301,      /**< the store stayed locked by another process */
+    TENDER_E_HOME = 302,            /**< the home directory cannot be used */
+    TENDER_E_NOT_FOUND = 303,       /**< a referenced contact or account does not exist */
+
+    /* 400-499: reserved for cryptography; 500-599: reserved for authentication */
+
+    /* 900-999: the library itself */
+    TENDER_E_INTERNAL = 900         /**< a defect in Tender; the message says more */
+};
+
+/** The largest JSON input accepted by any function, in bytes (1 MiB). */
+#define TENDER_MAX_INPUT_BYTES 1048576
+
+/**
+ * The name of a result code as static text ("TENDER_E_INVALID_JSON"), or
+ * "TENDER_E_UNKNOWN_CODE" for a number that is not a code. Never NULL; do not
+ * free. Thread-safe.
+ */
+const char *tender_result_str(tender_result result);
+
+/**
+ * The detailed message of the last failed call made by the calling thread
+ * (empty text if none failed). Messages never contain payment data. The
+ * pointer stays valid until the next failing call on the same thread; do not
+ * free it. Never NULL. Thread-safe (each thread has its own message).
+ */
+const char *tender_last_error(void);
+
+/**
+ * Releases a string returned by Tender through a `char **` output. NULL is
+ * ignored. Thread-safe.
+ */
+void tender_string_free(char *string);
+
+/* ------------------------------------------------------- response codes */
+
+/**
+ * The outcome of confirm and handle, following SiriKit's
+ * INSendPaymentIntentResponseCode (same names, same numbers).
+ */
+typedef int32_t tender_response_code;
+
+/** Response codes of the send-payment intent. */
+enum tender_response_code_value {
+    TENDER_RESPONSE_UNSPECIFIED = 0,
+    TENDER_RESPONSE_READY = 1,                  /**< confirm: the payment can be made */
+    TENDER_RESPONSE_IN_PROGRESS = 2,
+    TENDER_RESPONSE_SUCCESS = 3,                /**< handle: paid, the record follows */
+    TENDER_RESPONSE_FAILURE = 4,
+    TENDER_RESPONSE_FAILURE_REQUIRING_APP_LAUNCH = 5,
+    TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED = 6,
+    TENDER_RESPONSE_FAILURE_PAYMENTS_AMOUNT_BELOW_MINIMUM = 7,
+    TENDER_RESPONSE_FAILURE_PAYMENTS_AMOUNT_ABOVE_MAXIMUM = 8,
+    TENDER_RESPONSE_FAILURE_PAYMENTS_CURRENCY_UNSUPPORTED = 9,
+    TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS = 10,
+    TENDER_RESPONSE_FAILURE_NO_BANK_ACCOUNT = 11,
+    TENDER_RESPONSE_FAILURE_NOT_ELIGIBLE = 12,
+    TENDER_RESPONSE_FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED = 13
+};
+
+/**
+ * The SiriKit name of a response code as static text ("ready",
+ * "failureInsufficientFunds"), or "unknown". Never NULL; do not free.
+ * Thread-safe.
+ */
+const char *tender_response_code_str(tender_response_code code);
+
+/* ----------------------------------------------------------------- engine */
+
+/**
+ * An engine: one store (a home directory holding tender.sqlite3) and the
+ * payment policy. Thread-safe; share one per process. Several processes may
+ * open the same home at once.
+ */
+typedef struct tender_engine tender_engine;
+
+/**
+ * Opens an engine from its JSON configuration (schema in docs/json.md):
+ * `{"home": "/path/to/home"}` plus optional `"limits"`. The home directory is
+ * created (mode 0700) when missing, and the store inside it when new.
+ *
+ * On success writes a new engine to *engine_out; release it with
+ * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
+ * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
+ * TENDER_E_HOME, TENDER_E_STORE. Thread-safe.
+ */
+tender_result tender_engine_new(const char *config_json, size_t config_len,
+                                tender_engine **engine_out);
+
+/**
+ * Releases the caller's reference to an engine. Sessions still open keep it
+ * alive until they are freed. NULL is ignored. Call once per engine.
+ */
+void tender_engine_free(tender_engine *engine);
+
+/**
+ * Adds or replaces contacts (with their handles) and accounts (with their
+ * balances) from a directory JSON document, all in one transaction: on any
+ * error nothing changes. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
+ * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
+ * TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY, TENDER_E_STORE,
+ * TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_import_directory(tender_engine *engine, const char *json,
+                                             size_t json_len);
+
+/**
+ * Writes the whole directory (contacts, handles, accounts with their current
+ * balances) as JSON to *json_out (and its length to *len_out if not NULL).
+ * Free the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_directory(tender_engine *engine, char **json_out,
+                                      size_t *len_out);
+
+/**
+ * Writes every payment record in the store, oldest first, as a JSON array to
+ * *json_out (and its length to *len_out if not NULL). Free the text with
+ * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE,
+ * TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_payments(tender_engine *engine, char **json_out,
+                                     size_t *len_out);
+
+/* ---------------------------------------------------------------- session */
+
+/**
+ * A session: one dialog about one intent. Use it from one thread at a time.
+ */
+typedef struct tender_session tender_session;
+
+/**
+ * Starts a dialog from a structured intent, e.g.
+ * `{"intent": "send_payment", "payee": {"name": "John"},
+ *   "currencyAmount": {"amount": "50", "currency": "USD"}}`.
+ * An optional "idempotencyKey" names the payment for retries across
+ * processes; without one the session makes its own.
+ *
+ * On success writes a new session to *session_out; release it with
+ * tender_session_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
+ * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
+ * TENDER_E_UNKNOWN_INTENT, TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY.
+ * Thread-safe with respect to the engine.
+ */
+tender_result tender_session_new(tender_engine *engine, const char *intent_json,
+                                 size_t intent_len, tender_session **session_out);
+
+/** Releases a session. NULL is ignored. Call once per session. */
+void tender_session_free(tender_session *session);
+
+/**
+ * Resolves every parameter and writes the results as JSON to *json_out:
+ * `{"intent": "send_payment", "complete": false, "parameters": [...]}`, one
+ * entry per parameter with "result" one of success, disambiguation,
+ * confirmationRequired, needsValue, notRequired, unsupported (with "reason"),
+ * plus "value" or "options". Parameters that need an answer become the
+ * session's open questions. Free the text with tender_string_free().
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (already handled),
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ */
+tender_result tender_session_resolve(tender_session *session, char **json_out,
+                                     size_t *len_out);
+
+/**
+ * Answers one open question of the last resolve:
+ * `{"parameter": "payee", "choose": "<option id>"}` for a disambiguation,
+ * `{"parameter": "payee", "confirm": true}` for a confirmation, or
+ * `{"parameter": "currencyAmount", "value": {...}}` for a missing or
+ * unsupported value. Call tender_session_resolve() again afterwards.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON,
+ * TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT, TENDER_E_INVALID_AMOUNT,
+ * TENDER_E_UNKNOWN_CURRENCY, TENDER_E_NOT_ASKED, TENDER_E_UNKNOWN_OPTION,
+ * TENDER_E_WRONG_STATE (after handle). On error the session is unchanged.
+ */
+tender_result tender_session_answer(tender_session *session, const char *answer_json,
+                                    size_t answer_len);
+
+/**
+ * Confirms the resolved intent: checks that the payment can be made (limits,
+ * currency, a bank account, funds) and writes the response code to *code_out:
+ * TENDER_RESPONSE_READY or a failure code. If json_out is not NULL, also
+ * writes the response as JSON (code, resolved intent, paying account).
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
+ * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ */
+tender_result tender_session_confirm(tender_session *session, tender_response_code *code_out,
+                                     char **json_out, size_t *len_out);
+
+/**
+ * Handles a confirmed intent: pays exactly once and writes the response code
+ * to *code_out (TENDER_RESPONSE_SUCCESS or a failure code such as
+ * TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS when funds left since confirm).
+ * On success, if record_out is not NULL, writes the payment record as JSON.
+ * Handling again, or from another session or process with the same
+ * idempotency key, returns the original record and pays nothing.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
+ * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ */
+tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
+                                    char **record_out, size_t *len_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TENDER_H */

@@ -1,0 +1,612 @@
+"""Tender for Python: SiriKit-style payment intents through libtender.
+
+This package is a ctypes binding of the C API in ``tender.h``. A host opens an
+:class:`Engine` on a home directory (which holds the SQLite store), imports a
+directory of contacts and accounts, and drives each payment through a
+:class:`Session`: resolve every parameter (answering the questions Tender
+asks), confirm, handle. Handling pays exactly once and returns the payment
+record::
+
+    import tender
+
+    with tender.Engine("/tmp/tender-home") as engine:
+        engine.import_directory({...})
+        with engine.session({"intent": "send_payment",
+                             "payee": {"name": "John"},
+                             "currencyAmount": {"amount": "50", "currency": "USD"}}) as s:
+            resolution = s.resolve()          # {"complete": False, "parameters": [...]}
+            s.choose("payee", "john-baily")   # answer an open question
+            ...
+            code, response = s.confirm()      # ResponseCode.READY
+            code, record = s.handle()         # ResponseCode.SUCCESS, the record
+
+Finding the library
+-------------------
+The shared library is loaded when this package is imported, from the first of:
+
+1. ``$TENDER_LIBRARY``: the full path of the shared library (e.g.
+   ``/opt/tender/lib/libtender.so.0``). When this variable is set (and not
+   empty) it is the only candidate; a wrong path is an error, never a silent
+   fallback to another copy.
+2. ``$(pkg-config --variable=libdir tender)/libtender.so.0``, if pkg-config is
+   installed and knows ``tender``.
+3. The soname ``libtender.so.0`` through the normal dynamic loader
+   (``LD_LIBRARY_PATH``, ``/etc/ld.so.cache``, the default directories).
+
+If none loads, importing raises :class:`TenderLibraryNotFound` (an
+:class:`OSError`) listing everything tried. The library's major version
+(``tender_version_number() // 10000``) must be ``0``, else
+:class:`TenderVersionMismatch` is raised.
+
+Data
+----
+JSON documents (docs/json.md) cross the API. Every input accepts a ``dict``
+(or ``list``), serialised with :func:`json.dumps` (``decimal.Decimal`` values
+become strings), a ``str`` (sent as-is, encoded as UTF-8) or ``bytes`` (sent
+unchanged, so malformed input can be tested). Outputs are parsed into Python
+objects.
+
+Errors
+------
+A failing call raises a :class:`TenderError` subclass named after its result
+code (:class:`InvalidJSONError`, :class:`WrongStateError`, ...), carrying
+``.code``, ``.name`` and the library's ``.message``. Using a closed engine or
+session raises :class:`ClosedError` (a :class:`ValueError`).
+
+Thread safety
+-------------
+An :class:`Engine` is thread-safe: share one per process among any number of
+threads and sessions. A :class:`Session` is one dialog and belongs to one
+thread at a time; the binding serialises calls on a session with a lock, so
+accidental concurrent use cannot corrupt memory, but a dialog only makes sense
+from one thread. Error messages are per thread and are read right after the
+failing call, on the same thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import decimal
+import enum
+import json
+import os
+import threading
+from collections.abc import Mapping
+from ctypes import byref, c_int32, c_size_t, c_void_p
+from typing import Any, Iterator, List, Optional, Tuple, Union
+
+from . import _lib as _loader
+from .errors import (
+    ClosedError,
+    HomeError,
+    IdempotencyConflictError,
+    InternalError,
+    InvalidAmountError,
+    InvalidArgumentError,
+    InvalidJSONError,
+    InvalidUTF8Error,
+    NotAskedError,
+    NotFoundError,
+    NullArgumentError,
+    ResultCode,
+    StoreBusyError,
+    StoreError,
+    TenderError,
+    TenderLibraryError,
+    TenderLibraryNotFound,
+    TenderVersionMismatch,
+    TooLargeError,
+    UnknownCurrencyError,
+    UnknownIntentError,
+    UnknownOptionError,
+    WrongStateError,
+    error_class,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Engine",
+    "Session",
+    "ResponseCode",
+    "ResultCode",
+    "version",
+    "version_number",
+    "result_name",
+    "response_code_name",
+    "library_path",
+    "EXPECTED_MAJOR",
+    "MAX_INPUT_BYTES",
+    "ClosedError",
+    "TenderLibraryError",
+    "TenderLibraryNotFound",
+    "TenderVersionMismatch",
+    "TenderError",
+    "NullArgumentError",
+    "InvalidUTF8Error",
+    "InvalidJSONError",
+    "TooLargeError",
+    "InvalidArgumentError",
+    "InvalidAmountError",
+    "UnknownCurrencyError",
+    "UnknownIntentError",
+    "WrongStateError",
+    "NotAskedError",
+    "UnknownOptionError",
+    "IdempotencyConflictError",
+    "StoreError",
+    "StoreBusyError",
+    "HomeError",
+    "NotFoundError",
+    "InternalError",
+]
+
+#: The major version of libtender this binding is written for.
+EXPECTED_MAJOR = _loader.EXPECTED_MAJOR
+#: The largest JSON input libtender accepts, in bytes (TENDER_MAX_INPUT_BYTES).
+MAX_INPUT_BYTES = 1048576
+
+#: How the loaded library was found: its path, or the soname ``libtender.so.0``.
+library_path: str
+_lib, library_path = _loader.load()
+
+JSONInput = Union[Mapping, list, tuple, str, bytes, bytearray, memoryview]
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, decimal.Decimal):
+        return str(obj)
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+def _encode(value: Any, what: str = "document") -> bytes:
+    """A JSON input as bytes: bytes unchanged, str as UTF-8, objects as JSON."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        # surrogatepass: lone surrogates reach the library as invalid UTF-8 and
+        # are refused there (InvalidUTF8Error) instead of failing in Python.
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, (Mapping, list, tuple)):
+        text = json.dumps(value, default=_json_default, ensure_ascii=False, allow_nan=False)
+        return text.encode("utf-8", "surrogatepass")
+    raise TypeError(
+        f"{what} must be a dict, list, str or bytes, not {type(value).__name__}"
+    )
+
+
+def _static_text(ptr: Optional[bytes]) -> str:
+    return ptr.decode("utf-8", "replace") if ptr else ""
+
+
+def _raise(code: int) -> None:
+    """Raise the TenderError for a failed call. Call right after the failure."""
+    message = _static_text(_lib.tender_last_error())  # first: nothing else may fail before
+    name = _static_text(_lib.tender_result_str(code))
+    raise error_class(code)(code, name, message)
+
+
+def _take_text(ptr: c_void_p, length: c_size_t) -> Optional[str]:
+    """Copy a string returned through ``char **`` and free it; None if NULL."""
+    address = ptr.value
+    if not address:
+        return None
+    try:
+        data = ctypes.string_at(address, length.value)
+    finally:
+        _lib.tender_string_free(address)
+    return data.decode("utf-8")
+
+
+def _take_json(ptr: c_void_p, length: c_size_t) -> Any:
+    text = _take_text(ptr, length)
+    return None if text is None else json.loads(text)
+
+
+# ------------------------------------------------------------------ version
+
+
+def version() -> str:
+    """The version of the loaded libtender as text (``"0.1.0"``). Never fails;
+    thread-safe."""
+    return _static_text(_lib.tender_version_string())
+
+
+def version_number() -> int:
+    """The version of the loaded libtender as MAJOR * 10000 + MINOR * 100 +
+    PATCH (``100`` for 0.1.0). Never fails; thread-safe."""
+    return int(_lib.tender_version_number())
+
+
+def result_name(code: int) -> str:
+    """The name of a result code (``"TENDER_E_INVALID_JSON"``), or
+    ``"TENDER_E_UNKNOWN_CODE"``. Never fails; thread-safe."""
+    return _static_text(_lib.tender_result_str(int(code)))
+
+
+def response_code_name(code: int) -> str:
+    """The SiriKit name of a response code (``"ready"``,
+    ``"failureInsufficientFunds"``), or ``"unknown"``. Never fails; thread-safe."""
+    return _static_text(_lib.tender_response_code_str(int(code)))
+
+
+# ------------------------------------------------------------ response codes
+
+
+class ResponseCode(enum.IntEnum):
+    """The outcome of :meth:`Session.confirm` and :meth:`Session.handle`,
+    following SiriKit's ``INSendPaymentIntentResponseCode`` (same numbers).
+
+    A number the binding does not know becomes a pseudo-member named
+    ``UNKNOWN_<n>`` rather than an error. :attr:`sirikit_name` gives the
+    library's SiriKit name (``"ready"``).
+    """
+
+    UNSPECIFIED = 0
+    READY = 1
+    IN_PROGRESS = 2
+    SUCCESS = 3
+    FAILURE = 4
+    FAILURE_REQUIRING_APP_LAUNCH = 5
+    FAILURE_CREDENTIALS_UNVERIFIED = 6
+    FAILURE_PAYMENTS_AMOUNT_BELOW_MINIMUM = 7
+    FAILURE_PAYMENTS_AMOUNT_ABOVE_MAXIMUM = 8
+    FAILURE_PAYMENTS_CURRENCY_UNSUPPORTED = 9
+    FAILURE_INSUFFICIENT_FUNDS = 10
+    FAILURE_NO_BANK_ACCOUNT = 11
+    FAILURE_NOT_ELIGIBLE = 12
+    FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED = 13
+
+    @classmethod
+    def _missing_(cls, value: object) -> Optional["ResponseCode"]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            member = int.__new__(cls, value)
+            member._name_ = f"UNKNOWN_{value}"
+            member._value_ = value
+            return member
+        return None
+
+    @property
+    def sirikit_name(self) -> str:
+        """The SiriKit name from ``tender_response_code_str`` (``"ready"``)."""
+        return response_code_name(int(self))
+
+
+# ------------------------------------------------------------------- engine
+
+
+class Engine:
+    """An engine: one store (a home directory holding ``tender.sqlite3``) and
+    the payment policy.
+
+    ``Engine(home, limits=None, **config)`` builds the configuration document
+    ``{"home": home, "limits": limits, **config}`` (docs/json.md; ``limits``
+    left out when None) and opens the engine. The home directory is created
+    (mode 0700) when missing. ``home`` may be a ``str``, ``bytes`` or
+    path-like object.
+
+    Raises :class:`InvalidArgumentError` (e.g. an unknown configuration key or
+    bad limits), :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
+    :class:`HomeError` (the home cannot be used), :class:`StoreError` and the
+    other :class:`TenderError` subclasses listed for ``tender_engine_new``.
+
+    Thread safety: an engine may be shared by any number of threads and
+    sessions. :meth:`close` releases this object's reference; sessions already
+    open keep the underlying engine alive and keep working. Calls made after
+    :meth:`close` raise :class:`ClosedError`. Usable as a context manager
+    (closes on exit).
+    """
+
+    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping] = None, **config: Any):
+        self._handle: Optional[int] = None
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closed = False
+        document = {"home": os.fsdecode(home)}
+        if limits is not None:
+            document["limits"] = limits
+        document.update(config)
+        data = _encode(document, "configuration")
+        out = c_void_p()
+        code = _lib.tender_engine_new(data, len(data), byref(out))
+        if code:
+            _raise(code)
+        if not out.value:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "tender_engine_new succeeded without an engine")
+        self._handle = out.value
+        #: The home directory as given in the configuration.
+        self.home: str = document["home"]
+
+    # -- handle management: close() never frees under a running call.
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[int]:
+        with self._lock:
+            if self._closed or self._handle is None:
+                raise ClosedError("the Tender engine is closed")
+            self._users += 1
+            handle = self._handle
+        try:
+            yield handle
+        finally:
+            release = None
+            with self._lock:
+                self._users -= 1
+                if self._closed and self._users == 0 and self._handle is not None:
+                    release, self._handle = self._handle, None
+            if release is not None:
+                _lib.tender_engine_free(release)
+
+    def close(self) -> None:
+        """Releases the engine. Idempotent; thread-safe (a call running on
+        another thread finishes first, then the engine is released). Sessions
+        already open keep working; any later use of this engine raises
+        :class:`ClosedError`."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._users or self._handle is None:
+                return
+            release, self._handle = self._handle, None
+        _lib.tender_engine_free(release)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._closed
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown or a half-built object
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<tender.Engine home={getattr(self, 'home', None)!r} {state}>"
+
+    # -- API
+
+    def import_directory(self, directory: JSONInput) -> None:
+        """Adds or replaces contacts (with their handles) and accounts (with
+        their balances) from a directory document (docs/json.md), in one
+        transaction: on any error nothing changes.
+
+        Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
+        :class:`TooLargeError`, :class:`InvalidArgumentError`,
+        :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
+        :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`
+        after :meth:`close`. Thread-safe.
+        """
+        data = _encode(directory, "directory")
+        with self._use() as handle:
+            code = _lib.tender_engine_import_directory(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def directory(self) -> dict:
+        """The whole directory (contacts, handles, accounts with their current
+        balances) as a dict.
+
+        Raises :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _lib.tender_engine_directory(handle, byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return _take_json(ptr, length)
+
+    def payments(self) -> List[dict]:
+        """Every payment record in the store, oldest first.
+
+        Raises :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _lib.tender_engine_payments(handle, byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return _take_json(ptr, length)
+
+    def session(self, intent: JSONInput) -> "Session":
+        """Starts a dialog from a structured intent, e.g.
+        ``{"intent": "send_payment", "payee": {"name": "John"},
+        "currencyAmount": {"amount": "50", "currency": "USD"}}``.
+        Same as ``Session(engine, intent)``.
+
+        Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
+        :class:`TooLargeError`, :class:`InvalidArgumentError`,
+        :class:`UnknownIntentError`, :class:`InvalidAmountError`,
+        :class:`UnknownCurrencyError`; :class:`ClosedError` after
+        :meth:`close`. Thread-safe; the session it returns belongs to one
+        thread at a time.
+        """
+        return Session(self, intent)
+
+
+# ------------------------------------------------------------------ session
+
+
+class Session:
+    """A session: one dialog about one intent (create it with
+    :meth:`Engine.session`).
+
+    The dialog: :meth:`resolve`; while the resolution is not ``complete``,
+    answer its open questions (:meth:`choose`, :meth:`confirm_value`,
+    :meth:`supply` or :meth:`answer`) and resolve again; then :meth:`confirm`
+    and, when it is :attr:`ResponseCode.READY`, :meth:`handle`. A failed call
+    leaves the session unchanged.
+
+    Thread safety: a session belongs to one thread at a time (the binding
+    serialises its calls with a lock). It holds a reference to its
+    :class:`Engine`, and the library keeps the engine alive while the session
+    is open, even after :meth:`Engine.close`. Calls made after :meth:`close`
+    raise :class:`ClosedError`. Usable as a context manager (closes on exit).
+    """
+
+    def __init__(self, engine: Engine, intent: JSONInput):
+        self._handle: Optional[int] = None
+        self._lock = threading.Lock()
+        if not isinstance(engine, Engine):
+            raise TypeError(f"engine must be a tender.Engine, not {type(engine).__name__}")
+        #: The engine this session was started from.
+        self.engine = engine
+        data = _encode(intent, "intent")
+        out = c_void_p()
+        with engine._use() as engine_handle:
+            code = _lib.tender_session_new(engine_handle, data, len(data), byref(out))
+            if code:
+                _raise(code)
+        if not out.value:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "tender_session_new succeeded without a session")
+        self._handle = out.value
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[int]:
+        with self._lock:
+            if self._handle is None:
+                raise ClosedError("the Tender session is closed")
+            yield self._handle
+
+    def close(self) -> None:
+        """Releases the session. Idempotent; any later use raises
+        :class:`ClosedError`."""
+        with self._lock:
+            release, self._handle = self._handle, None
+        if release is not None:
+            _lib.tender_session_free(release)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._handle is None
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown or a half-built object
+            pass
+
+    def __repr__(self) -> str:
+        return f"<tender.Session {'closed' if self.closed else 'open'}>"
+
+    # -- API
+
+    def resolve(self) -> dict:
+        """Resolves every parameter and returns the resolution,
+        ``{"intent": "send_payment", "complete": bool, "parameters": [...]}``
+        (docs/json.md). Parameters that need an answer become the open
+        questions.
+
+        Raises :class:`WrongStateError` (already handled),
+        :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`
+        after :meth:`close`.
+        """
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _lib.tender_session_resolve(handle, byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return _take_json(ptr, length)
+
+    def answer(self, answer: JSONInput) -> None:
+        """Answers one open question of the last :meth:`resolve` with an answer
+        document: ``{"parameter": ..., "choose": id}``, ``{"parameter": ...,
+        "confirm": bool}`` or ``{"parameter": ..., "value": {...}}``. Resolve
+        again afterwards. On error the session is unchanged.
+
+        Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
+        :class:`TooLargeError`, :class:`InvalidArgumentError`,
+        :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
+        :class:`NotAskedError` (not an open question, or the wrong kind of
+        answer), :class:`UnknownOptionError` (an id that was not offered),
+        :class:`WrongStateError` (after handle); :class:`ClosedError` after
+        :meth:`close`.
+        """
+        data = _encode(answer, "answer")
+        with self._use() as handle:
+            code = _lib.tender_session_answer(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def choose(self, parameter: str, option_id: str) -> None:
+        """Answers a disambiguation of ``parameter`` with the id of one of the
+        offered options (sends ``{"parameter": parameter, "choose":
+        option_id}``). Errors as :meth:`answer`."""
+        self.answer({"parameter": parameter, "choose": option_id})
+
+    def confirm_value(self, parameter: str, yes: bool) -> None:
+        """Answers a confirmationRequired of ``parameter``: True accepts the
+        proposed value, False clears it (sends ``{"parameter": parameter,
+        "confirm": yes}``). Errors as :meth:`answer`."""
+        self.answer({"parameter": parameter, "confirm": bool(yes)})
+
+    def supply(self, parameter: str, value: Any) -> None:
+        """Gives a value for a needsValue or unsupported ``parameter``, e.g.
+        ``supply("currencyAmount", {"amount": "20", "currency": "USD"})`` or
+        ``supply("payee", {"name": "Tim"})`` (sends ``{"parameter": parameter,
+        "value": value}``). Errors as :meth:`answer`."""
+        self.answer({"parameter": parameter, "value": value})
+
+    def confirm(self) -> Tuple[ResponseCode, dict]:
+        """Confirms the resolved intent: checks limits, currency, a bank
+        account and funds. Returns ``(code, response)``: ``code`` is
+        :attr:`ResponseCode.READY` or a failure code, ``response`` the
+        confirm response document (``code``, resolved ``intent``, paying
+        ``account``).
+
+        Raises :class:`WrongStateError` (a parameter is still unresolved, or
+        the session was handled), :class:`StoreError`,
+        :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
+        """
+        response_code = c_int32()
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _lib.tender_session_confirm(handle, byref(response_code), byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return ResponseCode(response_code.value), _take_json(ptr, length)
+
+    def handle(self) -> Tuple[ResponseCode, Optional[dict]]:
+        """Handles a confirmed intent: pays exactly once. Returns ``(code,
+        record)``: :attr:`ResponseCode.SUCCESS` and the payment record, or a
+        failure code (e.g. :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`)
+        and None. Handling again, or from another session or process with the
+        same idempotency key, returns the original record and pays nothing.
+
+        Raises :class:`WrongStateError` (not confirmed ready),
+        :class:`IdempotencyConflictError` (the key was used with other
+        parameters), :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`ClosedError` after :meth:`close`.
+        """
+        response_code = c_int32()
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _lib.tender_session_handle(handle, byref(response_code), byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return ResponseCode(response_code.value), _take_json(ptr, length)

@@ -1,0 +1,177 @@
+"""Finding, loading and declaring libtender (private).
+
+Search order (the first candidate that exists is used):
+
+1. ``$TENDER_LIBRARY``: the full path of the shared library. When this
+   variable is set (and not empty) it is the *only* candidate: a wrong path is
+   an error rather than a silent fallback to another installed copy.
+2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.0``, when
+   ``pkg-config`` is installed and knows the ``tender`` package.
+3. The soname ``libtender.so.0`` through the normal dynamic loader
+   (``LD_LIBRARY_PATH``, the ld.so cache, the default directories).
+
+If nothing loads, :class:`~tender.errors.TenderLibraryNotFound` lists every
+candidate and why it failed. A library whose ``tender_version_number()`` has a
+major version other than :data:`EXPECTED_MAJOR` is refused with
+:class:`~tender.errors.TenderVersionMismatch`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+from ctypes import POINTER, c_char_p, c_int32, c_size_t, c_uint32, c_void_p
+from typing import List, Optional, Tuple
+
+from .errors import TenderLibraryError, TenderLibraryNotFound, TenderVersionMismatch
+
+#: The major version of libtender this binding is written for.
+EXPECTED_MAJOR = 0
+#: The environment variable naming the library explicitly.
+ENV_VAR = "TENDER_LIBRARY"
+#: The soname of the library.
+SONAME = "libtender.so.0"
+
+_c_result = c_int32  # tender_result
+_c_response = c_int32  # tender_response_code
+_c_handle = c_void_p  # tender_engine *, tender_session *
+
+# name: (restype, argtypes) for every function of tender.h.
+_SIGNATURES = {
+    # version
+    "tender_version_number": (c_uint32, []),
+    "tender_version_string": (c_char_p, []),
+    # results
+    "tender_result_str": (c_char_p, [_c_result]),
+    "tender_last_error": (c_char_p, []),
+    "tender_string_free": (None, [c_void_p]),
+    # response codes
+    "tender_response_code_str": (c_char_p, [_c_response]),
+    # engine
+    "tender_engine_new": (_c_result, [c_char_p, c_size_t, POINTER(_c_handle)]),
+    "tender_engine_free": (None, [_c_handle]),
+    "tender_engine_import_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_directory": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    "tender_engine_payments": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    # session
+    "tender_session_new": (_c_result, [_c_handle, c_char_p, c_size_t, POINTER(_c_handle)]),
+    "tender_session_free": (None, [_c_handle]),
+    "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_session_confirm": (
+        _c_result,
+        [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+    "tender_session_handle": (
+        _c_result,
+        [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+}
+
+
+def _pkg_config_libdir() -> Tuple[Optional[str], str]:
+    """(libdir or None, description of what happened)."""
+    exe = shutil.which("pkg-config")
+    if exe is None:
+        return None, "pkg-config is not installed"
+    try:
+        proc = subprocess.run(
+            [exe, "--variable=libdir", "tender"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"pkg-config failed: {exc}"
+    libdir = proc.stdout.decode("utf-8", "replace").strip()
+    if proc.returncode != 0 or not libdir:
+        return None, "pkg-config does not know the package 'tender'"
+    return libdir, ""
+
+
+def _declare(lib: ctypes.CDLL, path: str) -> None:
+    missing = []
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        fn.restype = restype
+        fn.argtypes = argtypes
+    if missing:
+        raise TenderLibraryError(f"{path} is not a usable libtender: missing {', '.join(missing)}")
+
+
+def _check_version(lib: ctypes.CDLL, path: str) -> None:
+    number = int(lib.tender_version_number())
+    if number // 10000 != EXPECTED_MAJOR:
+        text = lib.tender_version_string()
+        shown = text.decode("utf-8", "replace") if text else str(number)
+        raise TenderVersionMismatch(
+            f"{path} is libtender {shown} (version number {number}), but this binding "
+            f"needs major version {EXPECTED_MAJOR}",
+            path=path,
+            found=number,
+            expected_major=EXPECTED_MAJOR,
+        )
+
+
+def load() -> Tuple[ctypes.CDLL, str]:
+    """Find and load libtender; returns ``(library, how it was found)``.
+
+    Raises TenderLibraryNotFound, TenderVersionMismatch or TenderLibraryError.
+    """
+    tried: List[Tuple[str, str]] = []
+
+    def attempt(what: str, name: str) -> Optional[ctypes.CDLL]:
+        try:
+            return ctypes.CDLL(name)
+        except OSError as exc:
+            tried.append((what, str(exc) or "cannot be loaded"))
+            return None
+
+    lib = None
+    found = ""
+    explicit = os.environ.get(ENV_VAR, "")
+    if explicit:
+        what = f"${ENV_VAR}={explicit}"
+        if not os.path.exists(explicit):
+            tried.append((what, "no such file"))
+        else:
+            lib = attempt(what, explicit)
+            found = explicit
+    else:
+        tried.append((f"${ENV_VAR}", "not set"))
+        libdir, why = _pkg_config_libdir()
+        if libdir is None:
+            tried.append(("pkg-config --variable=libdir tender", why))
+        else:
+            candidate = os.path.join(libdir, SONAME)
+            what = f"pkg-config: {candidate}"
+            if not os.path.exists(candidate):
+                tried.append((what, "no such file"))
+            else:
+                lib = attempt(what, candidate)
+                found = candidate
+        if lib is None:
+            lib = attempt(f"dynamic loader: {SONAME}", SONAME)
+            found = SONAME
+
+    if lib is None:
+        lines = "\n".join(f"  - {what}: {why}" for what, why in tried)
+        hint = (
+            f"set {ENV_VAR} to the full path of libtender.so.0"
+            if not explicit
+            else f"fix or unset {ENV_VAR}"
+        )
+        raise TenderLibraryNotFound(
+            f"cannot load libtender (the Tender C library); tried:\n{lines}\n({hint})",
+            tried,
+        )
+    _declare(lib, found)
+    _check_version(lib, found)
+    return lib, found
