@@ -1,0 +1,81 @@
+# Tender: build, test, install.
+#   make demo       build everything and play the send-payment demo
+#   make test       build and run every test (Swift, C, Python)
+#   make install    install under $(DESTDIR)$(PREFIX); make uninstall removes it
+
+VERSION      := 0.1.0
+SOVERSION    := 0
+PREFIX       ?= /usr/local
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+BINDIR       ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+SWIFT  ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PYTHON ?= python3
+BUILD  := $(CURDIR)/build
+SCRATCH := $(CURDIR)/.build
+export TMPDIR := $(CURDIR)/.build-tmp
+
+# libtender.so carries its own Swift runtime: no /opt/swift at run time.
+RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
+	-Xswiftc -static-stdlib -Xswiftc -no-toolchain-stdlib-rpath
+
+LIBFILE := libtender.so.$(VERSION)
+SONAME  := libtender.so.$(SOVERSION)
+
+.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh
+
+$(TMPDIR):
+	@mkdir -p $@
+
+build: deps | $(TMPDIR)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tender
+	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
+	@mkdir -p $(BUILD)/lib $(BUILD)/bin
+	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE)
+	ln -sf $(LIBFILE) $(BUILD)/lib/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/lib/libtender.so
+	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender
+
+demo: build
+	$(BUILD)/bin/tender demo
+
+test: build test-swift check-library test-c test-python
+	@echo "all tests passed"
+
+test-swift: deps | $(TMPDIR)
+	$(SWIFT) test --scratch-path $(CURDIR)/.build-test
+
+check-library: build
+	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)
+
+test-c: build
+	scripts/test-c.sh
+
+test-python: build
+	scripts/test-python.sh
+
+install: build
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 -s $(BUILD)/lib/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(LIBFILE)
+	ln -sf $(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
+	install -m 0644 include/tender.h $(DESTDIR)$(INCLUDEDIR)/tender.h
+	install -m 0755 -s $(BUILD)/bin/tender $(DESTDIR)$(BINDIR)/tender
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' pkgconfig/tender.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
+	rm -f $(DESTDIR)$(INCLUDEDIR)/tender.h $(DESTDIR)$(BINDIR)/tender $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+
+clean:
+	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(TMPDIR)

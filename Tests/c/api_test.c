@@ -1,0 +1,453 @@
+/*
+ * api_test.c - exercises every function of tender.h through the installed
+ * library, as a C host would: the dialog, every error path, outputs left
+ * untouched on failure, threads sharing one engine, and several processes
+ * racing to pay under one idempotency key.
+ *
+ * Usage: api_test SCRATCH_DIR
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <tender.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        checks++;                                                                \
+        if (!(cond)) {                                                           \
+            failures++;                                                          \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n",        \
+                    __FILE__, __LINE__, #cond, tender_last_error());             \
+        }                                                                        \
+    } while (0)
+
+#define CHECK_RC(expr, expected) CHECK((expr) == (expected))
+
+static const char *DIRECTORY =
+    "{\"contacts\": ["
+    " {\"id\": \"john-appleseed\", \"displayName\": \"John Appleseed\", \"handles\": ["
+    "   {\"id\": \"ja-mobile\", \"label\": \"mobile\", \"type\": \"phone\", \"value\": \"+1 408 555 0100\"}]},"
+    " {\"id\": \"john-baily\", \"displayName\": \"John Baily\", \"handles\": ["
+    "   {\"id\": \"jb-home\", \"label\": \"home\", \"type\": \"phone\", \"value\": \"+1 408 555 0111\"},"
+    "   {\"id\": \"jb-mobile\", \"label\": \"mobile\", \"type\": \"phone\", \"value\": \"+1 408 555 0112\"},"
+    "   {\"id\": \"jb-work\", \"label\": \"work\", \"type\": \"email\", \"value\": \"jb@example.com\"}]},"
+    " {\"id\": \"tim-cook\", \"displayName\": \"Tim Cook\", \"handles\": ["
+    "   {\"id\": \"tc-work\", \"label\": \"work\", \"type\": \"email\", \"value\": \"tim@example.com\"}]}],"
+    " \"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
+    "   \"balance\": {\"amount\": \"1000.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+
+static char scratch[512];
+
+static tender_engine *open_engine(const char *name) {
+    char config[1024];
+    tender_engine *engine = NULL;
+    snprintf(config, sizeof config, "{\"home\": \"%s/%s\"}", scratch, name);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
+    return engine;
+}
+
+static tender_session *new_session(tender_engine *engine, const char *intent) {
+    tender_session *session = NULL;
+    CHECK_RC(tender_session_new(engine, intent, strlen(intent), &session), TENDER_OK);
+    return session;
+}
+
+static int answer(tender_session *session, const char *json) {
+    return tender_session_answer(session, json, strlen(json));
+}
+
+/* The resolution text; the caller frees it. */
+static char *resolve(tender_session *session) {
+    char *json = NULL;
+    size_t len = 0;
+    CHECK_RC(tender_session_resolve(session, &json, &len), TENDER_OK);
+    CHECK(json != NULL && strlen(json) == len);
+    return json;
+}
+
+static int contains(const char *haystack, const char *needle) {
+    return haystack != NULL && strstr(haystack, needle) != NULL;
+}
+
+/* The balance text of the checking account, e.g. "950.00", into out. */
+static void checking_balance(tender_engine *engine, char *out, size_t size) {
+    char *json = NULL;
+    out[0] = '\0';
+    CHECK_RC(tender_engine_directory(engine, &json, NULL), TENDER_OK);
+    const char *at = strstr(json ? json : "", "\"id\":\"checking\"");
+    at = at ? strstr(at, "\"amount\":\"") : NULL;
+    if (at) {
+        at += 10;
+        size_t n = strcspn(at, "\"");
+        if (n < size) { memcpy(out, at, n); out[n] = '\0'; }
+    }
+    tender_string_free(json);
+}
+
+static int count_payments(tender_engine *engine) {
+    char *json = NULL;
+    int count = 0;
+    CHECK_RC(tender_engine_payments(engine, &json, NULL), TENDER_OK);
+    for (const char *p = json; p && (p = strstr(p, "\"sequence\":")); p++) count++;
+    tender_string_free(json);
+    return count;
+}
+
+static void test_version_and_names(void) {
+    CHECK(tender_version_number() == TENDER_VERSION_NUMBER);
+    CHECK(strcmp(tender_version_string(), TENDER_VERSION_STRING) == 0);
+    CHECK(strcmp(tender_result_str(TENDER_OK), "TENDER_OK") == 0);
+    CHECK(strcmp(tender_result_str(TENDER_E_INVALID_JSON), "TENDER_E_INVALID_JSON") == 0);
+    CHECK(strcmp(tender_result_str(TENDER_E_IDEMPOTENCY_CONFLICT), "TENDER_E_IDEMPOTENCY_CONFLICT") == 0);
+    CHECK(strcmp(tender_result_str(-42), "TENDER_E_UNKNOWN_CODE") == 0);
+    CHECK(strcmp(tender_response_code_str(TENDER_RESPONSE_READY), "ready") == 0);
+    CHECK(strcmp(tender_response_code_str(TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS), "failureInsufficientFunds") == 0);
+    CHECK(strcmp(tender_response_code_str(
+                     TENDER_RESPONSE_FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED),
+                 "failureTermsAndConditionsAcceptanceRequired") == 0);
+    CHECK(strcmp(tender_response_code_str(99), "unknown") == 0);
+    CHECK(tender_last_error() != NULL);
+}
+
+static void test_null_arguments(void) {
+    tender_engine *engine = (tender_engine *)0x1;
+    tender_session *session = (tender_session *)0x1;
+    char *text = (char *)0x1;
+    size_t len = 7;
+    tender_response_code code = 77;
+    CHECK_RC(tender_engine_new(NULL, 0, &engine), TENDER_E_NULL_ARGUMENT);
+    CHECK(engine == (tender_engine *)0x1);
+    CHECK(strlen(tender_last_error()) > 0);
+    CHECK_RC(tender_engine_new("{}", 2, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_import_directory(NULL, "{}", 2), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_directory(NULL, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_payments(NULL, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_new(NULL, "{}", 2, &session), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_resolve(NULL, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_answer(NULL, "{}", 2), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_confirm(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_handle(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK(text == (char *)0x1 && len == 7 && code == 77 && session == (tender_session *)0x1);
+    tender_engine_free(NULL);
+    tender_session_free(NULL);
+    tender_string_free(NULL);
+}
+
+static void test_bad_configuration(void) {
+    tender_engine *engine = NULL;
+    const char bad_utf8[] = "{\"home\": \"\xff\xfe\"}";
+    CHECK_RC(tender_engine_new(bad_utf8, strlen(bad_utf8), &engine), TENDER_E_INVALID_UTF8);
+    CHECK_RC(tender_engine_new("{\"home\": ", 9, &engine), TENDER_E_INVALID_JSON);
+    CHECK(strlen(tender_last_error()) > 0);
+    CHECK_RC(tender_engine_new("{\"hom\": \"/tmp\"}", 15, &engine), TENDER_E_INVALID_ARGUMENT);
+    CHECK_RC(tender_engine_new("[]", 2, &engine), TENDER_E_INVALID_ARGUMENT);
+    size_t big = (size_t)TENDER_MAX_INPUT_BYTES + 1;
+    char *huge = malloc(big);
+    memset(huge, ' ', big);
+    CHECK_RC(tender_engine_new(huge, big, &engine), TENDER_E_TOO_LARGE);
+    free(huge);
+    char config[1024], file[600];
+    snprintf(file, sizeof file, "%s/not-a-directory", scratch);
+    FILE *f = fopen(file, "w");
+    if (f) fclose(f);
+    snprintf(config, sizeof config, "{\"home\": \"%s\"}", file);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_HOME);
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/x\", \"limits\": {\"USD\": {\"minimum\": \"5\", \"maximum\": \"1\"}}}", scratch);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_INVALID_ARGUMENT);
+    CHECK(engine == NULL);
+}
+
+static void test_directory_import(tender_engine *engine) {
+    char before[64], after[64];
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    checking_balance(engine, before, sizeof before);
+    CHECK(strcmp(before, "1000.00") == 0);
+    /* A bad entry after a good one changes nothing. */
+    const char *partly_bad =
+        "{\"accounts\": [{\"id\": \"checking\", \"type\": \"checking\","
+        " \"balance\": {\"amount\": \"5.00\", \"currency\": \"USD\"}},"
+        " {\"id\": \"other\", \"type\": \"checking\", \"balance\": {\"amount\": \"-1\", \"currency\": \"USD\"}}]}";
+    CHECK_RC(tender_engine_import_directory(engine, partly_bad, strlen(partly_bad)), TENDER_E_INVALID_AMOUNT);
+    const char *bad_currency =
+        "{\"accounts\": [{\"id\": \"x\", \"type\": \"checking\", \"balance\": {\"amount\": \"1\", \"currency\": \"XYZ\"}}]}";
+    CHECK_RC(tender_engine_import_directory(engine, bad_currency, strlen(bad_currency)), TENDER_E_UNKNOWN_CURRENCY);
+    checking_balance(engine, after, sizeof after);
+    CHECK(strcmp(after, "1000.00") == 0);
+}
+
+static void test_dialog(tender_engine *engine) {
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"John\"},"
+                         " \"currencyAmount\": {\"amount\": \"50\", \"currency\": \"USD\"}, \"note\": \"Dinner\"}";
+    tender_session *session = new_session(engine, intent);
+    tender_response_code code = 0;
+    char *text = (char *)0x1;
+
+    /* Out of order: nothing resolved or confirmed yet. */
+    CHECK_RC(tender_session_handle(session, &code, &text, NULL), TENDER_E_WRONG_STATE);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_E_WRONG_STATE);
+    CHECK(text == (char *)0x1 && code == 0);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"john-baily\"}"), TENDER_E_NOT_ASKED);
+
+    char *r = resolve(session);
+    CHECK(contains(r, "\"result\":\"disambiguation\",\"prompt\":\"person\""));
+    CHECK(contains(r, "\"label\":\"John Appleseed\"") && contains(r, "\"label\":\"John Baily\""));
+    CHECK(contains(r, "\"complete\":false"));
+    CHECK(contains(r, "{\"parameter\":\"note\",\"result\":\"success\",\"value\":\"Dinner\"}"));
+    tender_string_free(r);
+
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"tim-cook\"}"), TENDER_E_UNKNOWN_OPTION);
+    CHECK_RC(answer(session, "{\"parameter\": \"currencyAmount\", \"choose\": \"x\"}"), TENDER_E_NOT_ASKED);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"confirm\": true}"), TENDER_E_NOT_ASKED);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\"}"), TENDER_E_INVALID_ARGUMENT);
+    CHECK_RC(answer(session, "not json"), TENDER_E_INVALID_JSON);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"john-baily\"}"), TENDER_OK);
+
+    r = resolve(session);
+    CHECK(contains(r, "\"prompt\":\"handle\""));
+    CHECK(contains(r, "\"label\":\"home\"") && contains(r, "\"label\":\"mobile\"") && contains(r, "\"label\":\"work\""));
+    tender_string_free(r);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"jb-mobile\"}"), TENDER_OK);
+    r = resolve(session);
+    CHECK(contains(r, "\"complete\":true"));
+    CHECK(contains(r, "\"label\":\"mobile\""));
+    tender_string_free(r);
+
+    char *response = NULL;
+    size_t response_len = 0;
+    CHECK_RC(tender_session_confirm(session, &code, &response, &response_len), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    CHECK(contains(response, "\"code\":\"ready\"") && response_len == strlen(response));
+    tender_string_free(response);
+
+    char *record = NULL, *again = NULL;
+    size_t record_len = 0;
+    CHECK_RC(tender_session_handle(session, &code, &record, &record_len), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS);
+    CHECK(contains(record, "\"status\":\"completed\""));
+    CHECK(contains(record, "\"currencyAmount\":{\"amount\":\"50.00\",\"currency\":\"USD\"}"));
+    CHECK(contains(record, "\"note\":\"Dinner\""));
+    /* Handling again pays nothing and returns the same record. */
+    CHECK_RC(tender_session_handle(session, &code, &again, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && record && again && strcmp(record, again) == 0);
+    char balance[64];
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "950.00") == 0);
+    CHECK(count_payments(engine) == 1);
+    /* After handle the dialog is over. */
+    char *late = NULL;
+    CHECK_RC(tender_session_resolve(session, &late, NULL), TENDER_E_WRONG_STATE);
+    CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"jb-home\"}"), TENDER_E_WRONG_STATE);
+    tender_string_free(record);
+    tender_string_free(again);
+    tender_session_free(session);
+}
+
+static void test_bad_intents(tender_engine *engine) {
+    static const struct { const char *json; tender_result expected; } cases[] = {
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"-5\", \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"0\", \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"1.234\", \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"1e5\", \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": 50, \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"99999999999999999999\", \"currency\": \"USD\"}}", TENDER_E_INVALID_AMOUNT},
+        {"{\"intent\": \"send_payment\", \"currencyAmount\": {\"amount\": \"5\", \"currency\": \"XYZ\"}}", TENDER_E_UNKNOWN_CURRENCY},
+        {"{\"intent\": \"order_pizza\"}", TENDER_E_UNKNOWN_INTENT},
+        {"{\"intent\": \"send_payment\", \"payee\": {\"name\": \"John\"}, \"extra\": 1}", TENDER_E_INVALID_ARGUMENT},
+        {"{\"intent\": \"send_payment\", \"idempotencyKey\": \"\"}", TENDER_E_INVALID_ARGUMENT},
+        {"{\"intent\": \"send_payment\"", TENDER_E_INVALID_JSON},
+        {"\"send_payment\"", TENDER_E_INVALID_ARGUMENT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tender_session *session = NULL;
+        tender_result rc = tender_session_new(engine, cases[i].json, strlen(cases[i].json), &session);
+        if (rc != cases[i].expected) fprintf(stderr, "case %zu: got %s\n", i, tender_result_str(rc));
+        CHECK_RC(rc, cases[i].expected);
+        CHECK(session == NULL);
+    }
+}
+
+static void test_confirm_failures(tender_engine *engine) {
+    tender_response_code code = 0;
+    /* 960.00 is within limits but above the 950.00 left. */
+    tender_session *session = new_session(engine,
+        "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Tim\"}, \"currencyAmount\": {\"amount\": \"960\", \"currency\": \"USD\"}}");
+    char *r = resolve(session);
+    CHECK(contains(r, "\"complete\":true"));
+    tender_string_free(r);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS);
+    CHECK_RC(tender_session_handle(session, &code, NULL, NULL), TENDER_E_WRONG_STATE);
+    tender_session_free(session);
+
+    session = new_session(engine,
+        "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Tim\"}, \"currencyAmount\": {\"amount\": \"10\", \"currency\": \"EUR\"}}");
+    r = resolve(session);
+    tender_string_free(r);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_NO_BANK_ACCOUNT);
+    tender_session_free(session);
+
+    session = new_session(engine,
+        "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Tim\"}, \"currencyAmount\": {\"amount\": \"0.50\", \"currency\": \"USD\"}}");
+    r = resolve(session);
+    CHECK(contains(r, "\"reason\":\"paymentsAmountBelowMinimum\""));
+    tender_string_free(r);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_PAYMENTS_AMOUNT_BELOW_MINIMUM);
+    /* Supplying a new value to the unsupported amount resolves it. */
+    CHECK_RC(answer(session, "{\"parameter\": \"currencyAmount\", \"value\": {\"amount\": \"2\", \"currency\": \"USD\"}}"), TENDER_OK);
+    r = resolve(session);
+    CHECK(contains(r, "\"complete\":true"));
+    tender_string_free(r);
+    tender_session_free(session);
+
+    session = new_session(engine, "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Nobody Here\"}}");
+    r = resolve(session);
+    CHECK(contains(r, "\"reason\":\"noMatchingContact\""));
+    CHECK(contains(r, "{\"parameter\":\"currencyAmount\",\"result\":\"needsValue\"}"));
+    tender_string_free(r);
+    tender_session_free(session);
+}
+
+struct worker { tender_engine *engine; int payments; int ok; };
+
+static void *pay_tim(void *arg) {
+    struct worker *w = arg;
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"1.00\", \"currency\": \"USD\"}}";
+    for (int i = 0; i < w->payments; i++) {
+        tender_session *s = NULL;
+        tender_response_code code = 0;
+        char *json = NULL;
+        if (tender_session_new(w->engine, intent, strlen(intent), &s) != TENDER_OK) continue;
+        if (tender_session_resolve(s, &json, NULL) == TENDER_OK &&
+            tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
+            tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS)
+            w->ok++;
+        tender_string_free(json);
+        tender_session_free(s);
+    }
+    return NULL;
+}
+
+static void test_threads(tender_engine *engine) {
+    enum { THREADS = 4, EACH = 25 };
+    pthread_t threads[THREADS];
+    struct worker workers[THREADS];
+    int before = count_payments(engine), total = 0;
+    for (int i = 0; i < THREADS; i++) {
+        workers[i] = (struct worker){engine, EACH, 0};
+        pthread_create(&threads[i], NULL, pay_tim, &workers[i]);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        total += workers[i].ok;
+    }
+    CHECK(total == THREADS * EACH);
+    CHECK(count_payments(engine) == before + THREADS * EACH);
+    char balance[64];
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "850.00") == 0);
+}
+
+/* Several processes, each with its own engine on the same home, handle the
+ * same idempotency key at once: exactly one pays. */
+static void test_processes(void) {
+    enum { CHILDREN = 4 };
+    tender_engine *engine = open_engine("shared");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    pid_t pids[CHILDREN];
+    for (int i = 0; i < CHILDREN; i++) {
+        pids[i] = fork();
+        if (pids[i] == 0) {
+            tender_engine *mine = open_engine("shared");
+            const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                                 " \"currencyAmount\": {\"amount\": \"25.00\", \"currency\": \"USD\"},"
+                                 " \"idempotencyKey\": \"order-1234\"}";
+            tender_session *s = NULL;
+            tender_response_code code = 0;
+            char *json = NULL;
+            int ok = tender_session_new(mine, intent, strlen(intent), &s) == TENDER_OK &&
+                     tender_session_resolve(s, &json, NULL) == TENDER_OK &&
+                     tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
+                     tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
+            if (!ok) fprintf(stderr, "child: %s\n", tender_last_error());
+            tender_string_free(json);
+            tender_session_free(s);
+            tender_engine_free(mine);
+            _exit(ok ? 0 : 1);
+        }
+    }
+    for (int i = 0; i < CHILDREN; i++) {
+        int status = 0;
+        waitpid(pids[i], &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    CHECK(count_payments(engine) == 1);
+    char balance[64];
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "975.00") == 0);
+
+    /* The same key with other parameters is refused. */
+    const char *other = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                        " \"currencyAmount\": {\"amount\": \"26.00\", \"currency\": \"USD\"}, \"idempotencyKey\": \"order-1234\"}";
+    tender_session *s = new_session(engine, other);
+    tender_response_code code = 0;
+    char *json = NULL;
+    CHECK_RC(tender_session_resolve(s, &json, NULL), TENDER_OK);
+    tender_string_free(json);
+    CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_E_IDEMPOTENCY_CONFLICT);
+    CHECK(count_payments(engine) == 1);
+    tender_session_free(s);
+    tender_engine_free(engine);
+}
+
+/* A session keeps its engine alive after the host frees the engine. */
+static void test_session_outlives_engine(void) {
+    tender_engine *engine = open_engine("outlive");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    tender_session *s = new_session(engine,
+        "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Tim Cook\"}, \"currencyAmount\": {\"amount\": \"5\", \"currency\": \"USD\"}}");
+    tender_engine_free(engine);
+    char *json = resolve(s);
+    CHECK(contains(json, "\"complete\":true"));
+    tender_string_free(json);
+    tender_response_code code = 0;
+    CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS);
+    tender_session_free(s);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s SCRATCH_DIR\n", argv[0]);
+        return 2;
+    }
+    snprintf(scratch, sizeof scratch, "%s", argv[1]);
+    mkdir(scratch, 0700);
+    test_version_and_names();
+    test_null_arguments();
+    test_bad_configuration();
+    tender_engine *engine = open_engine("main");
+    test_directory_import(engine);
+    test_dialog(engine);
+    test_bad_intents(engine);
+    test_confirm_failures(engine);
+    test_threads(engine);
+    tender_engine_free(engine);
+    test_processes();
+    test_session_outlives_engine();
+    printf("api_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,129 @@
+/*
+ * send_payment.c - send a payment through libtender, turn by turn.
+ *
+ * Build:  cc -std=c99 send_payment.c $(pkg-config --cflags --libs tender) -o send_payment
+ * Run:    ./send_payment HOME_DIR
+ *
+ * Imports a small directory into the store at HOME_DIR, then plays
+ * "Send $50 to John": it answers each disambiguation by choosing the option
+ * whose label matches the next scripted reply ("John Baily", then "mobile"),
+ * confirms, handles, and prints the payment record.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tender.h>
+
+static const char *directory_json =
+    "{\"contacts\": ["
+    " {\"id\": \"john-appleseed\", \"displayName\": \"John Appleseed\", \"handles\": ["
+    "   {\"id\": \"ja-mobile\", \"label\": \"mobile\", \"type\": \"phone\", \"value\": \"+1 408 555 0100\"}]},"
+    " {\"id\": \"john-baily\", \"displayName\": \"John Baily\", \"handles\": ["
+    "   {\"id\": \"jb-home\", \"label\": \"home\", \"type\": \"phone\", \"value\": \"+1 408 555 0111\"},"
+    "   {\"id\": \"jb-mobile\", \"label\": \"mobile\", \"type\": \"phone\", \"value\": \"+1 408 555 0112\"},"
+    "   {\"id\": \"jb-work\", \"label\": \"work\", \"type\": \"email\", \"value\": \"jb@example.com\"}]}],"
+    " \"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
+    "   \"balance\": {\"amount\": \"2500.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+
+static int fail(const char *what, tender_result rc) {
+    fprintf(stderr, "%s failed: %s: %s\n", what, tender_result_str(rc), tender_last_error());
+    return 1;
+}
+
+/* Finds the id of the option labelled `label` in a resolution document.
+ * A real host would use a JSON parser; the option objects are
+ * {"id":"...","label":"..."}, so this looks for the label and reads the id before it. */
+static int option_id(const char *resolution, const char *label, char *id, size_t id_size) {
+    char needle[128];
+    snprintf(needle, sizeof needle, "\"label\":\"%s\"", label);
+    const char *at = strstr(resolution, needle);
+    if (at == NULL) return 0;
+    const char *start = at;
+    while (start > resolution && strncmp(start, "{\"id\":\"", 7) != 0) start--;
+    if (strncmp(start, "{\"id\":\"", 7) != 0) return 0;
+    start += 7;
+    const char *end = strchr(start, '"');
+    if (end == NULL || (size_t)(end - start) >= id_size) return 0;
+    memcpy(id, start, (size_t)(end - start));
+    id[end - start] = '\0';
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    const char *home = argc > 1 ? argv[1] : "./tender-home";
+    const char *replies[] = {"John Baily", "mobile"};
+    size_t next_reply = 0;
+    char config[1024];
+    tender_engine *engine = NULL;
+    tender_session *session = NULL;
+    tender_result rc;
+    int status = 1;
+
+    if (tender_version_number() / 10000 != TENDER_VERSION_MAJOR) {
+        fprintf(stderr, "libtender %s does not match tender.h %s\n", tender_version_string(), TENDER_VERSION_STRING);
+        return 1;
+    }
+    snprintf(config, sizeof config, "{\"home\": \"%s\"}", home);
+    if ((rc = tender_engine_new(config, strlen(config), &engine)) != TENDER_OK) return fail("tender_engine_new", rc);
+    if ((rc = tender_engine_import_directory(engine, directory_json, strlen(directory_json))) != TENDER_OK) {
+        status = fail("tender_engine_import_directory", rc);
+        goto done;
+    }
+
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"John\"},"
+                         " \"currencyAmount\": {\"amount\": \"50\", \"currency\": \"USD\"}}";
+    printf("person: Send $50 to John\n");
+    if ((rc = tender_session_new(engine, intent, strlen(intent), &session)) != TENDER_OK) {
+        status = fail("tender_session_new", rc);
+        goto done;
+    }
+
+    for (;;) {
+        char *resolution = NULL;
+        if ((rc = tender_session_resolve(session, &resolution, NULL)) != TENDER_OK) {
+            status = fail("tender_session_resolve", rc);
+            goto done;
+        }
+        printf("tender: %s\n", resolution);
+        int complete = strstr(resolution, "\"complete\":true") != NULL;
+        char id[128];
+        int found = !complete && next_reply < 2 && option_id(resolution, replies[next_reply], id, sizeof id);
+        tender_string_free(resolution);
+        if (complete) break;
+        if (!found) {
+            fprintf(stderr, "no scripted reply for this question\n");
+            goto done;
+        }
+        printf("person: %s\n", replies[next_reply++]);
+        char answer[256];
+        snprintf(answer, sizeof answer, "{\"parameter\": \"payee\", \"choose\": \"%s\"}", id);
+        if ((rc = tender_session_answer(session, answer, strlen(answer))) != TENDER_OK) {
+            status = fail("tender_session_answer", rc);
+            goto done;
+        }
+    }
+
+    tender_response_code code;
+    if ((rc = tender_session_confirm(session, &code, NULL, NULL)) != TENDER_OK) {
+        status = fail("tender_session_confirm", rc);
+        goto done;
+    }
+    printf("tender: confirm -> %s\n", tender_response_code_str(code));
+    if (code != TENDER_RESPONSE_READY) goto done;
+
+    char *record = NULL;
+    size_t record_len = 0;
+    if ((rc = tender_session_handle(session, &code, &record, &record_len)) != TENDER_OK) {
+        status = fail("tender_session_handle", rc);
+        goto done;
+    }
+    printf("tender: handle -> %s\n", tender_response_code_str(code));
+    if (record != NULL) printf("record (%zu bytes): %s\n", record_len, record);
+    tender_string_free(record);
+    status = code == TENDER_RESPONSE_SUCCESS ? 0 : 1;
+
+done:
+    tender_session_free(session);
+    tender_engine_free(engine);
+    return status;
+}

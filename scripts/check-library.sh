@@ -1,0 +1,25 @@
+#!/bin/sh
+# Checks the shape of libtender.so: soname, exported symbols, its own
+# Swift runtime, no ICU-backed Foundation.
+set -eu
+lib=$1
+fail() { echo "check-library: $*" >&2; exit 1; }
+
+soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = "libtender.so.0" ] || fail "soname is '$soname', expected libtender.so.0"
+
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | grep -v '^TENDER_0$' || true)
+others=$(echo "$exported" | grep -v '^tender_' || true)
+[ -z "$others" ] || fail "exports symbols other than tender_*: $(echo "$others" | head -5)"
+echo "exports: $(echo "$exported" | wc -l) symbols, all tender_*"
+
+if readelf -d "$lib" | grep -E 'RPATH|RUNPATH' | grep -q /opt/swift; then fail "RUNPATH points into the toolchain"; fi
+if ldd "$lib" | grep -qE '/opt/swift|libswift|not found'; then fail "needs the toolchain's Swift runtime: $(ldd "$lib")"; fi
+if ldd "$lib" | grep -qiE 'libicu|libFoundation'; then fail "links ICU or Foundation"; fi
+if nm "$lib" 2>/dev/null | grep -qE '\$s10Foundation|_ICU|icu_[0-9]'; then fail "contains ICU-backed Foundation"; fi
+echo "runtime: own Swift runtime, no /opt/swift, no ICU ($(ldd "$lib" | awk '{print $1}' | tr '\n' ' '))"
+
+stripped=$(mktemp)
+strip -o "$stripped" "$lib"
+echo "size: $(wc -c < "$lib") bytes, $(wc -c < "$stripped") stripped"
+rm -f "$stripped"

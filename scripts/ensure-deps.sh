@@ -1,0 +1,49 @@
+#!/bin/sh
+# Installs what building and testing Tender needs and is missing: Debian
+# packages when run as root, otherwise a clear message naming them.
+set -eu
+
+missing_packages=""
+need() { # need PACKAGE CHECK...
+    package=$1; shift
+    if ! "$@" >/dev/null 2>&1; then missing_packages="$missing_packages $package"; fi
+}
+
+need pkg-config     command -v pkg-config
+need gcc            command -v cc
+need g++            command -v c++
+need make           command -v make
+need libsqlite3-dev pkg-config --exists sqlite3
+need binutils       command -v readelf
+need python3        command -v python3
+need python3-venv   python3 -c "import venv, ensurepip"
+
+if [ -n "$missing_packages" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "ensure-deps: installing Debian packages:$missing_packages"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        # shellcheck disable=SC2086
+        apt-get install -y -qq $missing_packages
+    else
+        echo "ensure-deps: missing Debian packages:$missing_packages" >&2
+        echo "ensure-deps: install them as root: apt-get install$missing_packages" >&2
+        exit 1
+    fi
+fi
+
+if ! python3 -c "import pytest" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "ensure-deps: installing pytest from PyPI"
+        python3 -m pip install --quiet pytest || apt-get install -y -qq python3-pytest
+    else
+        echo "ensure-deps: pytest is missing: python3 -m pip install --user pytest" >&2
+        exit 1
+    fi
+fi
+
+swift_bin=$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+if [ ! -x "$swift_bin" ]; then
+    echo "ensure-deps: Swift 6.3 is required (swift on PATH or /opt/swift/usr/bin/swift); see https://swift.org/install" >&2
+    exit 1
+fi

@@ -1,0 +1,46 @@
+#!/bin/sh
+# C tests, built the way a user builds: install into a temporary DESTDIR,
+# then compile through pkg-config only.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+work="$root/build/c-test"
+stage="$work/stage"
+rm -rf "$work"
+mkdir -p "$work"
+
+echo "== make install into a temporary DESTDIR"
+make -s -C "$root" install DESTDIR="$stage" PREFIX=/usr/local >/dev/null
+export PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
+export PKG_CONFIG_SYSROOT_DIR="$stage"
+flags=$(pkg-config --cflags --libs tender)
+echo "pkg-config --cflags --libs tender: $flags"
+for f in lib/libtender.so.0.1.0 lib/libtender.so.0 lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
+    test -e "$stage/usr/local/$f" || { echo "missing after install: $f" >&2; exit 1; }
+done
+
+echo "== tender.h compiles warning-free as C99 and as C++"
+printf '#include <tender.h>\nint main(void) { return tender_version_number() > 0 ? 0 : 1; }\n' > "$work/header.c"
+cc -std=c99 -pedantic -Wall -Wextra -Werror "$work/header.c" $flags -o "$work/header-c"
+c++ -x c++ -std=c++11 -pedantic -Wall -Wextra -Werror "$work/header.c" -x none $flags -o "$work/header-cxx"
+
+echo "== every function declared in tender.h is called by the C API test"
+declared=$(grep -oE '\btender_[a-z0-9_]+\(' "$root/include/tender.h" | tr -d '(' | sort -u)
+for fn in $declared; do
+    grep -qE "\b$fn\(" "$root/Tests/c/api_test.c" || { echo "api_test.c never calls $fn" >&2; exit 1; }
+done
+echo "$(echo "$declared" | wc -l) functions declared, all called"
+
+export LD_LIBRARY_PATH="$stage/usr/local/lib"
+echo "== C API test"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/api_test.c" $flags -lpthread -o "$work/api_test"
+"$work/api_test" "$work/scratch"
+
+echo "== C example"
+cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"
+"$work/send_payment" "$work/example-home"
+
+echo "== make uninstall removes everything"
+make -s -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local
+left=$(find "$stage" -type f -o -type l)
+test -z "$left" || { echo "left after uninstall: $left" >&2; exit 1; }
+echo "C tests passed"
