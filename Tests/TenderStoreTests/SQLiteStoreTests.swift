@@ -1,0 +1,142 @@
+import Glibc
+import Testing
+import TenderCore
+@testable import TenderStore
+
+@Suite struct SQLiteStoreTests {
+    static let directory = """
+        {"contacts": [
+          {"id": "tim-cook", "displayName": "Tim Cook",
+           "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"},
+                       {"id": "tc-home", "label": "home", "type": "phone", "value": "+1"}]}],
+         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true},
+                      {"id": "yen", "type": "savings", "balance": {"amount": "0", "currency": "JPY"}}]}
+        """
+
+    private func store(_ home: TemporaryHome) throws -> SQLiteStore {
+        let store = try SQLiteStore(home: home.path)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        return store
+    }
+
+    private func submission(key: String, amount: String = "10.00", account: String = "checking") throws -> PaymentSubmission {
+        let money = try Money(decimal: amount, currency: try Currency(code: "USD"))
+        return PaymentSubmission(
+            idempotencyKey: key, fingerprint: "fp-\(amount)", accountID: account, amount: money,
+            payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
+        ) { sequence, time in
+            PaymentRecord(json: #"{"sequence":\#(sequence),"key":"\#(key)","at":\#(time)}"#, sequence: sequence, idempotencyKey: key)
+        }
+    }
+
+    @Test func directoryRoundTripsInOrder() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        let contacts = try store.contacts()
+        #expect(contacts.map(\.id) == ["tim-cook"])
+        #expect(contacts[0].handles.map(\.label) == ["work", "home"])
+        #expect(try store.contact(id: "tim-cook") == contacts[0])
+        #expect(try store.contact(id: "nobody") == nil)
+        let accounts = try store.accounts()
+        #expect(accounts.map(\.id) == ["checking", "yen"])
+        #expect(accounts[1].balance.decimalString == "0" && accounts[1].balance.currency.code == "JPY")
+        #expect(try store.payingAccount(for: try Currency(code: "USD"))?.id == "checking")
+    }
+
+    @Test func reimportReplacesHandlesAndKeepsOrder() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(
+            #"{"contacts":[{"id":"tim-cook","displayName":"Timothy Cook","handles":[{"id":"m","label":"mobile","type":"phone","value":"2"}]}]}"#)))
+        let tim = try #require(try store.contact(id: "tim-cook"))
+        #expect(tim.displayName == "Timothy Cook" && tim.handles.map(\.id) == ["m"])
+    }
+
+    @Test func paysExactlyOncePerKey() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        guard case let .paid(record) = try store.submit(try submission(key: "a")) else { Issue.record("not paid"); return }
+        #expect(record.sequence == 1)
+        #expect(try store.submit(try submission(key: "a")) == .alreadyPaid(record))
+        #expect(throws: TenderError.self) { try store.submit(try submission(key: "a", amount: "11.00")) }
+        #expect(try store.accounts()[0].balance.decimalString == "90.00")
+        #expect(try store.records() == [record])
+        #expect(try store.mostRecentPayee() == RecentPayee(contactID: "tim-cook", handleID: "tc-work"))
+    }
+
+    @Test func refusesWithoutFundsOrAccountAndChangesNothing() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        #expect(try store.submit(try submission(key: "big", amount: "100.01")) == .insufficientFunds)
+        #expect(try store.submit(try submission(key: "gone", account: "closed")) == .accountMissing)
+        #expect(try store.submit(try submission(key: "yen", account: "yen")) == .accountMissing)
+        #expect(try store.records().isEmpty)
+        #expect(try store.accounts()[0].balance.decimalString == "100.00")
+        #expect(try store.mostRecentPayee() == nil)
+    }
+
+    @Test func twoConnectionsShareOneFile() throws {
+        let home = TemporaryHome()
+        let first = try store(home)
+        let second = try SQLiteStore(home: home.path)
+        guard case let .paid(record) = try first.submit(try submission(key: "shared")) else { Issue.record("not paid"); return }
+        #expect(try second.submit(try submission(key: "shared")) == .alreadyPaid(record))
+        #expect(try second.accounts()[0].balance.decimalString == "90.00")
+    }
+
+    @Test func storeIsDurableWAL() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        _ = store
+        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
+        let mode = try db.statement("PRAGMA journal_mode")
+        #expect(try mode.step() && mode.text(0) == "wal")
+        let sync = try db.statement("PRAGMA synchronous")
+        #expect(try sync.step() && sync.int64(0) == 2)  // FULL
+    }
+
+    @Test func refusesAStoreFromTheFuture() throws {
+        let home = TemporaryHome()
+        _ = try store(home)
+        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
+        try db.execute("PRAGMA user_version = 99")
+        #expect(throws: TenderError.self) { try SQLiteStore(home: home.path) }
+    }
+
+    @Test func homeProblemsAreHomeErrors() throws {
+        let home = TemporaryHome()
+        let file = home.path + "/plain-file"
+        let fd = open(file, O_CREAT | O_WRONLY, 0o600)
+        close(fd)
+        defer { unlink(file) }
+        #expect(throws: TenderError.home("the home path is not a directory")) { try SQLiteStore(home: file) }
+        #expect(throws: TenderError.self) { try SQLiteStore(home: "") }
+        let nested = home.path + "/a/b"
+        _ = try SQLiteStore(home: nested)
+        var info = stat()
+        #expect(stat(nested, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        for suffix in ["", "-wal", "-shm"] { unlink("\(nested)/tender.sqlite3\(suffix)") }
+        rmdir(nested)
+        rmdir(home.path + "/a")
+    }
+
+    @Test func concurrentSubmittersPayEachKeyOnce() async throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        let stores = [store, try SQLiteStore(home: home.path), try SQLiteStore(home: home.path)]
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    for i in 0..<10 {
+                        let key = "key-\(i)"  // every worker races on the same ten keys
+                        _ = try? stores[worker % stores.count].submit(try self.submission(key: key, amount: "1.00"))
+                    }
+                }
+            }
+        }
+        #expect(try store.records().count == 10)
+        #expect(try store.accounts()[0].balance.decimalString == "90.00")
+        #expect(try store.records().map(\.sequence) == Array(1...10))
+    }
+}
