@@ -24,7 +24,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean
+.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean measure
 
 all: build
 
@@ -79,3 +79,10 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(TMPDIR)
+
+# Figures for the release note: library size, load time against libcrypto, resident memory.
+measure: build
+	@mkdir -p $(BUILD)/measure
+	cc -std=c99 -O2 benchmarks/load.c -ldl -o $(BUILD)/measure/load
+	@scripts/check-library.sh $(BUILD)/lib/$(LIBFILE) | grep size
+	$(BUILD)/measure/load $(BUILD)/lib/$(LIBFILE) $(BUILD)/measure/home

@@ -2,22 +2,15 @@ import TenderCore
 
 /// Prints a dialog turn by turn for people to read.
 struct DialogPrinter {
-    private var turnNumber = 0
-
     func banner(_ text: String) { print(text) }
     func line(_ text: String) { print(text) }
-
-    mutating func turnCount() -> Int {
-        turnNumber += 1
-        return turnNumber
-    }
 
     func turn(speaker: String, _ text: String) {
         print("\n\(speaker.padding(to: 7)) │ \(text)")
     }
 
     func detail(_ label: String, _ text: String) {
-        print("\(String().padding(to: 7)) │   \(label.padding(to: 8)) \(text)")
+        print("\(String().padding(to: 7)) │   \(label.padding(to: 14)) \(text)")
     }
 
     func resolution(_ results: [ParameterResolution]) {

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Python tests: install the binding with pip into a fresh virtual
+# environment, as a user would, then run pytest and the example.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+work="$root/build/python-test"
+rm -rf "$work"
+mkdir -p "$work"
+
+echo "== pip install ./python into a virtual environment"
+python3 -m venv --system-site-packages "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --no-build-isolation --no-deps "$root/python"
+py="$work/venv/bin/python"
+cd "$work"   # import the installed package, not the source tree
+
+echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
+make -s -C "$root" install PREFIX="$work/prefix" >/dev/null
+env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
+    "$py" -c 'import tender; print("loaded libtender", tender.version())'
+
+export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
+echo "== pytest"
+"$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"
+
+echo "== Python example"
+"$py" "$root/examples/send_payment.py" "$work/example-home"
+echo "Python tests passed"
