@@ -86,8 +86,13 @@ def run(home):
                 resolution = session.resolve()
                 print(f"turn {turn}:")
                 for entry in resolution["parameters"]:
-                    detail = entry.get("value", entry.get("reason", ""))
-                    print(f"  {entry['parameter']}: {entry['result']} {show(detail) if detail else ''}")
+                    if "options" in entry:
+                        detail = f"({entry.get('prompt')}) " + ", ".join(o["label"] for o in entry["options"])
+                    elif "value" in entry:
+                        detail = show(entry["value"])
+                    else:
+                        detail = entry.get("reason", "")
+                    print(f"  {entry['parameter']}: {entry['result']} {detail}".rstrip())
                 if resolution["complete"]:
                     break
                 if not answer_one(session, resolution):

@@ -5,11 +5,12 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/build/python-test"
 rm -rf "$work"
+export TMPDIR="${TMPDIR:-$root/.build-tmp}"; mkdir -p "$TMPDIR"
 mkdir -p "$work"
 
 echo "== pip install ./python into a virtual environment"
 python3 -m venv --system-site-packages "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --no-build-isolation --no-deps "$root/python"
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$root/python"
 py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
 

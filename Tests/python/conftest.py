@@ -1,19 +1,23 @@
 """Fixtures for the Python binding tests.
 
-The binding is imported from this checkout (``<repo>/python``). It finds
-libtender the documented way: ``$TENDER_LIBRARY`` (set by the test runner,
-e.g. ``TENDER_LIBRARY=$PWD/build/lib/libtender.so.0``), else pkg-config, else
-the soname through the dynamic loader.
+The binding under test is the installed ``tender`` package (``pip install
+./python``); when none is installed, the one in this checkout
+(``<repo>/python``). It finds libtender the documented way:
+``$TENDER_LIBRARY`` (set by the test runner, e.g.
+``TENDER_LIBRARY=$PWD/build/lib/libtender.so.0``), else pkg-config, else the
+soname through the dynamic loader.
 """
 
 import copy
+import importlib.util
 import os
 import sys
 
 import pytest
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(_REPO, "python"))
+if importlib.util.find_spec("tender") is None:
+    sys.path.insert(0, os.path.join(_REPO, "python"))
 
 import tender  # noqa: E402  (after the path set-up)
 

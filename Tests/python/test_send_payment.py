@@ -19,9 +19,6 @@ import pytest
 import tender
 from tender import ResponseCode
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
 # ------------------------------------------------------------------ helpers
 
 
@@ -146,7 +143,8 @@ def _run_python(code, env_changes, unset=()):
     for key in unset:
         env.pop(key, None)
     env.update(env_changes)
-    env["PYTHONPATH"] = os.path.join(REPO, "python")
+    # the same binding as the one under test (installed or from the checkout)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(tender.__file__)))
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=60)
 
@@ -540,7 +538,7 @@ def test_unknown_intent(engine):
 
 def test_unknown_key(engine):
     with pytest.raises(tender.InvalidArgumentError) as info:
-        engine.session(send({"id": "tim-cook"}, "10", amount="10"))
+        engine.session(dict(send({"id": "tim-cook"}, "10"), amount="10"))
     assert info.value.code == 104
     assert info.value.message
     with pytest.raises(tender.InvalidArgumentError):
@@ -807,3 +805,32 @@ def test_shared_engine_across_threads(engine):
     payments = engine.payments()
     assert len(payments) == 20
     assert [p["sequence"] for p in payments] == sorted(p["sequence"] for p in payments)
+
+
+def test_close_while_other_threads_use_the_engine(home, directory_doc):
+    engine = tender.Engine(home)
+    engine.import_directory(directory_doc)
+    outcomes = []
+    started = threading.Barrier(5)
+
+    def worker():
+        started.wait()
+        closed = 0
+        for _ in range(200):
+            try:
+                engine.directory()
+                engine.session(send({"id": "tim-cook"}, "10")).close()
+            except tender.ClosedError:
+                closed += 1
+        outcomes.append(closed)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    started.wait()
+    engine.close()
+    for t in threads:
+        t.join()
+    assert len(outcomes) == 4  # no thread died of anything but ClosedError
+    with pytest.raises(tender.ClosedError):
+        engine.directory()

@@ -149,7 +149,7 @@ MAX_INPUT_BYTES = 1048576
 
 #: How the loaded library was found: its path, or the soname ``libtender.so.0``.
 library_path: str
-_lib, library_path = _loader.load()
+_clib, library_path = _loader.load()
 
 JSONInput = Union[Mapping, list, tuple, str, bytes, bytearray, memoryview]
 
@@ -187,8 +187,8 @@ def _static_text(ptr: Optional[bytes]) -> str:
 
 def _raise(code: int) -> None:
     """Raise the TenderError for a failed call. Call right after the failure."""
-    message = _static_text(_lib.tender_last_error())  # first: nothing else may fail before
-    name = _static_text(_lib.tender_result_str(code))
+    message = _static_text(_clib.tender_last_error())  # first: nothing else may fail before
+    name = _static_text(_clib.tender_result_str(code))
     raise error_class(code)(code, name, message)
 
 
@@ -200,7 +200,7 @@ def _take_text(ptr: c_void_p, length: c_size_t) -> Optional[str]:
     try:
         data = ctypes.string_at(address, length.value)
     finally:
-        _lib.tender_string_free(address)
+        _clib.tender_string_free(address)
     return data.decode("utf-8")
 
 
@@ -215,25 +215,25 @@ def _take_json(ptr: c_void_p, length: c_size_t) -> Any:
 def version() -> str:
     """The version of the loaded libtender as text (``"0.1.0"``). Never fails;
     thread-safe."""
-    return _static_text(_lib.tender_version_string())
+    return _static_text(_clib.tender_version_string())
 
 
 def version_number() -> int:
     """The version of the loaded libtender as MAJOR * 10000 + MINOR * 100 +
     PATCH (``100`` for 0.1.0). Never fails; thread-safe."""
-    return int(_lib.tender_version_number())
+    return int(_clib.tender_version_number())
 
 
 def result_name(code: int) -> str:
     """The name of a result code (``"TENDER_E_INVALID_JSON"``), or
     ``"TENDER_E_UNKNOWN_CODE"``. Never fails; thread-safe."""
-    return _static_text(_lib.tender_result_str(int(code)))
+    return _static_text(_clib.tender_result_str(int(code)))
 
 
 def response_code_name(code: int) -> str:
     """The SiriKit name of a response code (``"ready"``,
     ``"failureInsufficientFunds"``), or ``"unknown"``. Never fails; thread-safe."""
-    return _static_text(_lib.tender_response_code_str(int(code)))
+    return _static_text(_clib.tender_response_code_str(int(code)))
 
 
 # ------------------------------------------------------------ response codes
@@ -314,7 +314,7 @@ class Engine:
         document.update(config)
         data = _encode(document, "configuration")
         out = c_void_p()
-        code = _lib.tender_engine_new(data, len(data), byref(out))
+        code = _clib.tender_engine_new(data, len(data), byref(out))
         if code:
             _raise(code)
         if not out.value:  # pragma: no cover - a library defect
@@ -342,7 +342,7 @@ class Engine:
                 if self._closed and self._users == 0 and self._handle is not None:
                     release, self._handle = self._handle, None
             if release is not None:
-                _lib.tender_engine_free(release)
+                _clib.tender_engine_free(release)
 
     def close(self) -> None:
         """Releases the engine. Idempotent; thread-safe (a call running on
@@ -356,7 +356,7 @@ class Engine:
             if self._users or self._handle is None:
                 return
             release, self._handle = self._handle, None
-        _lib.tender_engine_free(release)
+        _clib.tender_engine_free(release)
 
     @property
     def closed(self) -> bool:
@@ -394,7 +394,7 @@ class Engine:
         """
         data = _encode(directory, "directory")
         with self._use() as handle:
-            code = _lib.tender_engine_import_directory(handle, data, len(data))
+            code = _clib.tender_engine_import_directory(handle, data, len(data))
             if code:
                 _raise(code)
 
@@ -407,7 +407,7 @@ class Engine:
         """
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _lib.tender_engine_directory(handle, byref(ptr), byref(length))
+            code = _clib.tender_engine_directory(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
         return _take_json(ptr, length)
@@ -420,7 +420,7 @@ class Engine:
         """
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _lib.tender_engine_payments(handle, byref(ptr), byref(length))
+            code = _clib.tender_engine_payments(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
         return _take_json(ptr, length)
@@ -471,7 +471,7 @@ class Session:
         data = _encode(intent, "intent")
         out = c_void_p()
         with engine._use() as engine_handle:
-            code = _lib.tender_session_new(engine_handle, data, len(data), byref(out))
+            code = _clib.tender_session_new(engine_handle, data, len(data), byref(out))
             if code:
                 _raise(code)
         if not out.value:  # pragma: no cover - a library defect
@@ -492,7 +492,7 @@ class Session:
         with self._lock:
             release, self._handle = self._handle, None
         if release is not None:
-            _lib.tender_session_free(release)
+            _clib.tender_session_free(release)
 
     @property
     def closed(self) -> bool:
@@ -528,7 +528,7 @@ class Session:
         """
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _lib.tender_session_resolve(handle, byref(ptr), byref(length))
+            code = _clib.tender_session_resolve(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
         return _take_json(ptr, length)
@@ -549,7 +549,7 @@ class Session:
         """
         data = _encode(answer, "answer")
         with self._use() as handle:
-            code = _lib.tender_session_answer(handle, data, len(data))
+            code = _clib.tender_session_answer(handle, data, len(data))
             if code:
                 _raise(code)
 
@@ -586,7 +586,7 @@ class Session:
         response_code = c_int32()
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _lib.tender_session_confirm(handle, byref(response_code), byref(ptr), byref(length))
+            code = _clib.tender_session_confirm(handle, byref(response_code), byref(ptr), byref(length))
             if code:
                 _raise(code)
         return ResponseCode(response_code.value), _take_json(ptr, length)
@@ -606,7 +606,7 @@ class Session:
         response_code = c_int32()
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _lib.tender_session_handle(handle, byref(response_code), byref(ptr), byref(length))
+            code = _clib.tender_session_handle(handle, byref(response_code), byref(ptr), byref(length))
             if code:
                 _raise(code)
         return ResponseCode(response_code.value), _take_json(ptr, length)
