@@ -20,13 +20,19 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+
         // Pure core: money, intents, resolution, dialog, ports. No I/O, no C modules.
         .target(name: "TenderCore"),
         // SQLite adapter: directory and payments in one WAL file.
         .target(name: "TenderStore", dependencies: ["TenderCore", "CSQLite"]),
+        // OpenSSL adapter: Ed25519 keys and signatures, SHA-256, key files.
+        .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.0.
         .target(
-            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore"],
+            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -37,12 +43,13 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore",
+                "TenderCore", "TenderStore", "TenderCrypto", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/tender"),
 
         .testTarget(name: "TenderCoreTests", dependencies: ["TenderCore"]),
-        .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore"]),
+        .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
+        .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
     ]
 )

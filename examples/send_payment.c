@@ -111,15 +111,17 @@ int main(int argc, char **argv) {
     printf("tender: confirm -> %s\n", tender_response_code_str(code));
     if (code != TENDER_RESPONSE_READY) goto done;
 
-    char *record = NULL;
+    char *record = NULL, *jws = NULL;
     size_t record_len = 0;
-    if ((rc = tender_session_handle(session, &code, &record, &record_len)) != TENDER_OK) {
+    if ((rc = tender_session_handle(session, &code, &record, &record_len, &jws, NULL)) != TENDER_OK) {
         status = fail("tender_session_handle", rc);
         goto done;
     }
     printf("tender: handle -> %s\n", tender_response_code_str(code));
     if (record != NULL) printf("record (%zu bytes): %s\n", record_len, record);
+    if (jws != NULL) printf("signed record (JWS): %s\n", jws);
     tender_string_free(record);
+    tender_string_free(jws);
     status = code == TENDER_RESPONSE_SUCCESS ? 0 : 1;
 
 done:

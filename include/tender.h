@@ -6,6 +6,11 @@
  * questions Tender asks), confirm, handle. Handling pays exactly once and
  * returns the payment record as JSON.
  *
+ * Every payment is also a record in a ledger: signed with Ed25519 as a JWS
+ * (RFC 7515, alg "Ed25519"), each record carrying the hash of the one before,
+ * so any edit, deletion or reordering is found by tender_engine_verify() or
+ * by any JOSE library holding the public key.
+ *
  * Conventions that hold for every function below:
  *  - Every function that can fail returns a tender_result: TENDER_OK (0) or a
  *    named error code. tender_result_str() names a code; tender_last_error()
@@ -98,7 +103,12 @@ enum tender_result_code {
     TENDER_E_HOME = 302,            /**< the home directory cannot be used */
     TENDER_E_NOT_FOUND = 303,       /**< a referenced contact or account does not exist */
 
-    /* 400-499: reserved for cryptography; 500-599: reserved for authentication */
+    /* 400-499: cryptography and the ledger */
+    TENDER_E_CRYPTO = 400,          /**< OpenSSL failed */
+    TENDER_E_KEY_FILE = 401,        /**< the signing key file is missing, unreadable or unsafe */
+    TENDER_E_LEDGER_TAMPERED = 402, /**< verification failed; the message names the first bad record */
+
+    /* 500-599: reserved for authentication */
 
     /* 900-999: the library itself */
     TENDER_E_INTERNAL = 900         /**< a defect in Tender; the message says more */
@@ -218,6 +228,68 @@ tender_result tender_engine_directory(tender_engine *engine, char **json_out,
 tender_result tender_engine_payments(tender_engine *engine, char **json_out,
                                      size_t *len_out);
 
+/**
+ * Writes the whole ledger, oldest first, as a JSON array to *json_out: one
+ * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment"
+ * or "key_rotation", record the signed JSON and jws its compact JWS. Free
+ * the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
+ * not a JWS). Thread-safe.
+ */
+tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_t *len_out);
+
+/**
+ * Verifies the ledger: every signature (with the public keys the store
+ * recorded, following signed key rotations), every sequence number and
+ * every hash link; with a checkpoint (a JWS from tender_engine_checkpoint(),
+ * checkpoint may be NULL for none), also that no entry it covers was removed
+ * or rewritten. On success writes a report
+ * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
+ * names the first bad record), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
+ * TENDER_E_STORE. Thread-safe.
+ */
+tender_result tender_engine_verify(tender_engine *engine, const char *checkpoint,
+                                   size_t checkpoint_len, char **report_out, size_t *len_out);
+
+/**
+ * Signs and writes a checkpoint of the ledger as it stands (record count
+ * and head hash) as a compact JWS to *jws_out. Keep it somewhere else;
+ * verifying against it later detects truncation and rewritten history.
+ * Creates the signing key on first use. Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
+ * Thread-safe.
+ */
+tender_result tender_engine_checkpoint(tender_engine *engine, char **jws_out, size_t *len_out);
+
+/** The forms of a public key tender_engine_public_key() writes. */
+typedef int32_t tender_key_format;
+
+/** Public key formats. */
+enum tender_key_format_value {
+    TENDER_KEY_FORMAT_PEM = 0, /**< SubjectPublicKeyInfo PEM, as openssl reads it */
+    TENDER_KEY_FORMAT_JWK = 1  /**< an RFC 8037 OKP JWK with its RFC 7638 thumbprint as kid */
+};
+
+/**
+ * Writes the active signing key's public key to *key_out in `format`.
+ * The private key is created on first use: a PKCS#8 PEM file, mode 0600,
+ * in HOME/keys/. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_ARGUMENT
+ * (unknown format), TENDER_E_KEY_FILE (e.g. readable by group or others),
+ * TENDER_E_CRYPTO, TENDER_E_STORE. Thread-safe.
+ */
+tender_result tender_engine_public_key(tender_engine *engine, tender_key_format format,
+                                       char **key_out, size_t *len_out);
+
+/**
+ * Rotates the signing key: makes a new key, appends a key_rotation entry
+ * signed by the old key, and destroys the old private key (its public key
+ * stays for verification). Writes the new key id to *kid_out.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_KEY_FILE, TENDER_E_CRYPTO,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_rotate_key(tender_engine *engine, char **kid_out, size_t *len_out);
+
 /* ---------------------------------------------------------------- session */
 
 /**
@@ -286,14 +358,19 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
  * Handles a confirmed intent: pays exactly once and writes the response code
  * to *code_out (TENDER_RESPONSE_SUCCESS or a failure code such as
  * TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS when funds left since confirm).
- * On success, if record_out is not NULL, writes the payment record as JSON.
- * Handling again, or from another session or process with the same
- * idempotency key, returns the original record and pays nothing.
+ * On success, if record_out is not NULL, writes the payment record as JSON,
+ * and if jws_out is not NULL, the record's compact JWS; each with its length
+ * when its length pointer is not NULL. The debit, the record and the
+ * idempotency key are one durable transaction. Handling again, or from
+ * another session or process with the same idempotency key, returns the
+ * original record and pays nothing.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
- * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
+ * TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
  */
 tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
-                                    char **record_out, size_t *len_out);
+                                    char **record_out, size_t *record_len_out,
+                                    char **jws_out, size_t *jws_len_out);
 
 #ifdef __cplusplus
 }

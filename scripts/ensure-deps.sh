@@ -14,6 +14,8 @@ need gcc            command -v cc
 need g++            command -v c++
 need make           command -v make
 need libsqlite3-dev pkg-config --exists sqlite3
+need libssl-dev     pkg-config --exists libcrypto
+need openssl        command -v openssl
 need binutils       command -v readelf
 need python3        command -v python3
 need python3-venv   python3 -c "import venv, ensurepip"

@@ -19,4 +19,12 @@ enum HomeDirectory {
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .home("the home path is not a directory") }
         guard access(path, W_OK | X_OK) == 0 else { throw .home("the home directory is not writable") }
     }
+
+    /// Creates `path` empty with mode 0600 when missing, so the store and its
+    /// journal files (which SQLite gives the same mode) are private.
+    static func createPrivateFile(_ path: String) throws(TenderError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .home("cannot create the store file: \(String(cString: strerror(errno)))") }
+        close(fd)
+    }
 }

@@ -30,18 +30,29 @@ enum Schema {
             is_default INTEGER NOT NULL,
             position INTEGER NOT NULL
         );
-        CREATE TABLE payments (
+        CREATE TABLE ledger (
             sequence INTEGER PRIMARY KEY,
-            idempotency_key TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            jws TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        CREATE TABLE payments (
+            idempotency_key TEXT PRIMARY KEY,
             fingerprint TEXT NOT NULL,
+            sequence INTEGER NOT NULL UNIQUE REFERENCES ledger(sequence),
             account_id TEXT NOT NULL,
             payee_contact_id TEXT NOT NULL,
             payee_handle_id TEXT NOT NULL,
             currency TEXT NOT NULL,
-            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-            created_at_ms INTEGER NOT NULL,
-            record TEXT NOT NULL
+            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0)
         );
+        CREATE TABLE signing_keys (
+            kid TEXT PRIMARY KEY,
+            public_key BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            active INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX one_active_signing_key ON signing_keys (active) WHERE active = 1;
         """
     ]
 

@@ -29,7 +29,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     private func play(home: String) throws(TenderError) {
-        let store = try SQLiteStore(home: home)
+        let store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json)))
         let engine = Engine(directory: store, ledger: store)
         let printer = DialogPrinter()
@@ -60,10 +60,15 @@ struct DemoCommand: ParsableCommand {
         guard confirmCode == .ready else { throw .internal("confirm did not answer ready") }
         let (handleCode, record) = try session.handle()
         printer.turn(speaker: "tender", "handle → \(handleCode.name)")
-        if let record { printer.detail("record", record.json) }
+        if let record {
+            printer.detail("record", record.json)
+            printer.detail("jws", record.jws)
+        }
         for account in try store.accounts() {
             printer.detail("balance", "\(account.nickname ?? account.id): \(account.balance.decimalString) \(account.balance.currency.code)")
         }
         guard handleCode == .success else { throw .internal("handle did not succeed") }
+        let report = try store.verify()
+        printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
     }
 }

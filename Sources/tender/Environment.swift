@@ -22,6 +22,14 @@ enum Environment {
     /// Removes a store home made by ``makeTemporaryDirectory(prefix:)``.
     static func removeStoreHome(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(path)/tender.sqlite3\(suffix)") }
+        if let keys = opendir("\(path)/keys") {
+            while let entry = readdir(keys) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasSuffix(".pem") { unlink("\(path)/keys/\(name)") }
+            }
+            closedir(keys)
+        }
+        rmdir("\(path)/keys")
         rmdir(path)
     }
 }

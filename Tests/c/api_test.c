@@ -134,7 +134,7 @@ static void test_null_arguments(void) {
     CHECK_RC(tender_session_resolve(NULL, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_answer(NULL, "{}", 2), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_confirm(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
-    CHECK_RC(tender_session_handle(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_handle(NULL, &code, &text, &len, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK(text == (char *)0x1 && len == 7 && code == 77 && session == (tender_session *)0x1);
     tender_engine_free(NULL);
     tender_session_free(NULL);
@@ -192,7 +192,7 @@ static void test_dialog(tender_engine *engine) {
     char *text = (char *)0x1;
 
     /* Out of order: nothing resolved or confirmed yet. */
-    CHECK_RC(tender_session_handle(session, &code, &text, NULL), TENDER_E_WRONG_STATE);
+    CHECK_RC(tender_session_handle(session, &code, &text, NULL, NULL, NULL), TENDER_E_WRONG_STATE);
     CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_E_WRONG_STATE);
     CHECK(text == (char *)0x1 && code == 0);
     CHECK_RC(answer(session, "{\"parameter\": \"payee\", \"choose\": \"john-baily\"}"), TENDER_E_NOT_ASKED);
@@ -230,13 +230,17 @@ static void test_dialog(tender_engine *engine) {
 
     char *record = NULL, *again = NULL;
     size_t record_len = 0;
-    CHECK_RC(tender_session_handle(session, &code, &record, &record_len), TENDER_OK);
+    char *jws = NULL;
+    size_t jws_len = 0;
+    CHECK_RC(tender_session_handle(session, &code, &record, &record_len, &jws, &jws_len), TENDER_OK);
+    CHECK(jws != NULL && strlen(jws) == jws_len && strncmp(jws, "eyJhbGciOiJFZDI1NTE5Ii", 22) == 0);
+    tender_string_free(jws);
     CHECK(code == TENDER_RESPONSE_SUCCESS);
     CHECK(contains(record, "\"status\":\"completed\""));
     CHECK(contains(record, "\"currencyAmount\":{\"amount\":\"50.00\",\"currency\":\"USD\"}"));
     CHECK(contains(record, "\"note\":\"Dinner\""));
     /* Handling again pays nothing and returns the same record. */
-    CHECK_RC(tender_session_handle(session, &code, &again, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(session, &code, &again, NULL, NULL, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_SUCCESS && record && again && strcmp(record, again) == 0);
     char balance[64];
     checking_balance(engine, balance, sizeof balance);
@@ -285,7 +289,7 @@ static void test_confirm_failures(tender_engine *engine) {
     tender_string_free(r);
     CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS);
-    CHECK_RC(tender_session_handle(session, &code, NULL, NULL), TENDER_E_WRONG_STATE);
+    CHECK_RC(tender_session_handle(session, &code, NULL, NULL, NULL, NULL), TENDER_E_WRONG_STATE);
     tender_session_free(session);
 
     session = new_session(engine,
@@ -331,7 +335,7 @@ static void *pay_tim(void *arg) {
         if (tender_session_new(w->engine, intent, strlen(intent), &s) != TENDER_OK) continue;
         if (tender_session_resolve(s, &json, NULL) == TENDER_OK &&
             tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
-            tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS)
+            tender_session_handle(s, &code, NULL, NULL, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS)
             w->ok++;
         tender_string_free(json);
         tender_session_free(s);
@@ -379,7 +383,7 @@ static void test_processes(void) {
             int ok = tender_session_new(mine, intent, strlen(intent), &s) == TENDER_OK &&
                      tender_session_resolve(s, &json, NULL) == TENDER_OK &&
                      tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
-                     tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
+                     tender_session_handle(s, &code, NULL, NULL, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
             if (!ok) fprintf(stderr, "child: %s\n", tender_last_error());
             tender_string_free(json);
             tender_session_free(s);
@@ -406,10 +410,91 @@ static void test_processes(void) {
     CHECK_RC(tender_session_resolve(s, &json, NULL), TENDER_OK);
     tender_string_free(json);
     CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
-    CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_E_IDEMPOTENCY_CONFLICT);
+    CHECK_RC(tender_session_handle(s, &code, NULL, NULL, NULL, NULL), TENDER_E_IDEMPOTENCY_CONFLICT);
     CHECK(count_payments(engine) == 1);
     tender_session_free(s);
     tender_engine_free(engine);
+}
+
+/* The ledger: records verify, checkpoints, public keys, rotation, unsafe key files. */
+static void test_ledger(void) {
+    tender_engine *engine = open_engine("ledger");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    char *pem = NULL, *jwk = NULL, *text = (char *)0x1;
+    size_t len = 0;
+    CHECK_RC(tender_engine_public_key(engine, TENDER_KEY_FORMAT_PEM, &pem, &len), TENDER_OK);
+    CHECK(contains(pem, "-----BEGIN PUBLIC KEY-----") && strlen(pem) == len);
+    CHECK_RC(tender_engine_public_key(engine, TENDER_KEY_FORMAT_JWK, &jwk, NULL), TENDER_OK);
+    CHECK(contains(jwk, "\"kty\":\"OKP\"") && contains(jwk, "\"crv\":\"Ed25519\"") && contains(jwk, "\"kid\":"));
+    CHECK_RC(tender_engine_public_key(engine, 7, &text, NULL), TENDER_E_INVALID_ARGUMENT);
+    CHECK_RC(tender_engine_public_key(NULL, TENDER_KEY_FORMAT_PEM, &text, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK(text == (char *)0x1);
+
+    char *empty_checkpoint = NULL;
+    CHECK_RC(tender_engine_checkpoint(engine, &empty_checkpoint, NULL), TENDER_OK);
+    for (int i = 0; i < 3; i++) {
+        tender_session *s = new_session(engine,
+            "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"}, \"currencyAmount\": {\"amount\": \"3\", \"currency\": \"USD\"}}");
+        tender_response_code code = 0;
+        CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
+        CHECK_RC(tender_session_handle(s, &code, NULL, NULL, NULL, NULL), TENDER_OK);
+        tender_session_free(s);
+    }
+    char *checkpoint = NULL;
+    size_t checkpoint_len = 0;
+    CHECK_RC(tender_engine_checkpoint(engine, &checkpoint, &checkpoint_len), TENDER_OK);
+    CHECK(checkpoint != NULL && strlen(checkpoint) == checkpoint_len);
+    CHECK_RC(tender_engine_checkpoint(NULL, &text, NULL), TENDER_E_NULL_ARGUMENT);
+
+    char *kid = NULL;
+    CHECK_RC(tender_engine_rotate_key(engine, &kid, NULL), TENDER_OK);
+    CHECK(kid != NULL && strlen(kid) == 43 && !contains(jwk, kid));
+    CHECK_RC(tender_engine_rotate_key(NULL, &text, NULL), TENDER_E_NULL_ARGUMENT);
+    char *jwk2 = NULL;
+    CHECK_RC(tender_engine_public_key(engine, TENDER_KEY_FORMAT_JWK, &jwk2, NULL), TENDER_OK);
+    CHECK(contains(jwk2, kid));
+
+    char *report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, &report, NULL), TENDER_OK);
+    CHECK(contains(report, "\"valid\":true") && contains(report, "\"records\":4"));
+    tender_string_free(report);
+    report = NULL;
+    CHECK_RC(tender_engine_verify(engine, checkpoint, checkpoint_len, &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    report = NULL;
+    CHECK_RC(tender_engine_verify(engine, empty_checkpoint, strlen(empty_checkpoint), &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    report = (char *)0x1;
+    CHECK_RC(tender_engine_verify(engine, "not.a.checkpoint", 16, &report, NULL), TENDER_E_LEDGER_TAMPERED);
+    CHECK(report == (char *)0x1 && contains(tender_last_error(), "checkpoint"));
+    CHECK_RC(tender_engine_verify(NULL, NULL, 0, &report, NULL), TENDER_E_NULL_ARGUMENT);
+
+    char *ledger = NULL;
+    CHECK_RC(tender_engine_ledger(engine, &ledger, NULL), TENDER_OK);
+    CHECK(contains(ledger, "\"type\":\"key_rotation\"") && contains(ledger, "\"jws\":\"eyJ"));
+    CHECK_RC(tender_engine_ledger(NULL, &text, NULL), TENDER_E_NULL_ARGUMENT);
+    tender_string_free(ledger);
+    tender_engine_free(engine);
+
+    /* A key file readable by others is refused, like ssh refuses it. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ledger/keys/%s.pem", scratch, kid);
+    CHECK(chmod(path, 0644) == 0);
+    engine = open_engine("ledger");
+    CHECK_RC(tender_engine_checkpoint(engine, &text, NULL), TENDER_E_KEY_FILE);
+    CHECK(contains(tender_last_error(), "chmod 600"));
+    CHECK(chmod(path, 0600) == 0);
+    char *ok_checkpoint = NULL;
+    CHECK_RC(tender_engine_checkpoint(engine, &ok_checkpoint, NULL), TENDER_OK);
+    tender_string_free(ok_checkpoint);
+    tender_engine_free(engine);
+
+    tender_string_free(pem);
+    tender_string_free(jwk);
+    tender_string_free(jwk2);
+    tender_string_free(kid);
+    tender_string_free(checkpoint);
+    tender_string_free(empty_checkpoint);
 }
 
 /* A session keeps its engine alive after the host frees the engine. */
@@ -424,7 +509,7 @@ static void test_session_outlives_engine(void) {
     tender_string_free(json);
     tender_response_code code = 0;
     CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
-    CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(s, &code, NULL, NULL, NULL, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_SUCCESS);
     tender_session_free(s);
 }
@@ -448,6 +533,7 @@ int main(int argc, char **argv) {
     tender_engine_free(engine);
     test_processes();
     test_session_outlives_engine();
+    test_ledger();
     printf("api_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

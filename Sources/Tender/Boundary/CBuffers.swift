@@ -29,6 +29,19 @@ enum CBuffers {
         return (pointer, bytes.count)
     }
 
+    /// Hands an allocated string to the caller through an optional pair, or frees it when the caller passed no pointer.
+    static func publish(
+        _ string: (pointer: UnsafeMutablePointer<CChar>, length: Int), to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        length lengthOut: UnsafeMutablePointer<Int>?
+    ) {
+        guard let out else {
+            free(string.pointer)
+            return
+        }
+        out.pointee = string.pointer
+        lengthOut?.pointee = string.length
+    }
+
     /// Publishes `text` through an optional `char **` / `size_t *` pair.
     /// Call last, once nothing else can fail.
     static func write(

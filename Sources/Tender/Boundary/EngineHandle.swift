@@ -1,4 +1,5 @@
 import TenderCore
+import TenderCrypto
 import TenderStore
 
 /// What a `tender_engine *` points to: the engine and its store.
@@ -8,7 +9,8 @@ final class EngineHandle {
     let store: SQLiteStore
 
     init(configuration: EngineConfiguration) throws(TenderError) {
-        store = try SQLiteStore(home: configuration.home)
+        try SQLiteStore.prepareHome(configuration.home)
+        store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
         engine = Engine(directory: store, ledger: store, limits: configuration.limits)
     }
 

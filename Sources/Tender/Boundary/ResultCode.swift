@@ -27,6 +27,9 @@ enum ResultCode {
         case .storeBusy: return value(TENDER_E_STORE_BUSY)
         case .home: return value(TENDER_E_HOME)
         case .notFound: return value(TENDER_E_NOT_FOUND)
+        case .crypto: return value(TENDER_E_CRYPTO)
+        case .keyFile: return value(TENDER_E_KEY_FILE)
+        case .ledgerTampered: return value(TENDER_E_LEDGER_TAMPERED)
         case .internal: return value(TENDER_E_INTERNAL)
         }
     }
@@ -51,6 +54,9 @@ enum ResultCode {
         case value(TENDER_E_STORE_BUSY): return "TENDER_E_STORE_BUSY"
         case value(TENDER_E_HOME): return "TENDER_E_HOME"
         case value(TENDER_E_NOT_FOUND): return "TENDER_E_NOT_FOUND"
+        case value(TENDER_E_CRYPTO): return "TENDER_E_CRYPTO"
+        case value(TENDER_E_KEY_FILE): return "TENDER_E_KEY_FILE"
+        case value(TENDER_E_LEDGER_TAMPERED): return "TENDER_E_LEDGER_TAMPERED"
         case value(TENDER_E_INTERNAL): return "TENDER_E_INTERNAL"
         default: return "TENDER_E_UNKNOWN_CODE"
         }

@@ -55,13 +55,23 @@ public func tender_session_confirm(
 @c @implementation
 public func tender_session_handle(
     _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
-    _ record_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+    _ record_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ record_len_out: UnsafeMutablePointer<Int>?,
+    _ jws_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ jws_len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
         let (code, record) = try handle.session.handle()
-        if let record { try CBuffers.write(record.json, to: record_out, length: len_out) }
+        if let record {
+            let json = try CBuffers.allocate(record.json)
+            let jws: (pointer: UnsafeMutablePointer<CChar>, length: Int)
+            do throws(TenderError) { jws = try CBuffers.allocate(record.jws) } catch {
+                tender_string_free(json.pointer)
+                throw error
+            }
+            CBuffers.publish(json, to: record_out, length: record_len_out)
+            CBuffers.publish(jws, to: jws_out, length: jws_len_out)
+        }
         codeOut.pointee = code.rawValue
     }
 }

@@ -28,16 +28,16 @@ struct ConfirmedPayment: Equatable, Sendable {
         ]))
     }
 
-    /// The payment record, once the ledger gives its sequence and time.
-    func record(id: String, idempotencyKey: String, sequence: Int64, createdAtMilliseconds: Int64) -> PaymentRecord {
-        var members: [(key: String, value: JSONValue)] = [
-            ("id", .string(id)), ("sequence", .number(String(sequence))), ("intent", .string(SendPaymentIntent.name)),
-            ("status", .string("completed")), ("payee", Self.payeeJSON(contact, handle)), ("currencyAmount", amount.json),
-            ("account", account.reference),
+    /// The payment record's JSON, once the ledger says where it goes.
+    func payload(id: String, idempotencyKey: String, at position: LedgerPosition) -> String {
+        var members = position.members(type: "payment")
+        members += [
+            ("id", .string(id)), ("intent", .string(SendPaymentIntent.name)), ("status", .string("completed")),
+            ("payee", Self.payeeJSON(contact, handle)), ("currencyAmount", amount.json), ("account", account.reference),
         ]
         if let note { members.append(("note", .string(note))) }
         members.append(("idempotencyKey", .string(idempotencyKey)))
-        members.append(("createdAt", .string(Timestamp.rfc3339(milliseconds: createdAtMilliseconds))))
-        return PaymentRecord(json: JSONWriter.string(.object(members)), sequence: sequence, idempotencyKey: idempotencyKey)
+        members.append(("createdAt", .string(position.createdAt)))
+        return JSONWriter.string(.object(members))
     }
 }

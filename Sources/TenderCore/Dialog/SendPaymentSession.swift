@@ -260,8 +260,8 @@ public final class SendPaymentSession {
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: confirmed.fingerprint, accountID: confirmed.account.id, amount: confirmed.amount,
             payee: RecentPayee(contactID: confirmed.contact.id, handleID: confirmed.handle.id)
-        ) { sequence, createdAt in
-            confirmed.record(id: id, idempotencyKey: key, sequence: sequence, createdAtMilliseconds: createdAt)
+        ) { position in
+            confirmed.payload(id: id, idempotencyKey: key, at: position)
         }
         switch try engine.ledger.submit(submission) {
         case let .paid(record), let .alreadyPaid(record):

@@ -1,5 +1,5 @@
 /// What the core asks the ledger to pay: the idempotency key, a fingerprint
-/// of the parameters, and the record to keep if the payment is made.
+/// of the parameters, and the record to sign and keep if the payment is made.
 public struct PaymentSubmission: Sendable {
     public let idempotencyKey: String
     /// The canonical parameters: the same key with another fingerprint is a conflict.
@@ -8,19 +8,19 @@ public struct PaymentSubmission: Sendable {
     public let amount: Money
     /// Who is paid, remembered for the most-recent-payee suggestion.
     public let payee: RecentPayee
-    /// Builds the record once the ledger knows its sequence number and time.
-    public let makeRecord: @Sendable (_ sequence: Int64, _ createdAtMilliseconds: Int64) -> PaymentRecord
+    /// Builds the record's JSON once the ledger knows where it goes.
+    public let makePayload: @Sendable (LedgerPosition) -> String
 
     public init(
         idempotencyKey: String, fingerprint: String, accountID: String, amount: Money, payee: RecentPayee,
-        makeRecord: @escaping @Sendable (Int64, Int64) -> PaymentRecord
+        makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
         self.accountID = accountID
         self.amount = amount
         self.payee = payee
-        self.makeRecord = makeRecord
+        self.makePayload = makePayload
     }
 }
 
@@ -36,9 +36,9 @@ public enum SubmissionOutcome: Sendable, Equatable {
     case accountMissing
 }
 
-/// The port that pays: debits the account and keeps the record in one
-/// atomic, durable step, exactly once per idempotency key, across threads
-/// and processes.
+/// The port that pays: debits the account and appends the signed record to
+/// the hash-chained ledger in one atomic, durable step, exactly once per
+/// idempotency key, across threads and processes.
 public protocol PaymentLedger: Sendable {
     /// Pays `submission` unless its key was paid before. Throws
     /// ``TenderError/idempotencyConflict(_:)`` when the key was used with other parameters.

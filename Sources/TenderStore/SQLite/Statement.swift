@@ -30,6 +30,8 @@ final class Statement {
             case let number as Int64: code = sqlite3_bind_int64(handle, index, number)
             case let number as Int: code = sqlite3_bind_int64(handle, index, Int64(number))
             case let flag as Bool: code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+            case let bytes as [UInt8]:
+                code = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Statement.transient) }
             default: throw .internal("unsupported SQLite binding")
             }
             guard code == SQLITE_OK else { throw SQLiteError.error(code, db, during: "bind") }
@@ -67,6 +69,12 @@ final class Statement {
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

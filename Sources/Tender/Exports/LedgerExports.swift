@@ -1,0 +1,81 @@
+import CTender
+import TenderCore
+import TenderCrypto
+
+@c @implementation
+public func tender_engine_ledger(
+    _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(json_out, "json_out")
+        var entries: [JSONValue] = []
+        for entry in try handle.store.ledgerEntries() {
+            let jws = try CompactJWS(parsing: entry.jws)
+            let record: JSONValue
+            do throws(TenderError) { record = try JSONParser.parse(jws.payload) } catch {
+                throw .ledgerTampered("record \(entry.sequence): the payload is not JSON")
+            }
+            entries.append(.object([
+                ("sequence", .number(String(entry.sequence))), ("type", record["type"] ?? .null), ("record", record),
+                ("jws", .string(entry.jws)),
+            ]))
+        }
+        try CBuffers.write(JSONWriter.string(.array(entries)), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_engine_verify(
+    _ engine: OpaquePointer?, _ checkpoint: UnsafePointer<CChar>?, _ checkpoint_len: Int,
+    _ report_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(report_out, "report_out")
+        var checkpointText: String?
+        if checkpoint != nil {
+            let bytes = try CBuffers.input(checkpoint, checkpoint_len, "checkpoint")
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8("checkpoint is not valid UTF-8") }
+            checkpointText = text
+        }
+        let report = try handle.store.verify(checkpoint: checkpointText)
+        try CBuffers.write(JSONWriter.string(report.json), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_engine_checkpoint(
+    _ engine: OpaquePointer?, _ jws_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(jws_out, "jws_out")
+        try CBuffers.write(try handle.store.checkpoint(), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_engine_public_key(
+    _ engine: OpaquePointer?, _ format: tender_key_format, _ key_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(key_out, "key_out")
+        guard let keyFormat = PublicKeyFormat(rawValue: format) else { throw .invalidArgument("unknown key format \(format)") }
+        let key = try handle.store.activeKey()
+        try CBuffers.write(try keyFormat.render(publicKey: key.publicKey, keyID: key.keyID), to: out, length: len_out)
+    }
+}
+
+@c @implementation
+public func tender_engine_rotate_key(
+    _ engine: OpaquePointer?, _ kid_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(kid_out, "kid_out")
+        try CBuffers.write(try handle.store.rotateKey().keyID, to: out, length: len_out)
+    }
+}

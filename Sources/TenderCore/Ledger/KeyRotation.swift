@@ -1,0 +1,12 @@
+/// The ledger entry that hands signing over to a new key. It is signed by
+/// the old key, so a verifier who trusts the first key follows every rotation.
+public enum KeyRotation {
+    /// The payload of a rotation to `newPublicKey` whose thumbprint is `newKeyID`.
+    public static func payload(at position: LedgerPosition, newKeyID: String, newPublicKey: [UInt8]) -> String {
+        var members = position.members(type: "key_rotation")
+        members.append(("newKid", .string(newKeyID)))
+        members.append(("newKey", JWK.ed25519(publicKey: newPublicKey)))
+        members.append(("createdAt", .string(position.createdAt)))
+        return JSONWriter.string(.object(members))
+    }
+}

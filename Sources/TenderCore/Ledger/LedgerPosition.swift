@@ -1,0 +1,24 @@
+/// Where a new ledger entry goes: its sequence number, the hash of the entry
+/// before it, and the time the ledger appends it.
+public struct LedgerPosition: Equatable, Sendable {
+    /// The `previousHash` of the first entry: base64url of 32 zero bytes.
+    public static let genesisHash = Base64URL.encode([UInt8](repeating: 0, count: 32))
+
+    public let sequence: Int64
+    public let previousHash: String
+    public let createdAtMilliseconds: Int64
+
+    public init(sequence: Int64, previousHash: String, createdAtMilliseconds: Int64) {
+        self.sequence = sequence
+        self.previousHash = previousHash
+        self.createdAtMilliseconds = createdAtMilliseconds
+    }
+
+    /// The members every entry's payload starts with.
+    public func members(type: String) -> [(key: String, value: JSONValue)] {
+        [("type", .string(type)), ("sequence", .number(String(sequence))), ("previousHash", .string(previousHash))]
+    }
+
+    /// The entry's time as RFC 3339 text.
+    public var createdAt: String { Timestamp.rfc3339(milliseconds: createdAtMilliseconds) }
+}

@@ -1,0 +1,11 @@
+/// The port that keeps the private signing keys. The ledger records which
+/// key is active; the key store holds the secrets. Thread-safe.
+public protocol KeyStore: Sendable {
+    /// Creates and durably stores a new private key; returns its id and raw public key.
+    func createKey() throws(TenderError) -> (keyID: String, publicKey: [UInt8])
+    /// The signer of the stored private key `keyID`. Throws ``TenderError/keyFile(_:)``
+    /// when the key is missing or its file is unsafe.
+    func signer(keyID: String) throws(TenderError) -> any RecordSigner
+    /// Destroys a private key that no longer signs.
+    func destroyKey(keyID: String) throws(TenderError)
+}

@@ -1,0 +1,8 @@
+/// The port that signs ledger entries with the active private key.
+/// Implementations must be safe to call from several threads.
+public protocol RecordSigner: Sendable {
+    /// The RFC 7638 thumbprint of the signing key, the JWS `kid`.
+    var keyID: String { get }
+    /// The Ed25519 signature of `message`.
+    func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8]
+}

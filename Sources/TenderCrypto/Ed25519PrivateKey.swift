@@ -1,0 +1,74 @@
+internal import COpenSSL
+import TenderCore
+
+/// An Ed25519 private key (an OpenSSL EVP_PKEY), freed when released.
+/// Immutable once made: signing from several threads at once is safe.
+public final class Ed25519PrivateKey: @unchecked Sendable {
+    private let pkey: OpaquePointer
+
+    private init(owning pkey: OpaquePointer) { self.pkey = pkey }
+
+    deinit { EVP_PKEY_free(pkey) }
+
+    /// A new random key (EVP_PKEY_keygen).
+    public static func generate() throws(TenderError) -> Ed25519PrivateKey {
+        guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { throw OpenSSLError.failure("EVP_PKEY_CTX_new_id") }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_keygen(ctx, &key) == 1, let key else {
+            throw OpenSSLError.failure("EVP_PKEY_keygen")
+        }
+        return Ed25519PrivateKey(owning: key)
+    }
+
+    /// The key of a 32-byte seed (EVP_PKEY_new_raw_private_key), as RFC 8032 states keys.
+    public convenience init(seed: [UInt8]) throws(TenderError) {
+        guard seed.count == 32 else { throw .crypto("an Ed25519 seed has 32 bytes") }
+        guard let key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, seed.count) else {
+            throw OpenSSLError.failure("EVP_PKEY_new_raw_private_key")
+        }
+        self.init(owning: key)
+    }
+
+    /// The key in a PKCS#8 PEM text (PEM_read_bio_PrivateKey); refuses other key types.
+    public convenience init(pem: [UInt8]) throws(TenderError) {
+        let bio = try MemoryBIO(reading: pem)
+        guard let key = PEM_read_bio_PrivateKey(bio.bio, nil, nil, nil) else { throw OpenSSLError.failure("PEM_read_bio_PrivateKey") }
+        guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {
+            EVP_PKEY_free(key)
+            throw .crypto("the key is not an Ed25519 key")
+        }
+        self.init(owning: key)
+    }
+
+    /// The key as unencrypted PKCS#8 PEM ("BEGIN PRIVATE KEY"). The caller wipes it after use.
+    public func pkcs8PEM() throws(TenderError) -> [UInt8] {
+        let bio = try MemoryBIO()
+        guard PEM_write_bio_PrivateKey(bio.bio, pkey, nil, nil, 0, nil, nil) == 1 else {
+            throw OpenSSLError.failure("PEM_write_bio_PrivateKey")
+        }
+        return try bio.contents()
+    }
+
+    /// The 32-byte public key.
+    public func publicKeyBytes() throws(TenderError) -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: 32)
+        var length = raw.count
+        guard EVP_PKEY_get_raw_public_key(pkey, &raw, &length) == 1, length == 32 else {
+            throw OpenSSLError.failure("EVP_PKEY_get_raw_public_key")
+        }
+        return raw
+    }
+
+    /// The 64-byte Ed25519 signature of `message` (EVP_DigestSign, one shot).
+    public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
+        guard let ctx = EVP_MD_CTX_new() else { throw OpenSSLError.failure("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(ctx) }
+        var signature = [UInt8](repeating: 0, count: 64)
+        var length = signature.count
+        guard EVP_DigestSignInit(ctx, nil, nil, nil, pkey) == 1,
+            EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1, length == 64
+        else { throw OpenSSLError.failure("EVP_DigestSign") }
+        return signature
+    }
+}

@@ -1,0 +1,17 @@
+import TenderCore
+
+/// The ``RecordSigner`` port on an OpenSSL Ed25519 private key. Thread-safe.
+public final class Ed25519Signer: RecordSigner {
+    public let keyID: String
+    public let publicKey: [UInt8]
+    private let key: Ed25519PrivateKey
+
+    /// A signer whose `kid` is the RFC 7638 thumbprint of `key`'s public key.
+    public init(key: Ed25519PrivateKey) throws(TenderError) {
+        self.key = key
+        publicKey = try key.publicKeyBytes()
+        keyID = try JWK.ed25519Thumbprint(publicKey: publicKey, crypto: OpenSSLLedgerCrypto())
+    }
+
+    public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] { try key.sign(message) }
+}

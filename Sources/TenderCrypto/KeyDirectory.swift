@@ -1,0 +1,65 @@
+internal import Glibc
+import Synchronization
+import TenderCore
+
+/// The ``KeyStore`` port on files: one PKCS#8 PEM file per key,
+/// `HOME/keys/KID.pem`, in a 0700 directory. Loaded signers are cached.
+/// Thread-safe; several processes may share the directory.
+public final class KeyDirectory: KeyStore {
+    public let path: String
+    private let signers = Mutex<[String: Ed25519Signer]>([:])
+
+    /// The key directory inside `home`, created 0700 when missing; refused
+    /// when group or others can write it.
+    public init(home: String) throws(TenderError) {
+        path = home + "/keys"
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw .keyFile("cannot create the key directory \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .keyFile("\(path) is not a directory") }
+        guard info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+            throw .keyFile("the key directory \(path) is writable by others or belongs to another user")
+        }
+    }
+
+    /// The file of key `keyID` (base64url, so always a plain file name).
+    public func file(for keyID: String) -> String { "\(path)/\(keyID).pem" }
+
+    public func createKey() throws(TenderError) -> (keyID: String, publicKey: [UInt8]) {
+        let key = try Ed25519PrivateKey.generate()
+        let signer = try Ed25519Signer(key: key)
+        var pem = try key.pkcs8PEM()
+        defer { KeyFile.wipe(&pem) }
+        try KeyFile.create(at: file(for: signer.keyID), contents: pem)
+        fsyncDirectory()
+        signers.withLock { $0[signer.keyID] = signer }
+        return (signer.keyID, signer.publicKey)
+    }
+
+    public func signer(keyID: String) throws(TenderError) -> any RecordSigner {
+        if let cached = signers.withLock({ $0[keyID] }) { return cached }
+        var pem = try KeyFile.load(at: file(for: keyID))
+        defer { KeyFile.wipe(&pem) }
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey(pem: pem))
+        guard signer.keyID == keyID else { throw .keyFile("the key file \(file(for: keyID)) holds another key") }
+        signers.withLock { $0[keyID] = signer }
+        return signer
+    }
+
+    public func destroyKey(keyID: String) throws(TenderError) {
+        signers.withLock { $0[keyID] = nil }
+        if unlink(file(for: keyID)) != 0 && errno != ENOENT {
+            throw .keyFile("cannot remove the retired key \(keyID): \(String(cString: strerror(errno)))")
+        }
+        fsyncDirectory()
+    }
+
+    private func fsyncDirectory() {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}

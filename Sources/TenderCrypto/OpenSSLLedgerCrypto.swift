@@ -1,0 +1,19 @@
+import Synchronization
+import TenderCore
+
+/// The ``LedgerCrypto`` port on OpenSSL: SHA-256, and Ed25519 verification
+/// with each public key parsed once. Thread-safe.
+public final class OpenSSLLedgerCrypto: LedgerCrypto {
+    private let publicKeys = Mutex<[[UInt8]: Ed25519PublicKey]>([:])
+
+    public init() {}
+
+    public func sha256(_ bytes: [UInt8]) throws(TenderError) -> [UInt8] { try SHA256.hash(bytes) }
+
+    public func isValidSignature(_ signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+        let cached = publicKeys.withLock { $0[publicKey] }
+        guard let key = cached ?? (try? Ed25519PublicKey(bytes: publicKey)) else { return false }
+        if cached == nil { publicKeys.withLock { $0[publicKey] = key } }
+        return key.isValidSignature(signature, of: message)
+    }
+}

@@ -1,0 +1,64 @@
+import TenderCore
+
+/// A public signing key as the store records it.
+public struct StoredPublicKey: Equatable, Sendable {
+    public let keyID: String
+    public let publicKey: [UInt8]
+    public let createdAtMilliseconds: Int64
+    public let isActive: Bool
+}
+
+extension SQLiteStore {
+    /// The signer of the active key, creating the first key on first use.
+    func activeSigner(_ db: Database) throws(TenderError) -> any RecordSigner {
+        let row = try db.statement("SELECT kid FROM signing_keys WHERE active = 1")
+        if try row.step(), let kid = row.text(0) {
+            _ = try row.step()
+            return try keys.signer(keyID: kid)
+        }
+        let created = try keys.createKey()
+        try db.statement(
+            "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
+            [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+        ).run()
+        return try keys.signer(keyID: created.keyID)
+    }
+
+    /// The active key, created now if the store has none yet.
+    public func activeKey() throws(TenderError) -> StoredPublicKey {
+        let kid = try write { (db) throws(TenderError) in try activeSigner(db).keyID }
+        guard let key = try publicKeys().first(where: { $0.keyID == kid }) else { throw .internal("the active key is not recorded") }
+        return key
+    }
+
+    /// Every public key that ever signed, oldest first.
+    public func publicKeys() throws(TenderError) -> [StoredPublicKey] {
+        try read { (db) throws(TenderError) in
+            try db.statement("SELECT kid, public_key, created_at_ms, active FROM signing_keys ORDER BY created_at_ms, kid").rows {
+                StoredPublicKey(keyID: $0.text(0) ?? "", publicKey: $0.blob(1), createdAtMilliseconds: $0.int64(2), isActive: $0.int64(3) != 0)
+            }
+        }
+    }
+
+    /// Makes a new key the signing key. The rotation is a ledger entry signed
+    /// by the old key; the old private key is destroyed, its public key kept.
+    /// Returns the new key.
+    public func rotateKey() throws(TenderError) -> StoredPublicKey {
+        let (old, new) = try write { (db) throws(TenderError) -> (String, String) in
+            let old = try activeSigner(db).keyID
+            let created = try keys.createKey()
+            _ = try append(type: "key_rotation", db) { position in
+                KeyRotation.payload(at: position, newKeyID: created.keyID, newPublicKey: created.publicKey)
+            }
+            try db.statement("UPDATE signing_keys SET active = 0 WHERE kid = ?", [old]).run()
+            try db.statement(
+                "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
+                [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+            ).run()
+            return (old, created.keyID)
+        }
+        try keys.destroyKey(keyID: old)
+        guard let key = try publicKeys().first(where: { $0.keyID == new }) else { throw .internal("the new key is not recorded") }
+        return key
+    }
+}

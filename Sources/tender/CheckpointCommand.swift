@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `tender checkpoint`: prints a signed checkpoint of the ledger.
+struct CheckpointCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkpoint",
+        abstract: "Print a signed checkpoint (record count and head hash) to keep elsewhere and verify against later.")
+
+    @OptionGroup var home: HomeOption
+
+    func run() throws {
+        let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+        print(try store.checkpoint())
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import TenderCore
+import TenderCrypto
+
+/// `tender verify`: checks every signature and link of the ledger.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify every signature and hash link of the ledger; exit 1 naming the first bad record.")
+
+    @OptionGroup var home: HomeOption
+    @Option(help: ArgumentHelp("A checkpoint saved earlier (tender checkpoint): also detect truncation and rewriting.", valueName: "FILE"))
+    var checkpoint: String?
+    @Option(name: .customLong("public-key"), help: ArgumentHelp("Trust only this key (PEM or JWK file) and the rotations it signed.", valueName: "FILE"))
+    var publicKey: String?
+    @Flag(help: "Print the report as JSON.") var json = false
+
+    func run() throws {
+        let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+        let checkpointText = try checkpoint.map { try TextFile.read($0).trimmingWhitespace() }
+        let trusted = try publicKey.map { try TrustedKey.load($0) }
+        do throws(TenderError) {
+            let report = try store.verify(checkpoint: checkpointText, trustedKeys: trusted)
+            if json {
+                print(JSONWriter.string(report.json))
+            } else {
+                print("ledger valid: \(report.count) records, head \(report.headHash), signed by \(report.keyIDs.count) key(s)")
+            }
+        } catch {
+            if json {
+                print(JSONWriter.string(.object([("valid", .bool(false)), ("error", .string(error.message))])))
+            } else {
+                printError("tender verify: LEDGER INVALID: \(error.message)")
+            }
+            throw ExitCode.failure
+        }
+    }
+}
