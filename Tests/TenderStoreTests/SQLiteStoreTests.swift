@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import TenderCore
+import TenderCrypto
 @testable import TenderStore
 
 @Suite struct SQLiteStoreTests {
@@ -14,8 +15,13 @@ import TenderCore
                       {"id": "yen", "type": "savings", "balance": {"amount": "0", "currency": "JPY"}}]}
         """
 
+    static func openStore(_ path: String) throws -> SQLiteStore {
+        try SQLiteStore.prepareHome(path)
+        return try SQLiteStore(home: path, keys: try KeyDirectory(home: path), crypto: OpenSSLLedgerCrypto())
+    }
+
     private func store(_ home: TemporaryHome) throws -> SQLiteStore {
-        let store = try SQLiteStore(home: home.path)
+        let store = try Self.openStore(home.path)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
         return store
     }
@@ -25,8 +31,8 @@ import TenderCore
         return PaymentSubmission(
             idempotencyKey: key, fingerprint: "fp-\(amount)", accountID: account, amount: money,
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { sequence, time in
-            PaymentRecord(json: #"{"sequence":\#(sequence),"key":"\#(key)","at":\#(time)}"#, sequence: sequence, idempotencyKey: key)
+        ) { position in
+            JSONWriter.string(.object(position.members(type: "payment") + [("key", .string(key))]))
         }
     }
 
@@ -79,7 +85,7 @@ import TenderCore
     @Test func twoConnectionsShareOneFile() throws {
         let home = TemporaryHome()
         let first = try store(home)
-        let second = try SQLiteStore(home: home.path)
+        let second = try Self.openStore(home.path)
         guard case let .paid(record) = try first.submit(try submission(key: "shared")) else { Issue.record("not paid"); return }
         #expect(try second.submit(try submission(key: "shared")) == .alreadyPaid(record))
         #expect(try second.accounts()[0].balance.decimalString == "90.00")
@@ -101,7 +107,7 @@ import TenderCore
         _ = try store(home)
         let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
         try db.execute("PRAGMA user_version = 99")
-        #expect(throws: TenderError.self) { try SQLiteStore(home: home.path) }
+        #expect(throws: TenderError.self) { try Self.openStore(home.path) }
     }
 
     @Test func homeProblemsAreHomeErrors() throws {
@@ -110,21 +116,19 @@ import TenderCore
         let fd = open(file, O_CREAT | O_WRONLY, 0o600)
         close(fd)
         defer { unlink(file) }
-        #expect(throws: TenderError.home("the home path is not a directory")) { try SQLiteStore(home: file) }
-        #expect(throws: TenderError.self) { try SQLiteStore(home: "") }
+        #expect(throws: TenderError.home("the home path is not a directory")) { try Self.openStore(file) }
+        #expect(throws: TenderError.self) { try Self.openStore("") }
         let nested = home.path + "/a/b"
-        _ = try SQLiteStore(home: nested)
+        _ = try Self.openStore(nested)
         var info = stat()
         #expect(stat(nested, &info) == 0 && info.st_mode & 0o777 == 0o700)
-        for suffix in ["", "-wal", "-shm"] { unlink("\(nested)/tender.sqlite3\(suffix)") }
-        rmdir(nested)
-        rmdir(home.path + "/a")
+
     }
 
     @Test func concurrentSubmittersPayEachKeyOnce() async throws {
         let home = TemporaryHome()
         let store = try store(home)
-        let stores = [store, try SQLiteStore(home: home.path), try SQLiteStore(home: home.path)]
+        let stores = [store, try Self.openStore(home.path), try Self.openStore(home.path)]
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<6 {
                 group.addTask {

@@ -1,6 +1,6 @@
 import Glibc
 
-/// A fresh private directory for one test, removed with its store when released.
+/// A fresh private directory for one test, removed with everything in it when released.
 final class TemporaryHome {
     let path: String
 
@@ -13,8 +13,21 @@ final class TemporaryHome {
         }
     }
 
-    deinit {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(path)/tender.sqlite3\(suffix)") }
-        rmdir(path)
+    deinit { removeTree(path) }
+}
+
+/// Removes `path` and everything below it, without following symbolic links.
+func removeTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if info.st_mode & S_IFMT == S_IFDIR, let dir = opendir(path) {
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names { removeTree(path + "/" + name) }
     }
+    remove(path)
 }

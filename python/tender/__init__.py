@@ -19,6 +19,23 @@ record::
             ...
             code, response = s.confirm()      # ResponseCode.READY
             code, record = s.handle()         # ResponseCode.SUCCESS, the record
+            record.jws                        # the record's compact JWS (Ed25519)
+
+The signed ledger
+-----------------
+Every payment is also an entry of a hash-chained ledger, signed with Ed25519
+as a compact JWS (RFC 7515, header ``{"alg": "Ed25519", "kid": ...}`` where
+``kid`` is the RFC 7638 thumbprint of the key). The record :meth:`Session.handle`
+returns is a :class:`Record`: a ``dict`` of the record's fields with the JWS
+as ``record.jws``. :meth:`Engine.ledger` lists every entry (payments and key
+rotations) with its JWS; :meth:`Engine.verify` checks every signature, sequence
+number and hash link (and, given an earlier :meth:`Engine.checkpoint`, that
+nothing it covers was truncated or rewritten) and raises
+:class:`LedgerTamperedError` naming the first bad record;
+:meth:`Engine.public_key` gives the public key as PEM (for openssl) or as a
+JWK (for JOSE libraries); :meth:`Engine.rotate_key` hands signing over to a
+new key. The private key lives in ``HOME/keys/<kid>.pem`` (mode 0600); a key
+file group or others can read is refused with :class:`KeyFileError`.
 
 Finding the library
 -------------------
@@ -65,6 +82,7 @@ failing call, on the same thread.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import ctypes
 import decimal
@@ -74,11 +92,12 @@ import os
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_void_p
-from typing import Any, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _lib as _loader
 from .errors import (
     ClosedError,
+    CryptoError,
     HomeError,
     IdempotencyConflictError,
     InternalError,
@@ -86,6 +105,8 @@ from .errors import (
     InvalidArgumentError,
     InvalidJSONError,
     InvalidUTF8Error,
+    KeyFileError,
+    LedgerTamperedError,
     NotAskedError,
     NotFoundError,
     NullArgumentError,
@@ -109,6 +130,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Engine",
     "Session",
+    "Record",
+    "KeyFormat",
     "ResponseCode",
     "ResultCode",
     "version",
@@ -139,6 +162,9 @@ __all__ = [
     "StoreBusyError",
     "HomeError",
     "NotFoundError",
+    "CryptoError",
+    "KeyFileError",
+    "LedgerTamperedError",
     "InternalError",
 ]
 
@@ -200,6 +226,7 @@ def _take_text(ptr: c_void_p, length: c_size_t) -> Optional[str]:
     try:
         data = ctypes.string_at(address, length.value)
     finally:
+        ptr.value = None  # taken: never freed twice
         _clib.tender_string_free(address)
     return data.decode("utf-8")
 
@@ -207,6 +234,73 @@ def _take_text(ptr: c_void_p, length: c_size_t) -> Optional[str]:
 def _take_json(ptr: c_void_p, length: c_size_t) -> Any:
     text = _take_text(ptr, length)
     return None if text is None else json.loads(text)
+
+
+def _free_all(*pointers: c_void_p) -> None:
+    for ptr in pointers:
+        if ptr.value:
+            _clib.tender_string_free(ptr.value)
+            ptr.value = None
+
+
+# ------------------------------------------------------------------- record
+
+
+class Record(dict):
+    """A payment record as :meth:`Session.handle` returns it: a ``dict`` of the
+    record's JSON fields (docs/json.md: ``type``, ``sequence``,
+    ``previousHash``, ``id``, ``payee``, ``currencyAmount``, ...) that also
+    carries the record's signature.
+
+    Attributes:
+        jws: the record's compact JWS (RFC 7515) as the ledger keeps it,
+            ``header.payload.signature``; its payload is the record's JSON,
+            byte for byte. Verify it with any JOSE library and the JWK from
+            :meth:`Engine.public_key`, or with ``openssl pkeyutl`` and the PEM.
+
+    A ``Record`` compares equal to a plain ``dict`` with the same fields (the
+    records of :meth:`Engine.payments` are plain dicts); the JWS is not part
+    of the comparison.
+    """
+
+    __slots__ = ("jws",)
+
+    def __init__(self, fields: Mapping = (), jws: Optional[str] = None):
+        super().__init__(fields)
+        self.jws: Optional[str] = jws
+
+    @property
+    def header(self) -> dict:
+        """The decoded JWS header, ``{"alg": "Ed25519", "kid": ...}`` ({} when
+        there is no JWS)."""
+        if not self.jws:
+            return {}
+        part = self.jws.split(".", 1)[0]
+        return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+    @property
+    def kid(self) -> Optional[str]:
+        """The id (RFC 7638 thumbprint) of the key that signed the record."""
+        return self.header.get("kid")
+
+    def copy(self) -> "Record":
+        return Record(self, self.jws)
+
+    def __reduce__(self) -> Any:
+        return (Record, (dict(self), self.jws))
+
+    def __repr__(self) -> str:
+        return f"Record({dict.__repr__(self)}, jws={self.jws!r})"
+
+
+class KeyFormat(enum.IntEnum):
+    """The forms of a public key :meth:`Engine.public_key` returns
+    (``tender_key_format``)."""
+
+    #: SubjectPublicKeyInfo PEM, as ``openssl`` reads it.
+    PEM = 0
+    #: An RFC 8037 OKP JWK with its RFC 7638 thumbprint as ``kid``.
+    JWK = 1
 
 
 # ------------------------------------------------------------------ version
@@ -425,6 +519,107 @@ class Engine:
                 _raise(code)
         return _take_json(ptr, length)
 
+    # -- the signed ledger
+
+    def _text_call(self, function: Any, *args: Any) -> str:
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = function(handle, *args, byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        text = _take_text(ptr, length)
+        if text is None:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "a call succeeded without its output")
+        return text
+
+    def ledger(self) -> List[dict]:
+        """The whole ledger, oldest first: one ``{"sequence": int, "type":
+        "payment" | "key_rotation", "record": dict, "jws": str}`` per entry,
+        where ``record`` is the signed JSON and ``jws`` its compact JWS.
+
+        Raises :class:`StoreError`, :class:`StoreBusyError`,
+        :class:`LedgerTamperedError` (an entry is not a JWS);
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        return json.loads(self._text_call(_clib.tender_engine_ledger))
+
+    def verify(self, checkpoint: Union[str, bytes, None] = None) -> dict:
+        """Verifies the ledger: every signature (with the public keys the store
+        recorded, following signed key rotations), every sequence number and
+        every hash link. With ``checkpoint`` (a JWS from :meth:`checkpoint`,
+        surrounding whitespace ignored), also that no entry it covers was
+        removed or rewritten; only a checkpoint can detect entries removed at
+        the end. Returns the report ``{"valid": True, "records": N,
+        "headHash": str, "keys": [kid, ...]}``.
+
+        Raises :class:`LedgerTamperedError` (its message names the first bad
+        record, ``"record N: ..."``, or the checkpoint),
+        :class:`InvalidUTF8Error`, :class:`TooLargeError`, :class:`StoreError`;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        if checkpoint is None:
+            data, size = None, 0
+        else:
+            if isinstance(checkpoint, str):
+                data = checkpoint.strip().encode("utf-8", "surrogatepass")
+            elif isinstance(checkpoint, (bytes, bytearray, memoryview)):
+                data = bytes(checkpoint).strip()
+            else:
+                raise TypeError(f"checkpoint must be a str, bytes or None, not {type(checkpoint).__name__}")
+            size = len(data)
+        return json.loads(self._text_call(_clib.tender_engine_verify, data, size))
+
+    def checkpoint(self) -> str:
+        """A signed checkpoint of the ledger as it stands (record count and
+        head hash), as a compact JWS. Keep it somewhere else and pass it to
+        :meth:`verify` later to detect truncation and rewritten history.
+        Creates the signing key on first use.
+
+        Raises :class:`KeyFileError` (e.g. the key file is readable by group
+        or others), :class:`CryptoError`, :class:`StoreError`,
+        :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
+        Thread-safe.
+        """
+        return self._text_call(_clib.tender_engine_checkpoint)
+
+    def public_key(self, format: Union[str, int] = "pem") -> Union[str, Dict[str, str]]:
+        """The active signing key's public key: ``format="pem"`` (or
+        :attr:`KeyFormat.PEM`) gives SubjectPublicKeyInfo PEM text, as openssl
+        reads it; ``format="jwk"`` (or :attr:`KeyFormat.JWK`) an RFC 8037 JWK
+        as a dict, ``{"kty": "OKP", "crv": "Ed25519", "x": ..., "kid": ...}``
+        with the RFC 7638 thumbprint as ``kid``. Creates the key on first use
+        (``HOME/keys/<kid>.pem``, mode 0600).
+
+        Raises :class:`ValueError` for an unknown format name,
+        :class:`InvalidArgumentError` for an unknown format number,
+        :class:`KeyFileError`, :class:`CryptoError`, :class:`StoreError`;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        if isinstance(format, str):
+            try:
+                number = int(KeyFormat[format.upper()])
+            except KeyError:
+                raise ValueError(f"unknown key format {format!r}; use 'pem' or 'jwk'") from None
+        elif isinstance(format, int) and not isinstance(format, bool):
+            number = int(format)
+        else:
+            raise TypeError(f"format must be 'pem', 'jwk' or a KeyFormat, not {type(format).__name__}")
+        text = self._text_call(_clib.tender_engine_public_key, number)
+        return json.loads(text) if number == KeyFormat.JWK else text
+
+    def rotate_key(self) -> str:
+        """Rotates the signing key: makes a new key, appends a
+        ``key_rotation`` entry signed by the old key, and destroys the old
+        private key file (its public key stays in the store for
+        verification). Returns the new key id.
+
+        Raises :class:`KeyFileError`, :class:`CryptoError`,
+        :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`
+        after :meth:`close`. Thread-safe.
+        """
+        return self._text_call(_clib.tender_engine_rotate_key)
+
     def session(self, intent: JSONInput) -> "Session":
         """Starts a dialog from a structured intent, e.g.
         ``{"intent": "send_payment", "payee": {"name": "John"},
@@ -591,22 +786,33 @@ class Session:
                 _raise(code)
         return ResponseCode(response_code.value), _take_json(ptr, length)
 
-    def handle(self) -> Tuple[ResponseCode, Optional[dict]]:
+    def handle(self) -> Tuple[ResponseCode, Optional[Record]]:
         """Handles a confirmed intent: pays exactly once. Returns ``(code,
-        record)``: :attr:`ResponseCode.SUCCESS` and the payment record, or a
-        failure code (e.g. :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`)
-        and None. Handling again, or from another session or process with the
-        same idempotency key, returns the original record and pays nothing.
+        record)``: :attr:`ResponseCode.SUCCESS` and the payment
+        :class:`Record` (a dict of the record's fields, with its compact JWS
+        as ``record.jws``), or a failure code (e.g.
+        :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`) and None. Handling
+        again, or from another session or process with the same idempotency
+        key, returns the original record (and JWS) and pays nothing.
 
         Raises :class:`WrongStateError` (not confirmed ready),
         :class:`IdempotencyConflictError` (the key was used with other
-        parameters), :class:`StoreError`, :class:`StoreBusyError`;
-        :class:`ClosedError` after :meth:`close`.
+        parameters), :class:`StoreError`, :class:`StoreBusyError`,
+        :class:`CryptoError`, :class:`KeyFileError` (the signing key cannot
+        be used); :class:`ClosedError` after :meth:`close`.
         """
         response_code = c_int32()
-        ptr, length = c_void_p(), c_size_t()
+        record_ptr, record_len = c_void_p(), c_size_t()
+        jws_ptr, jws_len = c_void_p(), c_size_t()
         with self._use() as handle:
-            code = _clib.tender_session_handle(handle, byref(response_code), byref(ptr), byref(length))
+            code = _clib.tender_session_handle(handle, byref(response_code), byref(record_ptr),
+                                               byref(record_len), byref(jws_ptr), byref(jws_len))
             if code:
                 _raise(code)
-        return ResponseCode(response_code.value), _take_json(ptr, length)
+        try:
+            record_text = _take_text(record_ptr, record_len)
+            jws = _take_text(jws_ptr, jws_len)
+        finally:
+            _free_all(record_ptr, jws_ptr)  # only what was not taken (a decode error)
+        record = None if record_text is None else Record(json.loads(record_text), jws)
+        return ResponseCode(response_code.value), record

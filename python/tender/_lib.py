@@ -36,6 +36,7 @@ SONAME = "libtender.so.0"
 
 _c_result = c_int32  # tender_result
 _c_response = c_int32  # tender_response_code
+_c_key_format = c_int32  # tender_key_format
 _c_handle = c_void_p  # tender_engine *, tender_session *
 
 # name: (restype, argtypes) for every function of tender.h.
@@ -55,6 +56,19 @@ _SIGNATURES = {
     "tender_engine_import_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_engine_directory": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_engine_payments": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    # ledger
+    "tender_engine_ledger": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    # checkpoint is NULL (None) for none, else its bytes and length
+    "tender_engine_verify": (
+        _c_result,
+        [_c_handle, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+    "tender_engine_checkpoint": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    "tender_engine_public_key": (
+        _c_result,
+        [_c_handle, _c_key_format, POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+    "tender_engine_rotate_key": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     # session
     "tender_session_new": (_c_result, [_c_handle, c_char_p, c_size_t, POINTER(_c_handle)]),
     "tender_session_free": (None, [_c_handle]),
@@ -64,9 +78,17 @@ _SIGNATURES = {
         _c_result,
         [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
     ),
+    # code_out, record_out, record_len_out, jws_out, jws_len_out
     "tender_session_handle": (
         _c_result,
-        [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
+        [
+            _c_handle,
+            POINTER(_c_response),
+            POINTER(c_void_p),
+            POINTER(c_size_t),
+            POINTER(c_void_p),
+            POINTER(c_size_t),
+        ],
     ),
 }
 

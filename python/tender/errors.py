@@ -47,6 +47,9 @@ __all__ = [
     "StoreBusyError",
     "HomeError",
     "NotFoundError",
+    "CryptoError",
+    "KeyFileError",
+    "LedgerTamperedError",
     "InternalError",
     "error_class",
 ]
@@ -73,6 +76,9 @@ class ResultCode(enum.IntEnum):
     STORE_BUSY = 301
     HOME = 302
     NOT_FOUND = 303
+    CRYPTO = 400
+    KEY_FILE = 401
+    LEDGER_TAMPERED = 402
     INTERNAL = 900
 
 
@@ -251,6 +257,28 @@ class NotFoundError(TenderError):
     code_value = ResultCode.NOT_FOUND
 
 
+class CryptoError(TenderError):
+    """TENDER_E_CRYPTO (400): OpenSSL failed (signing, hashing or key handling)."""
+
+    code_value = ResultCode.CRYPTO
+
+
+class KeyFileError(TenderError):
+    """TENDER_E_KEY_FILE (401): the signing key file (``HOME/keys/<kid>.pem``) is
+    missing, unreadable or unsafe, e.g. readable by group or others (the
+    message then says to run ``chmod 600`` on it)."""
+
+    code_value = ResultCode.KEY_FILE
+
+
+class LedgerTamperedError(TenderError):
+    """TENDER_E_LEDGER_TAMPERED (402): the ledger failed verification. The
+    message names the first bad record (``"record 3: ..."``) or the checkpoint
+    (truncation, rewritten history)."""
+
+    code_value = ResultCode.LEDGER_TAMPERED
+
+
 class InternalError(TenderError):
     """TENDER_E_INTERNAL (900): a defect in Tender; the message says more."""
 
@@ -276,6 +304,9 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         StoreBusyError,
         HomeError,
         NotFoundError,
+        CryptoError,
+        KeyFileError,
+        LedgerTamperedError,
         InternalError,
     )
 }

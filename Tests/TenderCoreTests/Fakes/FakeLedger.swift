@@ -19,7 +19,9 @@ final class FakeLedger: PaymentLedger {
         guard balance >= submission.amount.minorUnits else { return .insufficientFunds }
         directory.setBalance(submission.accountID, minorUnits: balance - submission.amount.minorUnits)
         let sequence = Int64(order.withLock { $0.count } + 1)
-        let record = submission.makeRecord(sequence, 1_795_000_000_000)
+        let payload = submission.makePayload(
+            LedgerPosition(sequence: sequence, previousHash: LedgerPosition.genesisHash, createdAtMilliseconds: 1_795_000_000_000))
+        let record = PaymentRecord(json: payload, jws: "unsigned", sequence: sequence, idempotencyKey: submission.idempotencyKey)
         entries.withLock { $0[submission.idempotencyKey] = Entry(fingerprint: submission.fingerprint, record: record, payee: submission.payee) }
         order.withLock { $0.append(submission.idempotencyKey) }
         return .paid(record)
