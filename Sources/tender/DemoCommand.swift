@@ -24,7 +24,7 @@ struct DemoCommand: ParsableCommand {
         guard let path = home.resolved ?? Environment.makeTemporaryDirectory(prefix: "tender-demo-") else {
             throw ValidationError("cannot create a temporary home")
         }
-        defer { if temporary && !keep { Environment.removeStoreHome(path) } }
+        defer { if temporary && !keep { Environment.removeTree(path) } }
         try play(home: path)
     }
 

@@ -19,17 +19,19 @@ enum Environment {
         }
     }
 
-    /// Removes a store home made by ``makeTemporaryDirectory(prefix:)``.
-    static func removeStoreHome(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(path)/tender.sqlite3\(suffix)") }
-        if let keys = opendir("\(path)/keys") {
-            while let entry = readdir(keys) {
+    /// Removes `path` and everything below it, without following symbolic links.
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR, let dir = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(dir) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasSuffix(".pem") { unlink("\(path)/keys/\(name)") }
+                if name != "." && name != ".." { names.append(name) }
             }
-            closedir(keys)
+            closedir(dir)
+            for name in names { removeTree(path + "/" + name) }
         }
-        rmdir("\(path)/keys")
-        rmdir(path)
+        remove(path)
     }
 }

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import COpenSSL
+internal import CSQLite
+import TenderCore
+
+/// The physical limits Tender is measured against, with OpenSSL and SQLite
+/// called directly: no Tender code in these loops.
+struct RawBaselines {
+    let seconds: Double
+    let directory: String
+
+    /// A message the size of a payment record's signing input.
+    static let message = [UInt8](repeating: 0x61, count: 700)
+
+    /// Ed25519 signatures per second (EVP_DigestSignInit + EVP_DigestSign).
+    func signRate() throws -> Double {
+        let key = try RawKey()
+        var signature = [UInt8](repeating: 0, count: 64)
+        return try Stopwatch.rate(seconds: seconds) { try key.sign(Self.message, into: &signature) }
+    }
+
+    /// Ed25519 verifications per second (EVP_DigestVerifyInit + EVP_DigestVerify).
+    func verifyRate() throws -> Double {
+        let key = try RawKey()
+        var signature = [UInt8](repeating: 0, count: 64)
+        try key.sign(Self.message, into: &signature)
+        return try Stopwatch.rate(seconds: seconds) {
+            guard key.verify(Self.message, signature) else { throw TenderError.crypto("raw verify failed") }
+        }
+    }
+
+    /// Single-row durable commits per second (WAL, synchronous=FULL, autocommit INSERT).
+    func commitRate() throws -> Double {
+        let db = try RawDatabase(path: directory + "/raw-commit.sqlite3")
+        return try Stopwatch.rate(seconds: seconds) { try db.insert(Self.message) }
+    }
+
+    /// Sign a record, then commit it alone, one at a time: the limit of one durable signed payment at a time.
+    func signThenCommitRate() throws -> Double {
+        let key = try RawKey()
+        let db = try RawDatabase(path: directory + "/raw-sign-commit.sqlite3")
+        var signature = [UInt8](repeating: 0, count: 64)
+        return try Stopwatch.rate(seconds: seconds) {
+            try key.sign(Self.message, into: &signature)
+            try db.insert(Self.message + signature)
+        }
+    }
+}
+
+/// An Ed25519 key used raw through EVP.
+private final class RawKey {
+    let pkey: OpaquePointer
+    let ctx: OpaquePointer
+
+    init() throws {
+        guard let kctx = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { throw TenderError.crypto("keygen") }
+        defer { EVP_PKEY_CTX_free(kctx) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(kctx) == 1, EVP_PKEY_keygen(kctx, &key) == 1, let key, let ctx = EVP_MD_CTX_new() else {
+            throw TenderError.crypto("keygen")
+        }
+        pkey = key
+        self.ctx = ctx
+    }
+
+    deinit {
+        EVP_MD_CTX_free(ctx)
+        EVP_PKEY_free(pkey)
+    }
+
+    func sign(_ message: [UInt8], into signature: inout [UInt8]) throws {
+        var length = signature.count
+        guard EVP_DigestSignInit(ctx, nil, nil, nil, pkey) == 1,
+            EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1
+        else { throw TenderError.crypto("sign") }
+    }
+
+    func verify(_ message: [UInt8], _ signature: [UInt8]) -> Bool {
+        EVP_DigestVerifyInit(ctx, nil, nil, nil, pkey) == 1
+            && EVP_DigestVerify(ctx, signature, signature.count, message, message.count) == 1
+    }
+}
+
+/// A SQLite file in WAL mode with synchronous=FULL and one table of blobs.
+private final class RawDatabase {
+    let db: OpaquePointer
+    let insertStatement: OpaquePointer
+
+    init(path: String) throws {
+        unlink(path)
+        unlink(path + "-wal")
+        unlink(path + "-shm")
+        var handle: OpaquePointer?
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        db = handle
+        for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB)"] {
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TenderError.store("raw setup") }
+        }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "INSERT INTO t (data) VALUES (?)", -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw TenderError.store("raw prepare")
+        }
+        insertStatement = statement
+    }
+
+    deinit {
+        sqlite3_finalize(insertStatement)
+        sqlite3_close(db)
+    }
+
+    func insert(_ data: [UInt8]) throws {
+        sqlite3_reset(insertStatement)
+        let done = data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(insertStatement, 1, bytes.baseAddress, Int32(bytes.count), nil) == SQLITE_OK
+                && sqlite3_step(insertStatement) == SQLITE_DONE
+        }
+        guard done else { throw TenderError.store("raw insert") }
+    }
+}

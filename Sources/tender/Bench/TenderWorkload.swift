@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import TenderCore
+import TenderStore
+
+/// Tender's own rates on a real store: whole payments (resolve, confirm,
+/// handle, sign, durable commit) and whole-ledger verification.
+struct TenderWorkload {
+    let store: SQLiteStore
+    let engine: Engine
+
+    static let directory = """
+        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
+                       "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
+         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "900000000000.00", "currency": "USD"}, "default": true}]}
+        """
+
+    init(home: String) throws {
+        store = try StoreOpener.open(home: home)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        engine = Engine(directory: store, ledger: store)
+    }
+
+    private static let intent = try? JSONParser.parse(
+        #"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"1.00","currency":"USD"}}"#)
+
+    /// One whole payment through the dialog; throws unless it succeeded.
+    func pay() throws {
+        guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
+        let session = try SendPaymentSession(engine: engine, json: intent)
+        guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready,
+            try session.handle().code == .success
+        else { throw TenderError.internal("a benchmark payment did not succeed") }
+    }
+
+    /// Payments per second, one after another, for about `seconds`.
+    func sequentialRate(seconds: Double) throws -> Double {
+        try Stopwatch.rate(seconds: seconds) { try pay() }
+    }
+
+    /// Payments per second with `threads` submitters at once, for about `seconds` (or until `total` payments).
+    func concurrentRate(threads: Int, seconds: Double, total: Int? = nil) throws -> Double {
+        let done = Atomic<Int>(0)
+        let failures = Atomic<Int>(0)
+        let start = Stopwatch.now()
+        Threads.run(threads) { _ in
+            while true {
+                if let total, done.load(ordering: .relaxed) >= total { break }
+                if total == nil && Stopwatch.now() - start >= seconds { break }
+                do {
+                    try pay()
+                    done.add(1, ordering: .relaxed)
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                    break
+                }
+            }
+        }
+        let elapsed = Stopwatch.now() - start
+        guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark payments failed") }
+        return Double(done.load(ordering: .relaxed)) / elapsed
+    }
+
+    /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).
+    func verifyRate() throws -> (Int64, Double) {
+        let start = Stopwatch.now()
+        let report = try store.verify()
+        return (report.count, Double(report.count) / (Stopwatch.now() - start))
+    }
+}

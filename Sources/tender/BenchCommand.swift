@@ -1,0 +1,58 @@
+import ArgumentParser
+import TenderCore
+
+/// `tender bench`: Tender's rates next to the raw OpenSSL and SQLite limits, measured in one run.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure signing, durable commits, payments and verification, with ratios to the raw limits.")
+
+    @Option(help: "Seconds per rate measurement.") var seconds: Double = 2
+    @Option(help: "Ledger entries to verify (the ledger is filled up to this many).") var records: Int = 100_000
+    @Option(help: "Concurrent submitters.") var threads: Int = 8
+    @Option(help: ArgumentHelp("Directory for the benchmark stores (default: a temporary one on the same disk as TMPDIR).", valueName: "DIR"))
+    var directory: String?
+    @Flag(help: "Print the figures as one JSON object.") var json = false
+
+    func validate() throws {
+        guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
+        guard records >= 1, records <= 10_000_000 else { throw ValidationError("--records must be in [1, 10000000]") }
+        guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be in [1, 256]") }
+    }
+
+    func run() throws {
+        let temporary = directory == nil
+        guard let base = directory ?? Environment.makeTemporaryDirectory(prefix: "tender-bench-") else {
+            throw ValidationError("cannot create a temporary directory")
+        }
+        defer { if temporary { Environment.removeTree(base) } }
+        let raw = RawBaselines(seconds: seconds, directory: base)
+        let table = BenchTable()
+
+        let sign = try raw.signRate()
+        let verify = try raw.verifyRate()
+        let commit = try raw.commitRate()
+        let signCommit = try raw.signThenCommitRate()
+        table.add("raw_sign_per_s", "OpenSSL Ed25519 sign", sign, unit: "/s")
+        table.add("raw_verify_per_s", "OpenSSL Ed25519 verify", verify, unit: "/s")
+        table.add("raw_commit_per_s", "SQLite durable single-row commit", commit, unit: "/s")
+        table.add("raw_sign_then_commit_per_s", "sign, then commit alone", signCommit, unit: "/s")
+
+        let workload = try TenderWorkload(home: base + "/tender")
+        let sequential = try workload.sequentialRate(seconds: seconds)
+        table.add("tender_sequential_per_s", "Tender payments, one at a time", sequential, unit: "/s")
+        table.add("ratio_sequential_to_sign_then_commit", "  ratio to sign-then-commit (target >= 0.9)", sequential / signCommit, unit: "x")
+        let concurrent = try workload.concurrentRate(threads: threads, seconds: seconds)
+        table.add("tender_concurrent_per_s", "Tender payments, \(threads) submitters", concurrent, unit: "/s")
+        table.add("ratio_concurrent_to_commit", "  ratio to single-row commit (target >= 5)", concurrent / commit, unit: "x")
+
+        let have = Int(try workload.store.ledgerEntries().count)
+        if have < records { _ = try workload.concurrentRate(threads: threads, seconds: .infinity, total: records - have) }
+        let (verified, verifyRate) = try workload.verifyRate()
+        table.add("tender_verify_records", "ledger entries verified", Double(verified), unit: "")
+        table.add("tender_verify_per_s", "Tender verify", verifyRate, unit: "/s")
+        table.add("ratio_verify_to_raw_verify", "  ratio to raw verify (target >= 0.8)", verifyRate / verify, unit: "x")
+
+        print(json ? table.json() : table.text())
+    }
+}
