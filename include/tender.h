@@ -223,7 +223,8 @@ tender_result tender_engine_directory(tender_engine *engine, char **json_out,
  * Writes every payment record in the store, oldest first, as a JSON array to
  * *json_out (and its length to *len_out if not NULL). Free the text with
  * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE,
- * TENDER_E_STORE_BUSY. Thread-safe.
+ * TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (a stored record is not a
+ * JWS). Thread-safe.
  */
 tender_result tender_engine_payments(tender_engine *engine, char **json_out,
                                      size_t *len_out);
@@ -239,18 +240,25 @@ tender_result tender_engine_payments(tender_engine *engine, char **json_out,
 tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_t *len_out);
 
 /**
- * Verifies the ledger: every signature (with the public keys the store
- * recorded, following signed key rotations), every sequence number and
- * every hash link; with a checkpoint (a JWS from tender_engine_checkpoint(),
- * checkpoint may be NULL for none), also that no entry it covers was removed
- * or rewritten. On success writes a report
+ * Verifies the ledger: every signature, every sequence number and every hash
+ * link. Trust starts from a root key and follows the chain: the first record
+ * must be signed by the root, each later record by the key signing at that
+ * point, and a key_rotation record (signed by the outgoing key) hands over to
+ * the new key. The root is `trusted_key` when not NULL (an Ed25519 public key
+ * as PEM or JWK text, e.g. saved from tender_engine_public_key()), else the
+ * first key the store recorded; pinning a key you keep elsewhere protects
+ * against someone who can rewrite the store. With `checkpoint` (a JWS from
+ * tender_engine_checkpoint(); NULL for none), also checks that no record it
+ * covers was removed or rewritten. On success writes a report
  * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
- * names the first bad record), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
+ * names the first bad record), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
+ * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
  * TENDER_E_STORE. Thread-safe.
  */
 tender_result tender_engine_verify(tender_engine *engine, const char *checkpoint,
-                                   size_t checkpoint_len, char **report_out, size_t *len_out);
+                                   size_t checkpoint_len, const char *trusted_key,
+                                   size_t trusted_key_len, char **report_out, size_t *len_out);
 
 /**
  * Signs and writes a checkpoint of the ledger as it stands (record count

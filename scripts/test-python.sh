@@ -20,6 +20,7 @@ env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
     "$py" -c 'import tender; print("loaded libtender", tender.version())'
 
 export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
+export TENDER_CLI="$root/build/bin/tender"
 echo "== pytest"
 "$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"
 

@@ -2,7 +2,7 @@ import Synchronization
 import TenderCore
 
 /// The ``LedgerCrypto`` port on OpenSSL: SHA-256, and Ed25519 verification
-/// with each public key parsed once. Thread-safe.
+/// with each public key parsed once and batches checked on every core. Thread-safe.
 public final class OpenSSLLedgerCrypto: LedgerCrypto {
     private let publicKeys = Mutex<[[UInt8]: Ed25519PublicKey]>([:])
 
@@ -16,4 +16,22 @@ public final class OpenSSLLedgerCrypto: LedgerCrypto {
         if cached == nil { publicKeys.withLock { $0[publicKey] = key } }
         return key.isValidSignature(signature, of: message)
     }
+
+    public func firstInvalid(_ checks: [SignatureCheck]) -> Int? {
+        let firstBad = LowestIndex()
+        WorkerPool.shared.forEach(checks.count) { [self] index in
+            guard index < firstBad.value else { return }
+            let check = checks[index]
+            if !isValidSignature(check.signature, of: check.message, publicKey: check.publicKey) { firstBad.lower(to: index) }
+        }
+        let found = firstBad.value
+        return found == Int.max ? nil : found
+    }
+}
+
+/// The lowest index reported by several threads.
+private final class LowestIndex: Sendable {
+    private let lowest = Atomic<Int>(Int.max)
+    var value: Int { lowest.load(ordering: .sequentiallyConsistent) }
+    func lower(to index: Int) { _ = lowest.min(index, ordering: .sequentiallyConsistent) }
 }

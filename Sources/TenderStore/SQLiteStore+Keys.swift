@@ -47,7 +47,7 @@ extension SQLiteStore {
         let (old, new) = try write { (db) throws(TenderError) -> (String, String) in
             let old = try activeSigner(db).keyID
             let created = try keys.createKey()
-            _ = try append(type: "key_rotation", db) { position in
+            try append(type: "key_rotation", db) { position in
                 KeyRotation.payload(at: position, newKeyID: created.keyID, newPublicKey: created.publicKey)
             }
             try db.statement("UPDATE signing_keys SET active = 0 WHERE kid = ?", [old]).run()

@@ -5,83 +5,123 @@ extension SQLiteStore {
         try submissions.submit(submission) { batch in commit(batch) }.get()
     }
 
-    /// Pays a batch in one write transaction, each submission in its own
-    /// savepoint so one refusal does not undo the others. Every outcome is
-    /// known only once the transaction is durable.
+    /// A payment decided inside a batch, waiting for its signature.
+    private struct Pending {
+        let submission: PaymentSubmission
+        let position: LedgerPosition
+        let payload: String
+        let hash: String
+        var jws = ""
+    }
+
+    /// Pays a batch in one write transaction (one flush): every submission is
+    /// checked and debited in order, their records are chained, signed as one
+    /// batch on every core, and appended. No outcome is known before the
+    /// transaction is durable; if it fails, every submission of the batch fails.
     private func commit(_ batch: [PaymentSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
         do throws(TenderError) {
             return try write { (db) throws(TenderError) in
-                var outcomes: [Result<SubmissionOutcome, TenderError>] = []
-                for submission in batch {
-                    try db.execute("SAVEPOINT submission")
-                    do throws(TenderError) {
-                        outcomes.append(.success(try pay(submission, db)))
-                        try db.execute("RELEASE submission")
-                    } catch {
-                        try db.execute("ROLLBACK TO submission")
-                        try db.execute("RELEASE submission")
-                        outcomes.append(.failure(error))
+                let signer = try activeSigner(db)
+                var head = try Self.head(db)
+                var outcomes: [Result<SubmissionOutcome, TenderError>?] = Array(repeating: nil, count: batch.count)
+                var pending: [Pending] = []
+                var pendingByKey: [String: Int] = [:]
+                var duplicates: [(outcome: Int, pending: Int)] = []
+                for (index, submission) in batch.enumerated() {
+                    if let earlier = pendingByKey[submission.idempotencyKey] {
+                        outcomes[index] = pending[earlier].submission.fingerprint == submission.fingerprint ? nil : .failure(Self.conflict)
+                        if outcomes[index] == nil { duplicates.append((index, earlier)) }
+                        continue
                     }
+                    do throws(TenderError) {
+                        if let outcome = try precheck(submission, db) {
+                            outcomes[index] = .success(outcome)
+                            continue
+                        }
+                    } catch {
+                        outcomes[index] = .failure(error)
+                        continue
+                    }
+                    try db.statement(
+                        "UPDATE accounts SET balance_minor = balance_minor - ? WHERE id = ?",
+                        [submission.amount.minorUnits, submission.accountID]
+                    ).run()
+                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+                    let payload = submission.makePayload(position)
+                    let hash = try LedgerEntry.hash(ofPayload: Array(payload.utf8), crypto: crypto)
+                    head = (position.sequence, hash)
+                    pendingByKey[submission.idempotencyKey] = pending.count
+                    pending.append(Pending(submission: submission, position: position, payload: payload, hash: hash))
                 }
-                return outcomes
+                let jws = try CompactJWS.sign(batch: pending.map { Array($0.payload.utf8) }, signer: signer)
+                for (index, text) in jws.enumerated() {
+                    pending[index].jws = text
+                    try insert(pending[index], db)
+                }
+                for (index, submission) in batch.enumerated() where outcomes[index] == nil {
+                    guard let slot = pendingByKey[submission.idempotencyKey] else { continue }
+                    let entry = pending[slot]
+                    let record = PaymentRecord(json: entry.payload, jws: entry.jws, sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
+                    outcomes[index] = .success(duplicates.contains { $0.outcome == index } ? .alreadyPaid(record) : .paid(record))
+                }
+                return outcomes.map { $0 ?? .failure(.internal("a submission of the batch got no outcome")) }
             }
         } catch {
             return batch.map { _ in .failure(error) }
         }
     }
 
-    private func pay(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome {
+    private static let conflict = TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")
+
+    /// The outcome of a submission decided without paying (paid before, no account, no funds), or nil to pay it.
+    private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
         let existing = try db.statement(
-            """
-            SELECT p.fingerprint, l.jws, l.sequence FROM payments p JOIN ledger l ON l.sequence = p.sequence
-            WHERE p.idempotency_key = ?
-            """, [submission.idempotencyKey])
+            "SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [submission.idempotencyKey])
         if try existing.step() {
             let fingerprint = existing.text(0)
             let jws = existing.text(1) ?? ""
             let sequence = existing.int64(2)
             _ = try existing.step()
-            guard fingerprint == submission.fingerprint else {
-                throw .idempotencyConflict("this idempotency key already paid a payment with other parameters")
-            }
+            guard fingerprint == submission.fingerprint else { throw Self.conflict }
             return .alreadyPaid(try Self.paymentRecord(jws: jws, sequence: sequence, key: submission.idempotencyKey))
         }
         let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [submission.accountID])
         guard try account.step(), account.text(1) == submission.amount.currency.code else { return .accountMissing }
         let balance = account.int64(0)
         _ = try account.step()
-        guard balance >= submission.amount.minorUnits else { return .insufficientFunds }
-        try db.statement(
-            "UPDATE accounts SET balance_minor = balance_minor - ? WHERE id = ?", [submission.amount.minorUnits, submission.accountID]
-        ).run()
-        let (entry, payload) = try append(type: "payment", db, payload: submission.makePayload)
-        try db.statement(
-            """
-            INSERT INTO payments (idempotency_key, fingerprint, sequence, account_id, payee_contact_id, payee_handle_id,
-                currency, amount_minor)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [submission.idempotencyKey, submission.fingerprint, entry.sequence, submission.accountID,
-             submission.payee.contactID, submission.payee.handleID, submission.amount.currency.code, submission.amount.minorUnits]
-        ).run()
-        return .paid(PaymentRecord(json: payload, jws: entry.jws, sequence: entry.sequence, idempotencyKey: submission.idempotencyKey))
+        return balance >= submission.amount.minorUnits ? nil : .insufficientFunds
     }
 
-    /// Appends a signed entry at the head of the chain, inside the caller's write transaction.
-    func append(type: String, _ db: Database, payload: (LedgerPosition) -> String) throws(TenderError) -> (LedgerEntry, String) {
+    private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
+        let submission = entry.submission
+        try db.statement(
+            """
+            INSERT INTO ledger (sequence, type, jws, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
+                payee_handle_id, currency, amount_minor)
+            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint, submission.accountID,
+             submission.payee.contactID, submission.payee.handleID, submission.amount.currency.code, submission.amount.minorUnits]
+        ).run()
+    }
+
+    /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).
+    static func head(_ db: Database) throws(TenderError) -> (sequence: Int64, hash: String) {
         let head = try db.statement("SELECT sequence, hash FROM ledger ORDER BY sequence DESC LIMIT 1")
-        var position = LedgerPosition(sequence: 1, previousHash: LedgerPosition.genesisHash, createdAtMilliseconds: WallClock.nowMilliseconds())
-        if try head.step() {
-            position = LedgerPosition(
-                sequence: head.int64(0) + 1, previousHash: head.text(1) ?? "", createdAtMilliseconds: position.createdAtMilliseconds)
-            _ = try head.step()
-        }
-        let signer = try activeSigner(db)
+        guard try head.step() else { return (0, LedgerPosition.genesisHash) }
+        let result = (head.int64(0), head.text(1) ?? "")
+        _ = try head.step()
+        return result
+    }
+
+    /// Appends one signed non-payment entry at the head, inside the caller's write transaction.
+    func append(type: String, _ db: Database, payload: (LedgerPosition) -> String) throws(TenderError) {
+        let head = try Self.head(db)
+        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
         let text = payload(position)
-        let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: signer)
-        let hash = try LedgerEntry.hash(ofJWS: jws.text, crypto: crypto)
+        let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: try activeSigner(db))
+        let hash = try LedgerEntry.hash(ofPayload: Array(text.utf8), crypto: crypto)
         try db.statement("INSERT INTO ledger (sequence, type, jws, hash) VALUES (?, ?, ?, ?)", [position.sequence, type, jws.text, hash]).run()
-        return (LedgerEntry(sequence: position.sequence, jws: jws.text), text)
     }
 
     static func paymentRecord(jws: String, sequence: Int64, key: String) throws(TenderError) -> PaymentRecord {
@@ -91,9 +131,8 @@ extension SQLiteStore {
 
     public func records() throws(TenderError) -> [PaymentRecord] {
         try read { (db) throws(TenderError) in
-            try db.statement(
-                "SELECT l.jws, l.sequence, p.idempotency_key FROM payments p JOIN ledger l ON l.sequence = p.sequence ORDER BY l.sequence"
-            ).rows { (row) throws(TenderError) in
+            try db.statement("SELECT jws, sequence, idempotency_key FROM ledger WHERE type = 'payment' ORDER BY sequence").rows {
+                (row) throws(TenderError) in
                 try Self.paymentRecord(jws: row.text(0) ?? "", sequence: row.int64(1), key: row.text(2) ?? "")
             }
         }
@@ -101,7 +140,8 @@ extension SQLiteStore {
 
     public func mostRecentPayee() throws(TenderError) -> RecentPayee? {
         try read { (db) throws(TenderError) in
-            let row = try db.statement("SELECT payee_contact_id, payee_handle_id FROM payments ORDER BY sequence DESC LIMIT 1")
+            let row = try db.statement(
+                "SELECT payee_contact_id, payee_handle_id FROM ledger WHERE type = 'payment' ORDER BY sequence DESC LIMIT 1")
             guard try row.step(), let contact = row.text(0), let handle = row.text(1) else { return nil }
             _ = try row.step()
             return RecentPayee(contactID: contact, handleID: handle)
@@ -118,18 +158,18 @@ extension SQLiteStore {
     /// A signed checkpoint of the ledger as it stands: its length and head hash.
     public func checkpoint() throws(TenderError) -> String {
         try write { (db) throws(TenderError) in
-            let head = try db.statement("SELECT COUNT(*), (SELECT hash FROM ledger ORDER BY sequence DESC LIMIT 1) FROM ledger")
-            _ = try head.step()
-            let count = head.int64(0)
-            let hash = head.text(1) ?? LedgerPosition.genesisHash
-            _ = try head.step()
-            let payload = Checkpoint.payload(count: count, headHash: hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+            let count = try db.statement("SELECT COUNT(*) FROM ledger")
+            _ = try count.step()
+            let total = count.int64(0)
+            _ = try count.step()
+            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: WallClock.nowMilliseconds())
             return try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text
         }
     }
 
-    /// Verifies every entry, optionally against an earlier checkpoint. Trusts
-    /// `trustedKeys` when given, else every public key this store recorded.
+    /// Verifies every entry, optionally against an earlier checkpoint. The
+    /// root of trust is `trustedKeys` when given (a pinned key), else the first
+    /// key this store recorded; later keys are trusted only through signed rotations.
     /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record.
     public func verify(checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil) throws(TenderError) -> LedgerVerifier.Report {
         let entries = try ledgerEntries()
@@ -137,7 +177,7 @@ extension SQLiteStore {
         if let trustedKeys {
             trusted = trustedKeys
         } else {
-            for key in try publicKeys() { trusted[key.keyID] = key.publicKey }
+            if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
         return try verifier.verify(entries, checkpoint: checkpoint)

@@ -34,17 +34,15 @@ enum Schema {
             sequence INTEGER PRIMARY KEY,
             type TEXT NOT NULL,
             jws TEXT NOT NULL,
-            hash TEXT NOT NULL
-        );
-        CREATE TABLE payments (
-            idempotency_key TEXT PRIMARY KEY,
-            fingerprint TEXT NOT NULL,
-            sequence INTEGER NOT NULL UNIQUE REFERENCES ledger(sequence),
-            account_id TEXT NOT NULL,
-            payee_contact_id TEXT NOT NULL,
-            payee_handle_id TEXT NOT NULL,
-            currency TEXT NOT NULL,
-            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0)
+            hash TEXT NOT NULL,
+            idempotency_key TEXT UNIQUE,
+            fingerprint TEXT,
+            account_id TEXT,
+            payee_contact_id TEXT,
+            payee_handle_id TEXT,
+            currency TEXT,
+            amount_minor INTEGER CHECK (amount_minor IS NULL OR amount_minor > 0),
+            CHECK (type <> 'payment' OR (idempotency_key IS NOT NULL AND fingerprint IS NOT NULL AND amount_minor IS NOT NULL))
         );
         CREATE TABLE signing_keys (
             kid TEXT PRIMARY KEY,

@@ -16,7 +16,7 @@ import TenderCore
             members.append(("amount", .string("\(index).00\(note)")))
             let jws = try CompactJWS.sign(payload: Array(JSONWriter.string(.object(members)).utf8), signer: signer)
             entries.append(LedgerEntry(sequence: Int64(index), jws: jws.text))
-            previous = try LedgerEntry.hash(ofJWS: jws.text, crypto: crypto)
+            previous = try LedgerEntry.hash(ofPayload: jws.payload, crypto: crypto)
         }
         return entries
     }
@@ -79,12 +79,22 @@ import TenderCore
         expectTampered(gap, signer, naming: "record 5: stored at position 9")
     }
 
+    @Test func aBadSignatureBeforeABrokenLinkIsNamedFirst() throws {
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
+        var entries = try chain(6, signer: signer)
+        var signature = Array(entries[1].jws.utf8)
+        signature[signature.count - 5] = signature[signature.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        entries[1] = LedgerEntry(sequence: 2, jws: String(decoding: signature, as: UTF8.self))
+        entries.remove(at: 4)
+        expectTampered(entries, signer, naming: "record 2: the signature does not verify")
+    }
+
     @Test func aForeignKeyIsNamed() throws {
         let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
         let intruder = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
         var entries = try chain(3, signer: signer)
         entries[1] = try chain(2, signer: intruder)[1]
-        expectTampered(entries, signer, naming: "record 2: signed by an unknown key")
+        expectTampered(entries, signer, naming: "record 2: signed by key \(intruder.keyID), but \(signer.keyID) was the signing key then")
     }
 
     @Test func checkpointsCatchTruncationAndRewriting() throws {
@@ -110,18 +120,29 @@ import TenderCore
         let first = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
         let second = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
         var entries = try chain(2, signer: first)
-        var previous = try LedgerEntry.hash(ofJWS: entries[1].jws, crypto: crypto)
+        var previous = try LedgerEntry.hash(ofPayload: try CompactJWS(parsing: entries[1].jws).payload, crypto: crypto)
         let rotation = KeyRotation.payload(
             at: LedgerPosition(sequence: 3, previousHash: previous, createdAtMilliseconds: 0), newKeyID: second.keyID,
             newPublicKey: second.publicKey)
         let rotationJWS = try CompactJWS.sign(payload: Array(rotation.utf8), signer: first).text
         entries.append(LedgerEntry(sequence: 3, jws: rotationJWS))
-        previous = try LedgerEntry.hash(ofJWS: rotationJWS, crypto: crypto)
+        previous = try LedgerEntry.hash(ofPayload: Array(rotation.utf8), crypto: crypto)
         let after = LedgerPosition(sequence: 4, previousHash: previous, createdAtMilliseconds: 0)
         let afterJWS = try CompactJWS.sign(payload: Array(JSONWriter.string(.object(after.members(type: "payment"))).utf8), signer: second)
         entries.append(LedgerEntry(sequence: 4, jws: afterJWS.text))
         var v = verifier(first)
         #expect(try v.verify(entries).keyIDs == [first.keyID, second.keyID])
+        // A retired key can no longer sign after the rotation.
+        var retired = entries
+        let forged = LedgerPosition(sequence: 4, previousHash: previous, createdAtMilliseconds: 0)
+        retired[3] = LedgerEntry(sequence: 4, jws: try CompactJWS.sign(
+            payload: Array(JSONWriter.string(.object(forged.members(type: "payment"))).utf8), signer: first).text)
+        expectTampered(retired, first, naming: "record 4: signed by key \(first.keyID), but \(second.keyID)")
+        // Trusting both keys from the start does not let the new key sign before its rotation.
+        var early = try chain(2, signer: second) + Array(entries[2...])
+        early = early.enumerated().map { LedgerEntry(sequence: Int64($0.offset + 1), jws: $0.element.jws) }
+        var both = LedgerVerifier(crypto: crypto, trustedKeys: [first.keyID: first.publicKey, second.keyID: second.publicKey])
+        #expect(throws: TenderError.self) { _ = try both.verify(early) }
         // Without the rotation entry the new key is unknown.
         var withoutRotation = entries
         withoutRotation.remove(at: 2)

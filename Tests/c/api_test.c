@@ -455,19 +455,31 @@ static void test_ledger(void) {
     CHECK(contains(jwk2, kid));
 
     char *report = NULL;
-    CHECK_RC(tender_engine_verify(engine, NULL, 0, &report, NULL), TENDER_OK);
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
     CHECK(contains(report, "\"valid\":true") && contains(report, "\"records\":4"));
     tender_string_free(report);
     report = NULL;
-    CHECK_RC(tender_engine_verify(engine, checkpoint, checkpoint_len, &report, NULL), TENDER_OK);
+    CHECK_RC(tender_engine_verify(engine, checkpoint, checkpoint_len, NULL, 0, &report, NULL), TENDER_OK);
     tender_string_free(report);
     report = NULL;
-    CHECK_RC(tender_engine_verify(engine, empty_checkpoint, strlen(empty_checkpoint), &report, NULL), TENDER_OK);
+    CHECK_RC(tender_engine_verify(engine, empty_checkpoint, strlen(empty_checkpoint), NULL, 0, &report, NULL), TENDER_OK);
     tender_string_free(report);
     report = (char *)0x1;
-    CHECK_RC(tender_engine_verify(engine, "not.a.checkpoint", 16, &report, NULL), TENDER_E_LEDGER_TAMPERED);
+    CHECK_RC(tender_engine_verify(engine, "not.a.checkpoint", 16, NULL, 0, &report, NULL), TENDER_E_LEDGER_TAMPERED);
     CHECK(report == (char *)0x1 && contains(tender_last_error(), "checkpoint"));
-    CHECK_RC(tender_engine_verify(NULL, NULL, 0, &report, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_verify(NULL, NULL, 0, NULL, 0, &report, NULL), TENDER_E_NULL_ARGUMENT);
+    /* Pinned root keys: the first key (PEM or JWK) verifies the chain through the rotation; the new key cannot be the root. */
+    report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, pem, strlen(pem), &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    report = NULL;
+    CHECK_RC(tender_engine_verify(engine, checkpoint, checkpoint_len, jwk, strlen(jwk), &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    report = (char *)0x1;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, jwk2, strlen(jwk2), &report, NULL), TENDER_E_LEDGER_TAMPERED);
+    CHECK(contains(tender_last_error(), "record 1: signed by an untrusted key"));
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, "{\"kty\":\"RSA\"}", 13, &report, NULL), TENDER_E_INVALID_ARGUMENT);
+    CHECK(report == (char *)0x1);
 
     char *ledger = NULL;
     CHECK_RC(tender_engine_ledger(engine, &ledger, NULL), TENDER_OK);

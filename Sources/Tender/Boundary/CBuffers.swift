@@ -12,6 +12,14 @@ enum CBuffers {
         return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: length))
     }
 
+    /// The UTF-8 text in a host buffer.
+    static func text(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(TenderError) -> String {
+        guard let text = String(validating: try input(pointer, length, name), as: UTF8.self) else {
+            throw .invalidUTF8("\(name) is not valid UTF-8")
+        }
+        return text
+    }
+
     /// The JSON document in a host buffer.
     static func json(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(TenderError) -> JSONValue {
         try JSONInput.parse(try input(pointer, length, name))
@@ -51,5 +59,15 @@ enum CBuffers {
         let string = try allocate(text)
         out.pointee = string.pointer
         lengthOut?.pointee = string.length
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks (a checkpoint read from a file ends in one).
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

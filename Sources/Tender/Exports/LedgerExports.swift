@@ -27,19 +27,19 @@ public func tender_engine_ledger(
 
 @c @implementation
 public func tender_engine_verify(
-    _ engine: OpaquePointer?, _ checkpoint: UnsafePointer<CChar>?, _ checkpoint_len: Int,
-    _ report_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+    _ engine: OpaquePointer?, _ checkpoint: UnsafePointer<CChar>?, _ checkpoint_len: Int, _ trusted_key: UnsafePointer<CChar>?,
+    _ trusted_key_len: Int, _ report_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
         let out = try Boundary.require(report_out, "report_out")
-        var checkpointText: String?
-        if checkpoint != nil {
-            let bytes = try CBuffers.input(checkpoint, checkpoint_len, "checkpoint")
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8("checkpoint is not valid UTF-8") }
-            checkpointText = text
+        let checkpointText = try checkpoint.map { (_) throws(TenderError) in try CBuffers.text(checkpoint, checkpoint_len, "checkpoint") }
+        var trusted: [String: [UInt8]]?
+        if trusted_key != nil {
+            let key = try PublicKeyText.parse(try CBuffers.text(trusted_key, trusted_key_len, "trusted_key"))
+            trusted = [key.keyID: key.publicKey]
         }
-        let report = try handle.store.verify(checkpoint: checkpointText)
+        let report = try handle.store.verify(checkpoint: checkpointText?.trimmingASCIIWhitespace(), trustedKeys: trusted)
         try CBuffers.write(JSONWriter.string(report.json), to: out, length: len_out)
     }
 }

@@ -29,8 +29,10 @@ public enum Base64URL {
     }
 
     /// The bytes of unpadded base64url text, or nil when it is not canonical base64url.
-    public static func decode(_ text: Substring) -> [UInt8]? {
-        let input = Array(text.utf8)
+    public static func decode(_ text: Substring) -> [UInt8]? { decode(ArraySlice(text.utf8)) }
+
+    /// The bytes of unpadded base64url text given as ASCII bytes, or nil.
+    public static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
         guard input.count % 4 != 1 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(input.count * 3 / 4)

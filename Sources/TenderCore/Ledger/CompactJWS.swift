@@ -1,6 +1,6 @@
 /// A JWS in compact serialization (RFC 7515 §7.1): header.payload.signature,
 /// each base64url, signed with Ed25519 (alg "Ed25519", RFC 9864).
-public struct CompactJWS: Equatable, Sendable {
+public struct CompactJWS: Sendable {
     /// The algorithm names accepted when verifying; "Ed25519" is written.
     public static let acceptedAlgorithms: Set<String> = ["Ed25519", "EdDSA"]
 
@@ -12,8 +12,9 @@ public struct CompactJWS: Equatable, Sendable {
 
     /// The bytes the signature covers: the first two parts and the dot between them.
     public var signingInput: [UInt8] {
-        guard let lastDot = text.utf8.lastIndex(of: UInt8(ascii: ".")) else { return [] }
-        return Array(text.utf8[..<lastDot])
+        let bytes = Array(text.utf8)
+        guard let end = signingInputEnd ?? bytes.lastIndex(of: UInt8(ascii: ".")) else { return [] }
+        return Array(bytes[..<end])
     }
 
     /// Signs `payload` with `signer`, header `{"alg":"Ed25519","kid":...}`.
@@ -26,6 +27,15 @@ public struct CompactJWS: Equatable, Sendable {
             signature: signature)
     }
 
+    /// Signs several payloads with `signer`, in order; the signer may use several cores.
+    public static func sign(batch payloads: [[UInt8]], signer: any RecordSigner) throws(TenderError) -> [String] {
+        let header = Base64URL.encode(Array(JSONWriter.string(.object([("alg", .string("Ed25519")), ("kid", .string(signer.keyID))])).utf8))
+        let inputs = payloads.map { header + "." + Base64URL.encode($0) }
+        let signatures = try signer.sign(batch: inputs.map { Array($0.utf8) })
+        guard signatures.count == inputs.count else { throw .internal("the signer returned \(signatures.count) signatures for \(inputs.count)") }
+        return zip(inputs, signatures).map { $0 + "." + Base64URL.encode($1) }
+    }
+
     private init(text: String, keyID: String, algorithm: String, payload: [UInt8], signature: [UInt8]) {
         self.text = text
         self.keyID = keyID
@@ -36,17 +46,29 @@ public struct CompactJWS: Equatable, Sendable {
 
     /// Parses compact text; throws ``TenderError/ledgerTampered(_:)`` when it is not a well-formed Ed25519 JWS with a kid.
     public init(parsing text: String) throws(TenderError) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
+        let bytes = Array(text.utf8)
+        guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")), let lastDot = bytes.lastIndex(of: UInt8(ascii: ".")),
+            firstDot < lastDot, !bytes[(firstDot + 1)..<lastDot].contains(UInt8(ascii: "."))
         else { throw .ledgerTampered("not a compact JWS") }
+        let (alg, kid) = try CompactJWS.header(bytes[..<firstDot])
+        guard let payload = Base64URL.decode(bytes[(firstDot + 1)..<lastDot]), let signature = Base64URL.decode(bytes[(lastDot + 1)...])
+        else { throw .ledgerTampered("not a compact JWS") }
+        self.init(text: text, keyID: kid, algorithm: alg, payload: payload, signature: signature)
+        signingInputEnd = lastDot
+    }
+
+    private var signingInputEnd: Int?
+
+    /// The algorithm and key id of an encoded header.
+    private static func header(_ encoded: ArraySlice<UInt8>) throws(TenderError) -> (String, String) {
+        guard let bytes = Base64URL.decode(encoded) else { throw .ledgerTampered("not a compact JWS") }
         let header: JSONValue
-        do throws(TenderError) { header = try JSONParser.parse(headerBytes) } catch { throw .ledgerTampered("the JWS header is not JSON") }
+        do throws(TenderError) { header = try JSONParser.parse(bytes) } catch { throw .ledgerTampered("the JWS header is not JSON") }
         guard let alg = header["alg"]?.stringValue, CompactJWS.acceptedAlgorithms.contains(alg) else {
             throw .ledgerTampered("the JWS algorithm is not Ed25519")
         }
         guard let kid = header["kid"]?.stringValue else { throw .ledgerTampered("the JWS header has no kid") }
         guard header["crit"] == nil else { throw .ledgerTampered("the JWS header has critical extensions") }
-        self.init(text: text, keyID: kid, algorithm: alg, payload: payload, signature: signature)
+        return (alg, kid)
     }
 }

@@ -8,8 +8,11 @@ public struct LedgerEntry: Equatable, Sendable {
         self.jws = jws
     }
 
-    /// The hash the next entry links to: base64url SHA-256 of the JWS text.
-    public static func hash(ofJWS jws: String, crypto: any LedgerCrypto) throws(TenderError) -> String {
-        Base64URL.encode(try crypto.sha256(Array(jws.utf8)))
+    /// The hash the next entry links to: base64url SHA-256 of this entry's
+    /// signed payload (the record JSON). Linking the signed content rather than
+    /// the signature keeps the chain tamper-evident while letting a batch of
+    /// entries be signed in parallel.
+    public static func hash(ofPayload payload: [UInt8], crypto: any LedgerCrypto) throws(TenderError) -> String {
+        Base64URL.encode(try crypto.sha256(payload))
     }
 }

@@ -1,6 +1,17 @@
 /// Verifies a whole ledger with public keys alone: every signature, every
 /// sequence number, every link to the previous entry, every key rotation,
 /// and optionally an earlier checkpoint. Pure; the crypto comes through a port.
+///
+/// Trust follows the chain: the first entry must be signed by a trusted
+/// root key; every later entry by the key that was signing at that point; a
+/// rotation entry, signed by the outgoing key, hands signing to the new key
+/// from the next entry on. A retired key can no longer sign, and a new key
+/// cannot sign anything before its rotation.
+///
+/// Two passes: the chain (positions, links, rotations) is walked in order,
+/// then every signature up to the first broken link is checked as one batch,
+/// which the crypto port may spread over several cores. The first bad
+/// entry of either pass is the one reported.
 public struct LedgerVerifier {
     /// What a successful verification saw.
     public struct Report: Equatable, Sendable {
@@ -18,13 +29,16 @@ public struct LedgerVerifier {
     }
 
     private let crypto: any LedgerCrypto
-    private var keys: [String: [UInt8]]
+    private let roots: [String: [UInt8]]
+    /// The key signing at the current point of the walk, once the first entry named it.
+    private var signing: (keyID: String, publicKey: [UInt8])?
+    /// Every key that signed at some point, for checkpoints.
+    private var history: [String: [UInt8]] = [:]
 
-    /// A verifier trusting `trustedKeys` (kid → raw Ed25519 public key).
-    /// Keys introduced by verified rotation entries are trusted from then on.
+    /// A verifier whose root keys are `trustedKeys` (kid → raw Ed25519 public key).
     public init(crypto: any LedgerCrypto, trustedKeys: [String: [UInt8]]) {
         self.crypto = crypto
-        self.keys = trustedKeys
+        self.roots = trustedKeys
     }
 
     /// Verifies `entries` in stored order. Throws ``TenderError/ledgerTampered(_:)``
@@ -33,29 +47,57 @@ public struct LedgerVerifier {
         var previousHash = LedgerPosition.genesisHash
         var hashes: [String] = []
         hashes.reserveCapacity(entries.count)
+        var checks: [SignatureCheck] = []
+        checks.reserveCapacity(entries.count)
         var used: [String] = []
+        var broken: (index: Int, message: String)?
         for (index, entry) in entries.enumerated() {
-            let expected = Int64(index) + 1
             do throws(TenderError) {
-                try verifyEntry(entry, expectedSequence: expected, previousHash: previousHash, used: &used)
+                let (check, payload) = try chainStep(entry, expectedSequence: Int64(index) + 1, previousHash: previousHash)
+                checks.append(check.check)
+                if !used.contains(check.keyID) { used.append(check.keyID) }
+                previousHash = try LedgerEntry.hash(ofPayload: payload, crypto: crypto)
+                hashes.append(previousHash)
             } catch {
-                throw .ledgerTampered("record \(expected): \(error.message)")
+                broken = (index, error.message)
+                break
             }
-            previousHash = try LedgerEntry.hash(ofJWS: entry.jws, crypto: crypto)
-            hashes.append(previousHash)
         }
+        if let bad = crypto.firstInvalid(checks) {
+            throw .ledgerTampered("record \(bad + 1): the signature does not verify")
+        }
+        if let broken { throw .ledgerTampered("record \(broken.index + 1): \(broken.message)") }
         if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes) }
         return Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
     }
 
-    private mutating func verifyEntry(
-        _ entry: LedgerEntry, expectedSequence: Int64, previousHash: String, used: inout [String]
-    ) throws(TenderError) {
+    /// A signature to check, with the key id that made it.
+    private struct KeyedCheck {
+        let check: SignatureCheck
+        let keyID: String
+    }
+
+    /// Checks one entry's place in the chain; returns its signature check and payload bytes.
+    private mutating func chainStep(
+        _ entry: LedgerEntry, expectedSequence: Int64, previousHash: String
+    ) throws(TenderError) -> (KeyedCheck, [UInt8]) {
         guard entry.sequence == expectedSequence else {
             throw .ledgerTampered("stored at position \(entry.sequence); an entry was deleted, inserted or moved")
         }
         let jws = try CompactJWS(parsing: entry.jws)
-        let payload = try verifiedPayload(jws, used: &used)
+        let key: [UInt8]
+        if let signing {
+            guard jws.keyID == signing.keyID else {
+                throw .ledgerTampered("signed by key \(jws.keyID.prefix(64)), but \(signing.keyID) was the signing key then")
+            }
+            key = signing.publicKey
+        } else {
+            guard let root = roots[jws.keyID] else { throw .ledgerTampered("signed by an untrusted key \(jws.keyID.prefix(64))") }
+            key = root
+            signing = (jws.keyID, root)
+            history[jws.keyID] = root
+        }
+        let payload = try Self.payloadObject(jws)
         guard payload["sequence"] == .number(String(expectedSequence)) else {
             throw .ledgerTampered("its signed sequence number is not \(expectedSequence); an entry was deleted, inserted or moved")
         }
@@ -63,15 +105,11 @@ public struct LedgerVerifier {
             throw .ledgerTampered("it does not link to the entry before it")
         }
         if payload["type"]?.stringValue == "key_rotation" { try acceptRotation(payload) }
+        let check = SignatureCheck(signature: jws.signature, message: jws.signingInput, publicKey: key)
+        return (KeyedCheck(check: check, keyID: jws.keyID), jws.payload)
     }
 
-    /// The payload of `jws` once its signature checks out with a trusted key.
-    private func verifiedPayload(_ jws: CompactJWS, used: inout [String]) throws(TenderError) -> JSONValue {
-        guard let key = keys[jws.keyID] else { throw .ledgerTampered("signed by an unknown key \(jws.keyID.prefix(64))") }
-        guard crypto.isValidSignature(jws.signature, of: jws.signingInput, publicKey: key) else {
-            throw .ledgerTampered("the signature does not verify")
-        }
-        if !used.contains(jws.keyID) { used.append(jws.keyID) }
+    private static func payloadObject(_ jws: CompactJWS) throws(TenderError) -> JSONValue {
         let payload: JSONValue
         do throws(TenderError) { payload = try JSONParser.parse(jws.payload) } catch { throw .ledgerTampered("the payload is not JSON") }
         guard payload.objectMembers != nil else { throw .ledgerTampered("the payload is not a JSON object") }
@@ -85,14 +123,21 @@ public struct LedgerVerifier {
         guard try JWK.ed25519Thumbprint(publicKey: raw, crypto: crypto) == kid else {
             throw .ledgerTampered("the rotation's key id is not its key's thumbprint")
         }
-        keys[kid] = raw
+        signing = (kid, raw)
+        history[kid] = raw
     }
 
     private func verifyCheckpoint(_ text: String, hashes: [String]) throws(TenderError) {
-        var ignored: [String] = []
         let payload: JSONValue
         do throws(TenderError) {
-            payload = try verifiedPayload(try CompactJWS(parsing: text), used: &ignored)
+            let jws = try CompactJWS(parsing: text)
+            guard let key = history[jws.keyID] ?? (history.isEmpty ? roots[jws.keyID] : nil) else {
+                throw .ledgerTampered("signed by a key that never signed this ledger")
+            }
+            guard crypto.isValidSignature(jws.signature, of: jws.signingInput, publicKey: key) else {
+                throw .ledgerTampered("the signature does not verify")
+            }
+            payload = try Self.payloadObject(jws)
         } catch {
             throw .ledgerTampered("checkpoint: \(error.message)")
         }

@@ -5,4 +5,14 @@ public protocol RecordSigner: Sendable {
     var keyID: String { get }
     /// The Ed25519 signature of `message`.
     func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8]
+    /// The signatures of several messages, in order; implementations may use several cores.
+    func sign(batch messages: [[UInt8]]) throws(TenderError) -> [[UInt8]]
+}
+
+extension RecordSigner {
+    public func sign(batch messages: [[UInt8]]) throws(TenderError) -> [[UInt8]] {
+        var signatures: [[UInt8]] = []
+        for message in messages { signatures.append(try sign(message)) }
+        return signatures
+    }
 }

@@ -1,0 +1,92 @@
+internal import Glibc
+import Synchronization
+
+/// A fixed set of threads that share the iterations of one loop with the
+/// calling thread, so batches of signatures use every core. Threads start on
+/// first use and wait idle between jobs; one job runs at a time.
+public final class WorkerPool: @unchecked Sendable {
+    /// One worker per online CPU beyond the caller's.
+    public static let shared = WorkerPool(workers: max(0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1))
+
+    private var workers = 0
+    private let callers = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let started = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var generation = 0
+    private var job: ((Int) -> Void)?
+    private var count = 0
+    private var running = 0
+    private let next = Atomic<Int>(0)
+
+    init(workers: Int) {
+        pthread_mutex_init(callers, nil)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(started, nil)
+        pthread_cond_init(finished, nil)
+        var launched = 0
+        for _ in 0..<workers {
+            var thread = pthread_t()
+            let me = Unmanaged.passRetained(self).toOpaque()
+            let ok = pthread_create(&thread, nil, { raw in
+                guard let raw else { return nil }
+                Unmanaged<WorkerPool>.fromOpaque(raw).takeRetainedValue().work()
+                return nil
+            }, me)
+            if ok == 0 {
+                pthread_detach(thread)
+                launched += 1
+            } else {
+                Unmanaged<WorkerPool>.fromOpaque(me).release()
+            }
+        }
+        self.workers = launched
+    }
+
+    /// Calls `body(i)` for every i in 0..<count, on the workers and the calling thread; returns when all are done.
+    public func forEach(_ count: Int, _ body: @escaping (Int) -> Void) {
+        guard workers > 0, count > 1 else {
+            for index in 0..<count { body(index) }
+            return
+        }
+        pthread_mutex_lock(callers)
+        pthread_mutex_lock(mutex)
+        job = body
+        self.count = count
+        next.store(0, ordering: .sequentiallyConsistent)
+        running = workers
+        generation += 1
+        pthread_cond_broadcast(started)
+        pthread_mutex_unlock(mutex)
+        drain(body, count)
+        pthread_mutex_lock(mutex)
+        while running > 0 { pthread_cond_wait(finished, mutex) }
+        job = nil
+        pthread_mutex_unlock(mutex)
+        pthread_mutex_unlock(callers)
+    }
+
+    private func drain(_ body: (Int) -> Void, _ count: Int) {
+        while true {
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < count else { return }
+            body(index)
+        }
+    }
+
+    private func work() {
+        var seen = 0
+        pthread_mutex_lock(mutex)
+        while true {
+            while generation == seen { pthread_cond_wait(started, mutex) }
+            seen = generation
+            let current = job
+            let total = count
+            pthread_mutex_unlock(mutex)
+            if let current { drain(current, total) }
+            pthread_mutex_lock(mutex)
+            running -= 1
+            if running == 0 { pthread_cond_signal(finished) }
+        }
+    }
+}
