@@ -51,10 +51,10 @@ final class Database {
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE, so the write lock
     /// is taken up front), committing when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try statement("BEGIN IMMEDIATE").run()
         do throws(TenderError) {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
             try? execute("ROLLBACK")
@@ -64,10 +64,10 @@ final class Database {
 
     /// Runs `body` in a read transaction, a consistent snapshot.
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try execute("BEGIN DEFERRED")
+        try statement("BEGIN DEFERRED").run()
         do throws(TenderError) {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
             try? execute("ROLLBACK")
