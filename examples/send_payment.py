@@ -7,8 +7,9 @@ HOME is the Tender home directory (created when missing); without it a
 temporary directory is used and removed afterwards. The program imports a
 small directory, starts the intent "send $50 to John", answers every question
 (choosing John Baily, then his mobile; the first option for anything else),
-confirms, handles and prints the payment record. It exits with 0 when the
-payment was made, 1 when Tender declined it, 2 on an error.
+confirms, handles and prints the payment record with its signature (a compact
+JWS), then verifies the signed ledger. It exits with 0 when the payment was
+made, 1 when Tender declined it, 2 on an error.
 
 The `tender` package must be importable (`pip install ./python`) and find
 libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
@@ -110,9 +111,15 @@ def run(home):
             if code != tender.ResponseCode.SUCCESS:
                 return 1
             print(json.dumps(record, indent=2, ensure_ascii=False))
+            # The record is also a ledger entry, signed with Ed25519 as a
+            # compact JWS that any JOSE library verifies with this JWK.
+            print(f"jws: {record.jws}")
+            print(f"signed by key {record.kid}: {show(engine.public_key('jwk'))}")
 
         for acc in engine.directory()["accounts"]:
             print(f"balance of {acc['id']}: {acc['balance']['amount']} {acc['balance']['currency']}")
+        report = engine.verify()
+        print(f"ledger verified: {report['records']} record(s), head {report['headHash']}")
     return 0
 
 

@@ -27,11 +27,15 @@ Every payment is also an entry of a hash-chained ledger, signed with Ed25519
 as a compact JWS (RFC 7515, header ``{"alg": "Ed25519", "kid": ...}`` where
 ``kid`` is the RFC 7638 thumbprint of the key). The record :meth:`Session.handle`
 returns is a :class:`Record`: a ``dict`` of the record's fields with the JWS
-as ``record.jws``. :meth:`Engine.ledger` lists every entry (payments and key
-rotations) with its JWS; :meth:`Engine.verify` checks every signature, sequence
-number and hash link (and, given an earlier :meth:`Engine.checkpoint`, that
-nothing it covers was truncated or rewritten) and raises
-:class:`LedgerTamperedError` naming the first bad record;
+as ``record.jws``. Each record's ``previousHash`` is the base64url SHA-256 of
+the previous record's payload (its record JSON, the decoded middle part of its
+JWS); record 1 links to 32 zero bytes. :meth:`Engine.ledger` lists every entry
+(payments and key rotations) with its JWS; :meth:`Engine.verify` checks every
+signature, sequence number and hash link, with trust following the chain from
+a root key (the first key the store recorded, or one you pin with
+``trusted_key``) through signed key rotations, and, given an earlier
+:meth:`Engine.checkpoint`, that nothing it covers was truncated or rewritten;
+it raises :class:`LedgerTamperedError` naming the first bad record;
 :meth:`Engine.public_key` gives the public key as PEM (for openssl) or as a
 JWK (for JOSE libraries); :meth:`Engine.rotate_key` hands signing over to a
 new key. The private key lives in ``HOME/keys/<kid>.pem`` (mode 0600); a key
@@ -509,7 +513,8 @@ class Engine:
     def payments(self) -> List[dict]:
         """Every payment record in the store, oldest first.
 
-        Raises :class:`StoreError`, :class:`StoreBusyError`;
+        Raises :class:`StoreError`, :class:`StoreBusyError`,
+        :class:`LedgerTamperedError` (a stored record is not a JWS);
         :class:`ClosedError` after :meth:`close`. Thread-safe.
         """
         ptr, length = c_void_p(), c_size_t()
@@ -544,19 +549,41 @@ class Engine:
         """
         return json.loads(self._text_call(_clib.tender_engine_ledger))
 
-    def verify(self, checkpoint: Union[str, bytes, None] = None) -> dict:
-        """Verifies the ledger: every signature (with the public keys the store
-        recorded, following signed key rotations), every sequence number and
-        every hash link. With ``checkpoint`` (a JWS from :meth:`checkpoint`,
-        surrounding whitespace ignored), also that no entry it covers was
-        removed or rewritten; only a checkpoint can detect entries removed at
-        the end. Returns the report ``{"valid": True, "records": N,
-        "headHash": str, "keys": [kid, ...]}``.
+    def verify(
+        self,
+        checkpoint: Union[str, bytes, None] = None,
+        trusted_key: Union[str, bytes, Mapping, None] = None,
+    ) -> dict:
+        """Verifies the ledger: every signature, every sequence number and
+        every hash link. Trust starts from a root key and follows the chain:
+        record 1 must be signed by the root, each later record by the key
+        signing at that point, and a ``key_rotation`` record (signed by the
+        outgoing key) hands signing over to the new key from the next record
+        on; a retired key cannot sign any more and a new key cannot sign
+        before its rotation.
+
+        ``trusted_key`` pins the root: an Ed25519 public key as PEM text
+        (``str`` or ``bytes``, e.g. saved from ``public_key("pem")``), a JWK
+        ``dict`` (e.g. ``public_key("jwk")``) or JWK JSON text. Without it the
+        root is the first key the store recorded, which anyone who can
+        rewrite the store can replace; pin a key kept elsewhere to be
+        protected against that.
+
+        With ``checkpoint`` (a JWS from :meth:`checkpoint`, surrounding
+        whitespace ignored), also checks that no record it covers was removed
+        or rewritten; only a checkpoint can detect records removed at the end.
+
+        Returns the report ``{"valid": True, "records": N, "headHash": str,
+        "keys": [kid, ...]}`` (``headHash``: base64url SHA-256 of the last
+        record's payload, i.e. its record JSON; ``keys``: every key that
+        signed, in order of first use).
 
         Raises :class:`LedgerTamperedError` (its message names the first bad
         record, ``"record N: ..."``, or the checkpoint),
-        :class:`InvalidUTF8Error`, :class:`TooLargeError`, :class:`StoreError`;
-        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        :class:`InvalidArgumentError` (``trusted_key`` is not an Ed25519
+        public key), :class:`InvalidUTF8Error`, :class:`TooLargeError`,
+        :class:`StoreError`; :class:`TypeError` for an argument of another
+        type; :class:`ClosedError` after :meth:`close`. Thread-safe.
         """
         if checkpoint is None:
             data, size = None, 0
@@ -568,7 +595,17 @@ class Engine:
             else:
                 raise TypeError(f"checkpoint must be a str, bytes or None, not {type(checkpoint).__name__}")
             size = len(data)
-        return json.loads(self._text_call(_clib.tender_engine_verify, data, size))
+        if trusted_key is None:
+            key, key_size = None, 0
+        else:
+            if isinstance(trusted_key, (str, bytes, bytearray, memoryview, Mapping)):
+                key = _encode(trusted_key, "trusted_key")
+            else:
+                raise TypeError(
+                    "trusted_key must be PEM or JWK text (str or bytes), a JWK dict or None, "
+                    f"not {type(trusted_key).__name__}")
+            key_size = len(key)
+        return json.loads(self._text_call(_clib.tender_engine_verify, data, size, key, key_size))
 
     def checkpoint(self) -> str:
         """A signed checkpoint of the ledger as it stands (record count and
@@ -612,7 +649,12 @@ class Engine:
         """Rotates the signing key: makes a new key, appends a
         ``key_rotation`` entry signed by the old key, and destroys the old
         private key file (its public key stays in the store for
-        verification). Returns the new key id.
+        verification). From the next record on only the new key may sign.
+        Returns the new key id.
+
+        :meth:`public_key` then gives the new key; a root pinned with
+        ``verify(trusted_key=...)`` stays the ledger's first key, so save
+        that one (before the first rotation) to pin it later.
 
         Raises :class:`KeyFileError`, :class:`CryptoError`,
         :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`

@@ -58,10 +58,10 @@ _SIGNATURES = {
     "tender_engine_payments": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     # ledger
     "tender_engine_ledger": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
-    # checkpoint is NULL (None) for none, else its bytes and length
+    # checkpoint and trusted_key: NULL (None) for none, else their bytes and length
     "tender_engine_verify": (
         _c_result,
-        [_c_handle, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)],
+        [_c_handle, c_char_p, c_size_t, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)],
     ),
     "tender_engine_checkpoint": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_engine_public_key": (
