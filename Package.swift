@@ -24,15 +24,21 @@ let package = Package(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
+        .systemLibrary(
+            name: "CPAM", path: "Sources/CPAM", pkgConfig: "pam",
+            providers: [.apt(["libpam0g-dev"])]),
+
         // Pure core: money, intents, resolution, dialog, ports. No I/O, no C modules.
         .target(name: "TenderCore"),
         // SQLite adapter: directory and payments in one WAL file.
         .target(name: "TenderStore", dependencies: ["TenderCore", "CSQLite"]),
         // OpenSSL adapter: Ed25519 keys and signatures, SHA-256, key files.
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
+        // PAM adapter: re-authentication through the system login.
+        .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
         // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.0.
         .target(
-            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto"],
+            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -43,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore", "TenderCrypto", "CSQLite", "COpenSSL",
+                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/tender"),
@@ -51,5 +57,6 @@ let package = Package(
         .testTarget(name: "TenderCoreTests", dependencies: ["TenderCore"]),
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
+        .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
     ]
 )

@@ -6,6 +6,10 @@
  * questions Tender asks), confirm, handle. Handling pays exactly once and
  * returns the payment record as JSON.
  *
+ * Restricted payments (by default every payment) re-authenticate the person
+ * through the system login (PAM) in handle, before anything is submitted;
+ * the host supplies the conversation (tender_session_set_conversation()).
+ *
  * Every payment is also a record in a ledger: signed with Ed25519 as a JWS
  * (RFC 7515, alg "Ed25519"), each record carrying the hash of the one before,
  * so any edit, deletion or reordering is found by tender_engine_verify() or
@@ -108,7 +112,8 @@ enum tender_result_code {
     TENDER_E_KEY_FILE = 401,        /**< the signing key file is missing, unreadable or unsafe */
     TENDER_E_LEDGER_TAMPERED = 402, /**< verification failed; the message names the first bad record */
 
-    /* 500-599: reserved for authentication */
+    /* 500-599: authentication */
+    TENDER_E_AUTH_SERVICE = 500,    /**< the PAM service has no file, or the process user is unknown */
 
     /* 900-999: the library itself */
     TENDER_E_INTERNAL = 900         /**< a defect in Tender; the message says more */
@@ -182,13 +187,18 @@ typedef struct tender_engine tender_engine;
 
 /**
  * Opens an engine from its JSON configuration (schema in docs/json.md):
- * `{"home": "/path/to/home"}` plus optional `"limits"`. The home directory is
- * created (mode 0700) when missing, and the store inside it when new.
+ * `{"home": "/path/to/home"}` plus optional `"limits"` and
+ * `"authentication"` (which intents and rules need re-authentication, the
+ * reuse window, the PAM service, throttling). The home directory is created
+ * (mode 0700) when missing, and the store inside it when new.
  *
  * On success writes a new engine to *engine_out; release it with
  * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
  * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
- * TENDER_E_HOME, TENDER_E_STORE. Thread-safe.
+ * TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY, TENDER_E_HOME,
+ * TENDER_E_STORE, TENDER_E_AUTH_SERVICE (the policy needs authentication and
+ * the PAM service, "tender" by default, has no file in the PAM configuration
+ * directory: Linux-PAM would silently use "other"). Thread-safe.
  */
 tender_result tender_engine_new(const char *config_json, size_t config_len,
                                 tender_engine **engine_out);
@@ -298,6 +308,15 @@ tender_result tender_engine_public_key(tender_engine *engine, tender_key_format 
  */
 tender_result tender_engine_rotate_key(tender_engine *engine, char **kid_out, size_t *len_out);
 
+/**
+ * Writes the authentication audit log, oldest first, as a JSON array of
+ * `{"id", "at", "user", "event", "intent", "detail"}` (events: authenticated,
+ * reused, denied, throttled). It never holds a secret. Free the text with
+ * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE.
+ * Thread-safe.
+ */
+tender_result tender_engine_audit(tender_engine *engine, char **json_out, size_t *len_out);
+
 /* ---------------------------------------------------------------- session */
 
 /**
@@ -323,6 +342,40 @@ tender_result tender_session_new(tender_engine *engine, const char *intent_json,
 
 /** Releases a session. NULL is ignored. Call once per session. */
 void tender_session_free(tender_session *session);
+
+/** What an authentication step asks of the person. */
+typedef int32_t tender_prompt_kind;
+
+/** Prompt kinds, as PAM's message styles. */
+enum tender_prompt_kind_value {
+    TENDER_PROMPT_SECRET = 0, /**< ask without echo (a password) */
+    TENDER_PROMPT_TEXT = 1,   /**< ask with echo */
+    TENDER_PROMPT_INFO = 2,   /**< show a message; no answer */
+    TENDER_PROMPT_ERROR = 3   /**< show an error message; no answer */
+};
+
+/**
+ * The host's side of re-authentication. Called on the thread that called
+ * tender_session_handle(), once per PAM message. For SECRET and TEXT, write
+ * the answer as NUL-terminated UTF-8 of at most answer_size - 1 bytes into
+ * `answer` (memory Tender owns, hands to PAM and wipes; do not keep it) and
+ * return 0. For INFO and ERROR, `answer` is NULL and answer_size 0; show
+ * `message` and return 0. Return non-zero to cancel: handle then answers
+ * TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED and pays nothing.
+ * `message` is valid during the call only.
+ */
+typedef int (*tender_conversation_fn)(void *userdata, tender_prompt_kind kind, const char *message,
+                                      char *answer, size_t answer_size);
+
+/**
+ * Sets how this session asks the person to authenticate when the engine's
+ * policy requires it (NULL `conversation` removes it: a payment that needs
+ * authentication is then refused). `userdata` is passed back unchanged and
+ * must stay valid while the session may call it.
+ * Errors: TENDER_E_NULL_ARGUMENT (session).
+ */
+tender_result tender_session_set_conversation(tender_session *session, tender_conversation_fn conversation,
+                                              void *userdata);
 
 /**
  * Resolves every parameter and writes the results as JSON to *json_out:
@@ -363,9 +416,15 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
                                      char **json_out, size_t *len_out);
 
 /**
- * Handles a confirmed intent: pays exactly once and writes the response code
- * to *code_out (TENDER_RESPONSE_SUCCESS or a failure code such as
- * TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS when funds left since confirm).
+ * Handles a confirmed intent: re-authenticates the person when the engine's
+ * policy asks for it (the reuse window may spare it), then pays exactly once,
+ * and writes the response code to *code_out: TENDER_RESPONSE_SUCCESS or a
+ * failure code such as TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS (funds left
+ * since confirm) or TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED (wrong,
+ * empty or cancelled credentials, too many failures, or no conversation set;
+ * nothing is submitted, the session stays confirmed so the host may retry,
+ * and tender_last_error() says why, e.g. "wrongCredentials: ..." or
+ * "throttled: ...").
  * On success, if record_out is not NULL, writes the payment record as JSON,
  * and if jws_out is not NULL, the record's compact JWS; each with its length
  * when its length pointer is not NULL. The debit, the record and the

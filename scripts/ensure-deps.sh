@@ -15,6 +15,8 @@ need g++            command -v c++
 need make           command -v make
 need libsqlite3-dev pkg-config --exists sqlite3
 need libssl-dev     pkg-config --exists libcrypto
+need libpam0g-dev   pkg-config --exists pam
+need libpam-wrapper test -e /usr/lib/x86_64-linux-gnu/libpam_wrapper.so -o -e /usr/lib/libpam_wrapper.so -o -n "$(ls /usr/lib/*/libpam_wrapper.so 2>/dev/null)"
 need openssl        command -v openssl
 need binutils       command -v readelf
 need python3        command -v python3

@@ -31,10 +31,10 @@ extension SQLiteStore {
         return key
     }
 
-    /// Every public key that ever signed, oldest first.
+    /// Every public key that ever signed, in the order they were recorded (rowid, not the wall clock).
     public func publicKeys() throws(TenderError) -> [StoredPublicKey] {
         try read { (db) throws(TenderError) in
-            try db.statement("SELECT kid, public_key, created_at_ms, active FROM signing_keys ORDER BY created_at_ms, kid").rows {
+            try db.statement("SELECT kid, public_key, created_at_ms, active FROM signing_keys ORDER BY rowid").rows {
                 StoredPublicKey(keyID: $0.text(0) ?? "", publicKey: $0.blob(1), createdAtMilliseconds: $0.int64(2), isActive: $0.int64(3) != 0)
             }
         }

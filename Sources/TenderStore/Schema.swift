@@ -51,6 +51,23 @@ enum Schema {
             active INTEGER NOT NULL
         );
         CREATE UNIQUE INDEX one_active_signing_key ON signing_keys (active) WHERE active = 1;
+        CREATE TABLE auth_throttle (
+            user TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            next_allowed_ms INTEGER NOT NULL
+        );
+        CREATE TABLE known_devices (
+            device TEXT PRIMARY KEY,
+            first_seen_ms INTEGER NOT NULL
+        );
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            event TEXT NOT NULL,
+            intent TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
         """
     ]
 

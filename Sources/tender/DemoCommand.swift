@@ -1,4 +1,5 @@
 import ArgumentParser
+import TenderAuth
 import TenderCore
 import TenderStore
 
@@ -31,14 +32,21 @@ struct DemoCommand: ParsableCommand {
     private func play(home: String) throws(TenderError) {
         let store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json)))
-        let engine = Engine(directory: store, ledger: store)
         let printer = DialogPrinter()
+        let pam = try DemoPAMStack(home: home, user: try PAMAuthenticator.processUser())
+        var policy = AuthenticationPolicy()
+        policy.service = DemoPAMStack.service
+        policy.configDirectory = pam.directory
+        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+        let engine = Engine(
+            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store))
         printer.banner("Tender demo: send payment, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: the seeds' contacts (two Johns, Tim Cook, Craig Federighi, Phil Schiller) and a checking account")
 
         printer.turn(speaker: "person", DemoCommand.request)
         printer.detail("intent", DemoCommand.intent)
         let session = try SendPaymentSession(engine: engine, json: try JSONParser.parse(DemoCommand.intent))
+        session.conversation = DemoConversation(printer: printer)
         var replies = DemoCommand.replies[...]
         while true {
             let results = try session.resolve()
@@ -58,6 +66,8 @@ struct DemoCommand: ParsableCommand {
         printer.turn(speaker: "tender", "confirm → \(confirmCode.name)")
         printer.detail("response", JSONWriter.string(response))
         guard confirmCode == .ready else { throw .internal("confirm did not answer ready") }
+        printer.turn(speaker: "tender", "handle: sending money is restricted, so PAM re-authenticates \(pam.user) first")
+        printer.detail("pam", "DEMO PAM STACK: service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
         let (handleCode, record) = try session.handle()
         printer.turn(speaker: "tender", "handle → \(handleCode.name)")
         if let record {

@@ -1,3 +1,4 @@
+import TenderAuth
 import TenderCore
 import TenderCrypto
 import TenderStore
@@ -11,7 +12,11 @@ final class EngineHandle {
     init(configuration: EngineConfiguration) throws(TenderError) {
         try SQLiteStore.prepareHome(configuration.home)
         store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
-        engine = Engine(directory: store, ledger: store, limits: configuration.limits)
+        let policy = configuration.authentication
+        let authenticator = policy.asksAnything
+            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store)
+        engine = Engine(directory: store, ledger: store, limits: configuration.limits, gate: gate)
     }
 
     /// A +1 reference for C.

@@ -30,6 +30,7 @@ enum ResultCode {
         case .crypto: return value(TENDER_E_CRYPTO)
         case .keyFile: return value(TENDER_E_KEY_FILE)
         case .ledgerTampered: return value(TENDER_E_LEDGER_TAMPERED)
+        case .authService: return value(TENDER_E_AUTH_SERVICE)
         case .internal: return value(TENDER_E_INTERNAL)
         }
     }
@@ -57,6 +58,7 @@ enum ResultCode {
         case value(TENDER_E_CRYPTO): return "TENDER_E_CRYPTO"
         case value(TENDER_E_KEY_FILE): return "TENDER_E_KEY_FILE"
         case value(TENDER_E_LEDGER_TAMPERED): return "TENDER_E_LEDGER_TAMPERED"
+        case value(TENDER_E_AUTH_SERVICE): return "TENDER_E_AUTH_SERVICE"
         case value(TENDER_E_INTERNAL): return "TENDER_E_INTERNAL"
         default: return "TENDER_E_UNKNOWN_CODE"
         }

@@ -48,3 +48,14 @@ public func tender_engine_payments(
         try CBuffers.write("[" + records.map(\.json).joined(separator: ",") + "]", to: out, length: len_out)
     }
 }
+
+@c @implementation
+public func tender_engine_audit(
+    _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let out = try Boundary.require(json_out, "json_out")
+        try CBuffers.write(JSONWriter.string(.array(try handle.store.auditEntries().map(\.json))), to: out, length: len_out)
+    }
+}

@@ -20,6 +20,16 @@ public func tender_session_free(_ session: OpaquePointer?) {
 }
 
 @c @implementation
+public func tender_session_set_conversation(
+    _ session: OpaquePointer?, _ conversation: tender_conversation_fn?, _ userdata: UnsafeMutableRawPointer?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try SessionHandle.from(session)
+        handle.session.conversation = conversation.map { HostConversation(function: $0, userdata: userdata) }
+    }
+}
+
+@c @implementation
 public func tender_session_resolve(
     _ session: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
@@ -62,6 +72,7 @@ public func tender_session_handle(
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
         let (code, record) = try handle.session.handle()
+        if let denial = handle.session.lastDenial { LastError.set("\(denial.name): \(denial.message)") }
         if let record {
             let json = try CBuffers.allocate(record.json)
             let jws: (pointer: UnsafeMutablePointer<CChar>, length: Int)

@@ -26,6 +26,10 @@ public final class SendPaymentSession {
 
     /// The key naming this payment: the host's, else a random one.
     public let idempotencyKey: String
+    /// How to ask the person to authenticate, when the policy requires it.
+    public var conversation: (any Conversation)?
+    /// Why the last handle answered failureCredentialsUnverified, if it did.
+    public private(set) var lastDenial: AuthenticationDenial?
 
     /// Starts a dialog about `intent`.
     public init(engine: Engine, intent: SendPaymentIntent) {
@@ -244,15 +248,22 @@ public final class SendPaymentSession {
 
     // MARK: handle
 
-    /// Pays the confirmed payment exactly once. Handling again returns the
-    /// original record. Throws ``TenderError/wrongState(_:)`` unless confirm
-    /// answered ready, ``TenderError/idempotencyConflict(_:)`` when the key
-    /// already paid something else.
+    /// Pays the confirmed payment exactly once, after re-authenticating the
+    /// person when the engine's policy asks for it (nothing is submitted when
+    /// that fails: the answer is failureCredentialsUnverified and
+    /// ``lastDenial`` says why). Handling again returns the original record.
+    /// Throws ``TenderError/wrongState(_:)`` unless confirm answered ready,
+    /// ``TenderError/idempotencyConflict(_:)`` when the key already paid something else.
     public func handle() throws(TenderError) -> (code: SendPaymentResponseCode, record: PaymentRecord?) {
         let confirmed: ConfirmedPayment
         switch phase {
         case .resolving: throw .wrongState("confirm must answer ready before handle")
-        case let .ready(payment): confirmed = payment
+        case let .ready(payment):
+            confirmed = payment
+            lastDenial = try engine.gate.check(
+                intent: SendPaymentIntent.name, amount: payment.amount, payeeID: payment.contact.id, device: intent.device,
+                conversation: conversation)
+            if lastDenial != nil { return (.failureCredentialsUnverified, nil) }
         case let .handled(payment, _): confirmed = payment
         }
         let key = idempotencyKey

@@ -10,6 +10,8 @@ public struct SendPaymentIntent: Equatable, Sendable {
     public var note: String?
     /// Names the payment across retries; nil lets the session choose one.
     public var idempotencyKey: String?
+    /// The host's name for the device the request came from, for the new-device rule.
+    public var device: String?
 
     public init(payee: PayeeQuery? = nil, currencyAmount: Money? = nil, note: String? = nil, idempotencyKey: String? = nil) {
         self.payee = payee
@@ -23,7 +25,8 @@ public struct SendPaymentIntent: Equatable, Sendable {
         guard json.objectMembers != nil else { throw .invalidArgument("the intent must be a JSON object") }
         guard let kind = json["intent"]?.stringValue else { throw .invalidArgument("intent is required and must be a string") }
         guard kind == SendPaymentIntent.name else { throw .unknownIntent("unknown intent \"\(kind.prefix(40))\"") }
-        let reader = try ObjectReader(json, name: "intent", allowed: ["intent", "payee", "currencyAmount", "note", "idempotencyKey"])
+        let reader = try ObjectReader(
+            json, name: "intent", allowed: ["intent", "payee", "currencyAmount", "note", "idempotencyKey", "device"])
         self.init()
         if let payee = reader["payee"] { self.payee = try PayeeQuery(json: payee, field: "payee") }
         if let amount = reader["currencyAmount"] { currencyAmount = try Money(json: amount, field: "currencyAmount") }
@@ -34,5 +37,6 @@ public struct SendPaymentIntent: Equatable, Sendable {
             }
             idempotencyKey = key
         }
+        device = try reader.string("device", maxLength: 128)
     }
 }

@@ -1,0 +1,95 @@
+/// Which payments need the person to authenticate again, and for how long an
+/// authentication can be reused; part of the engine configuration
+/// (`"authentication"`, see docs/json.md).
+public struct AuthenticationPolicy: Equatable, Sendable {
+    /// The intents that move money, restricted by default (SiriKit restricts them while locked).
+    public static let moneyMovingIntents: Set<String> = [SendPaymentIntent.name]
+    /// The longest reuse window accepted, in seconds.
+    public static let maxReuseSeconds: Int64 = 300
+
+    /// Intents that always need authentication.
+    public var restrictedIntents: Set<String> = moneyMovingIntents
+    /// Amounts above these (per currency) need authentication for any intent.
+    public var aboveAmount: [String: Money] = [:]
+    /// A payee never paid before needs authentication.
+    public var newPayee = false
+    /// A device (the intent's "device") that never authenticated before needs authentication.
+    public var newDevice = false
+    /// How long an authentication may be reused for the same user, intent and payee, up to its amount (0: always ask).
+    public var reuseSeconds: Int64 = 0
+    /// The PAM service; it must have a file in the PAM configuration directory.
+    public var service = "tender"
+    /// The PAM configuration directory (nil: the system's, /etc/pam.d).
+    public var configDirectory: String?
+    public var throttle = ThrottlePolicy.standard
+
+    public init() {}
+
+    /// The policy from its JSON form; every member optional.
+    public init(json: JSONValue) throws(TenderError) {
+        let reader = try ObjectReader(
+            json, name: "authentication",
+            allowed: ["restrictedIntents", "aboveAmount", "newPayee", "newDevice", "reuseSeconds", "service", "pamConfigDirectory", "throttle"])
+        self.init()
+        if let intents = try reader.array("restrictedIntents") {
+            var names = Set<String>()
+            for item in intents {
+                guard let name = item.stringValue, name == SendPaymentIntent.name else {
+                    throw .invalidArgument("authentication.restrictedIntents lists an unknown intent")
+                }
+                names.insert(name)
+            }
+            restrictedIntents = names
+        }
+        if let amounts = reader["aboveAmount"] {
+            guard let members = amounts.objectMembers else { throw .invalidArgument("authentication.aboveAmount must be an object of currencies") }
+            for member in members {
+                guard let text = member.value.stringValue else { throw .invalidAmount("authentication.aboveAmount.\(member.key) must be a decimal string") }
+                aboveAmount[member.key] = try Money(decimal: text, currency: try Currency(code: member.key), allowZero: true)
+            }
+        }
+        newPayee = try reader.bool("newPayee") ?? false
+        newDevice = try reader.bool("newDevice") ?? false
+        if let seconds = reader["reuseSeconds"] {
+            guard case let .number(text) = seconds, let value = Int64(text), value >= 0, value <= Self.maxReuseSeconds else {
+                throw .invalidArgument("authentication.reuseSeconds must be a whole number from 0 to \(Self.maxReuseSeconds)")
+            }
+            reuseSeconds = value
+        }
+        if let name = try reader.string("service", maxLength: 64) {
+            guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }),
+                name != ".", name != ".."
+            else { throw .invalidArgument("authentication.service must be a plain PAM service name") }
+            service = name
+        }
+        configDirectory = try reader.string("pamConfigDirectory", maxLength: 4096)
+        if let throttleJSON = reader["throttle"] {
+            let t = try ObjectReader(throttleJSON, name: "authentication.throttle", allowed: ["freeAttempts", "baseDelaySeconds", "maxDelaySeconds"])
+            func number(_ key: String, _ fallback: Int64) throws(TenderError) -> Int64 {
+                guard let value = t[key] else { return fallback }
+                guard case let .number(text) = value, let n = Int64(text), n >= 0, n <= 86_400 else {
+                    throw .invalidArgument("authentication.throttle.\(key) must be a whole number from 0 to 86400")
+                }
+                return n
+            }
+            throttle = ThrottlePolicy(
+                freeAttempts: Int(try number("freeAttempts", Int64(ThrottlePolicy.standard.freeAttempts))),
+                baseDelaySeconds: try number("baseDelaySeconds", ThrottlePolicy.standard.baseDelaySeconds),
+                maxDelaySeconds: try number("maxDelaySeconds", ThrottlePolicy.standard.maxDelaySeconds))
+        }
+    }
+
+    /// Whether any intent or rule can ever ask for authentication.
+    public var asksAnything: Bool { !restrictedIntents.isEmpty || !aboveAmount.isEmpty || newPayee || newDevice }
+
+    /// Why `payment` needs authentication, or nil when it does not.
+    func requirement(intent: String, amount: Money, payeeID: String, device: String?, records: any AuthenticationRecords) throws(TenderError) -> String? {
+        if restrictedIntents.contains(intent) { return "restrictedIntent" }
+        if let limit = aboveAmount[amount.currency.code], amount > limit { return "aboveAmount" }
+        if newPayee, try !records.hasPaid(contactID: payeeID) { return "newPayee" }
+        if newDevice {
+            guard let device, try records.isKnownDevice(device, remember: false) else { return "newDevice" }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import TenderCore
+
+/// One audit entry: who, what happened, when; never a secret.
+public struct AuditEntry: Equatable, Sendable {
+    public let id: Int64
+    public let atMilliseconds: Int64
+    public let user: String
+    public let event: String
+    public let intent: String
+    public let detail: String
+
+    public var json: JSONValue {
+        .object([
+            ("id", .number(String(id))), ("at", .string(Timestamp.rfc3339(milliseconds: atMilliseconds))), ("user", .string(user)),
+            ("event", .string(event)), ("intent", .string(intent)), ("detail", .string(detail)),
+        ])
+    }
+}
+
+extension SQLiteStore: AuthenticationRecords {
+    public func retryDelay(user: String) throws(TenderError) -> Int64 {
+        try read { (db) throws(TenderError) -> Int64 in
+            let row = try db.statement("SELECT next_allowed_ms FROM auth_throttle WHERE user = ?", [user])
+            guard try row.step() else { return 0 }
+            let next = row.int64(0)
+            _ = try row.step()
+            let wait = next - WallClock.nowMilliseconds()
+            return wait > 0 ? (wait + 999) / 1000 : 0
+        }
+    }
+
+    public func recordAttempt(user: String, succeeded: Bool, throttle: ThrottlePolicy) throws(TenderError) {
+        try write { (db) throws(TenderError) in
+            if succeeded {
+                try db.statement("DELETE FROM auth_throttle WHERE user = ?", [user]).run()
+                return
+            }
+            let row = try db.statement("SELECT failures FROM auth_throttle WHERE user = ?", [user])
+            let failures = (try row.step() ? Int(row.int64(0)) : 0) + 1
+            _ = try row.step()
+            let next = WallClock.nowMilliseconds() + throttle.delay(afterFailures: failures) * 1000
+            try db.statement(
+                """
+                INSERT INTO auth_throttle (user, failures, next_allowed_ms) VALUES (?, ?, ?)
+                ON CONFLICT (user) DO UPDATE SET failures = excluded.failures, next_allowed_ms = excluded.next_allowed_ms
+                """, [user, failures, next]
+            ).run()
+        }
+    }
+
+    public func audit(user: String, event: String, intent: String, detail: String) throws(TenderError) {
+        try write { (db) throws(TenderError) in
+            try db.statement(
+                "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)",
+                [WallClock.nowMilliseconds(), user, event, intent, detail]
+            ).run()
+        }
+    }
+
+    public func hasPaid(contactID: String) throws(TenderError) -> Bool {
+        try read { (db) throws(TenderError) -> Bool in
+            let row = try db.statement("SELECT 1 FROM ledger WHERE type = 'payment' AND payee_contact_id = ? LIMIT 1", [contactID])
+            let found = try row.step()
+            if found { _ = try row.step() }
+            return found
+        }
+    }
+
+    public func isKnownDevice(_ device: String, remember: Bool) throws(TenderError) -> Bool {
+        if remember {
+            return try write { (db) throws(TenderError) -> Bool in
+                try db.statement(
+                    "INSERT INTO known_devices (device, first_seen_ms) VALUES (?, ?) ON CONFLICT (device) DO NOTHING",
+                    [device, WallClock.nowMilliseconds()]
+                ).run()
+                return true
+            }
+        }
+        return try read { (db) throws(TenderError) -> Bool in
+            let row = try db.statement("SELECT 1 FROM known_devices WHERE device = ?", [device])
+            let found = try row.step()
+            if found { _ = try row.step() }
+            return found
+        }
+    }
+
+    /// Every audit entry, oldest first.
+    public func auditEntries() throws(TenderError) -> [AuditEntry] {
+        try read { (db) throws(TenderError) in
+            try db.statement("SELECT id, at_ms, user, event, intent, detail FROM audit ORDER BY id").rows {
+                AuditEntry(
+                    id: $0.int64(0), atMilliseconds: $0.int64(1), user: $0.text(2) ?? "", event: $0.text(3) ?? "",
+                    intent: $0.text(4) ?? "", detail: $0.text(5) ?? "")
+            }
+        }
+    }
+}
