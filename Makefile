@@ -1,7 +1,8 @@
 # Tender: build, test, install.
 #   make demo       build everything and play the send-payment demo
 #   make test       build and run every test (Swift, C, Python)
-#   make install    install under $(DESTDIR)$(PREFIX); make uninstall removes it
+#   make install    install under $(DESTDIR)$(PREFIX) (and the PAM service in $(DESTDIR)$(PAMDIR));
+#                   make uninstall removes it
 
 VERSION      := 0.1.0
 SOVERSION    := 0
@@ -10,6 +11,7 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+PAMDIR       ?= /etc/pam.d
 
 SWIFT  ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
@@ -71,11 +73,14 @@ install: build
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' pkgconfig/tender.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+	install -d $(DESTDIR)$(PAMDIR)
+	install -m 0644 pam/tender $(DESTDIR)$(PAMDIR)/tender
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tender.h $(DESTDIR)$(BINDIR)/tender $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+	rm -f $(DESTDIR)$(PAMDIR)/tender
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(TMPDIR)

@@ -7,7 +7,13 @@
  * Imports a small directory into the store at HOME_DIR, then plays
  * "Send $50 to John": it answers each disambiguation by choosing the option
  * whose label matches the next scripted reply ("John Baily", then "mobile"),
- * confirms, handles, and prints the payment record.
+ * confirms, handles, and prints the signed payment record.
+ *
+ * Sending money is restricted: handle re-authenticates the person through
+ * PAM (service "tender", installed by make install). This example answers
+ * PAM's password prompt from the environment variable
+ * TENDER_EXAMPLE_PASSWORD; a real host would ask the person, without echo.
+ * Without that variable it configures an engine that restricts nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +30,19 @@ static const char *directory_json =
     "   {\"id\": \"jb-work\", \"label\": \"work\", \"type\": \"email\", \"value\": \"jb@example.com\"}]}],"
     " \"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
     "   \"balance\": {\"amount\": \"2500.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+
+/* The host's side of PAM: answer the password prompt, show messages. */
+static int conversation(void *userdata, tender_prompt_kind kind, const char *message, char *answer, size_t size) {
+    const char *password = userdata;
+    if (kind == TENDER_PROMPT_INFO || kind == TENDER_PROMPT_ERROR) {
+        printf("pam: %s\n", message);
+        return 0;
+    }
+    printf("tender asks: %s(answered from TENDER_EXAMPLE_PASSWORD)\n", message);
+    if (password == NULL || strlen(password) >= size) return 1; /* cancel */
+    memcpy(answer, password, strlen(password) + 1);
+    return 0;
+}
 
 static int fail(const char *what, tender_result rc) {
     fprintf(stderr, "%s failed: %s: %s\n", what, tender_result_str(rc), tender_last_error());
@@ -63,7 +82,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "libtender %s does not match tender.h %s\n", tender_version_string(), TENDER_VERSION_STRING);
         return 1;
     }
-    snprintf(config, sizeof config, "{\"home\": \"%s\"}", home);
+    const char *password = getenv("TENDER_EXAMPLE_PASSWORD");
+    if (password != NULL) {
+        printf("authentication: the default policy (PAM service \"tender\")\n");
+        snprintf(config, sizeof config, "{\"home\": \"%s\"}", home);
+    } else {
+        printf("authentication: off (set TENDER_EXAMPLE_PASSWORD to re-authenticate through PAM)\n");
+        snprintf(config, sizeof config, "{\"home\": \"%s\", \"authentication\": {\"restrictedIntents\": []}}", home);
+    }
     if ((rc = tender_engine_new(config, strlen(config), &engine)) != TENDER_OK) return fail("tender_engine_new", rc);
     if ((rc = tender_engine_import_directory(engine, directory_json, strlen(directory_json))) != TENDER_OK) {
         status = fail("tender_engine_import_directory", rc);
@@ -77,6 +103,7 @@ int main(int argc, char **argv) {
         status = fail("tender_session_new", rc);
         goto done;
     }
+    tender_session_set_conversation(session, conversation, (void *)password);
 
     for (;;) {
         char *resolution = NULL;
@@ -118,6 +145,7 @@ int main(int argc, char **argv) {
         goto done;
     }
     printf("tender: handle -> %s\n", tender_response_code_str(code));
+    if (code == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED) printf("denied: %s\n", tender_last_error());
     if (record != NULL) printf("record (%zu bytes): %s\n", record_len, record);
     if (jws != NULL) printf("signed record (JWS): %s\n", jws);
     tender_string_free(record);

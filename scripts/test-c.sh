@@ -17,6 +17,7 @@ echo "pkg-config --cflags --libs tender: $flags"
 for f in lib/libtender.so.0.1.0 lib/libtender.so.0 lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
     test -e "$stage/usr/local/$f" || { echo "missing after install: $f" >&2; exit 1; }
 done
+test -f "$stage/etc/pam.d/tender" || { echo "missing after install: the PAM service etc/pam.d/tender" >&2; exit 1; }
 
 echo "== tender.h compiles warning-free as C99 and as C++"
 printf '#include <tender.h>\nint main(void) { return tender_version_number() > 0 ? 0 : 1; }\n' > "$work/header.c"
@@ -33,11 +34,29 @@ echo "$(echo "$declared" | wc -l) functions declared, all called"
 export LD_LIBRARY_PATH="$stage/usr/local/lib"
 echo "== C API test"
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/api_test.c" $flags -lpthread -o "$work/api_test"
-"$work/api_test" "$work/scratch"
+pam_matrix=$(ls /usr/lib/*/pam_wrapper/pam_matrix.so /usr/lib/pam_wrapper/pam_matrix.so 2>/dev/null | head -1 || true)
+[ -n "$pam_matrix" ] || { echo "pam_matrix.so (libpam-wrapper) is missing" >&2; exit 1; }
+USER_FOR_TEST=$(id -un) "$work/api_test" "$work/scratch" "$pam_matrix"
 
 echo "== C example"
 cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"
 "$work/send_payment" "$work/example-home"
+
+echo "== C example under pam_wrapper: the real PAM calls, service \"tender\", right and wrong password"
+wrapper=$(ls /usr/lib/*/libpam_wrapper.so /usr/lib/libpam_wrapper.so 2>/dev/null | head -1 || true)
+[ -n "$wrapper" ] || { echo "libpam_wrapper.so (libpam-wrapper) is missing" >&2; exit 1; }
+services="$work/pam-wrapper"
+mkdir -p "$services"
+echo "$(id -un):example-secret:tender" > "$services/passdb"
+printf 'auth required %s passdb=%s\naccount required %s passdb=%s\n' "$pam_matrix" "$services/passdb" "$pam_matrix" "$services/passdb" > "$services/tender"
+under_wrapper() { LD_PRELOAD="$wrapper" PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$services" "$@"; }
+under_wrapper env TENDER_EXAMPLE_PASSWORD=example-secret "$work/send_payment" "$work/wrapper-home" > "$work/right.out"
+grep -q "handle -> success" "$work/right.out" || { cat "$work/right.out"; echo "right password did not pay" >&2; exit 1; }
+if under_wrapper env TENDER_EXAMPLE_PASSWORD=wrong-secret "$work/send_payment" "$work/wrapper-home-2" > "$work/wrong.out"; then
+    cat "$work/wrong.out"; echo "wrong password paid" >&2; exit 1
+fi
+grep -q "failureCredentialsUnverified" "$work/wrong.out" || { cat "$work/wrong.out"; exit 1; }
+echo "right password paid, wrong password denied"
 
 echo "== make uninstall removes everything"
 make -s -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local

@@ -15,7 +15,7 @@ py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
 
 echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
-make -s -C "$root" install PREFIX="$work/prefix" >/dev/null
+make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
     "$py" -c 'import tender; print("loaded libtender", tender.version())'
 

@@ -4,7 +4,7 @@
  * untouched on failure, threads sharing one engine, and several processes
  * racing to pay under one idempotency key.
  *
- * Usage: api_test SCRATCH_DIR
+ * Usage: api_test SCRATCH_DIR [PAM_MATRIX_SO]  (USER_FOR_TEST: the process user)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -46,10 +46,11 @@ static const char *DIRECTORY =
 
 static char scratch[512];
 
+/* An engine whose policy asks for no authentication (tested on its own below). */
 static tender_engine *open_engine(const char *name) {
     char config[1024];
     tender_engine *engine = NULL;
-    snprintf(config, sizeof config, "{\"home\": \"%s/%s\"}", scratch, name);
+    snprintf(config, sizeof config, "{\"home\": \"%s/%s\", \"authentication\": {\"restrictedIntents\": []}}", scratch, name);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
     return engine;
 }
@@ -509,6 +510,106 @@ static void test_ledger(void) {
     tender_string_free(empty_checkpoint);
 }
 
+/* The host's conversation: answers secret prompts with the password in userdata (NULL: cancel). */
+struct login { const char *password; int asked; };
+
+static int answer_password(void *userdata, tender_prompt_kind kind, const char *message, char *answer, size_t size) {
+    struct login *login = userdata;
+    (void)message;
+    if (kind == TENDER_PROMPT_INFO || kind == TENDER_PROMPT_ERROR) return 0;
+    login->asked++;
+    if (login->password == NULL || answer == NULL || strlen(login->password) >= size) return 1;
+    memcpy(answer, login->password, strlen(login->password) + 1);
+    return 0;
+}
+
+static tender_response_code pay_with_login(tender_engine *engine, const char *payee, const char *amount, struct login *login,
+                                           int set_conversation) {
+    char intent[512];
+    snprintf(intent, sizeof intent,
+             "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"%s\"}, \"currencyAmount\": {\"amount\": \"%s\", \"currency\": \"USD\"}}",
+             payee, amount);
+    tender_session *s = new_session(engine, intent);
+    tender_response_code code = 0;
+    if (set_conversation) CHECK_RC(tender_session_set_conversation(s, answer_password, login), TENDER_OK);
+    CHECK_RC(tender_session_confirm(s, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    CHECK_RC(tender_session_handle(s, &code, NULL, NULL, NULL, NULL), TENDER_OK);
+    tender_session_free(s);
+    return code;
+}
+
+/* Re-authentication through PAM, with a pam_matrix stack in a private PAM directory. */
+static void test_authentication(const char *pam_matrix) {
+    char dir[600], path[700], config[2048];
+    snprintf(dir, sizeof dir, "%s/pam.d", scratch);
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/passdb", dir);
+    FILE *f = fopen(path, "w");
+    const char *user = getenv("USER_FOR_TEST");
+    fprintf(f, "%s:right-password:tender-test\n", user);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/tender-test", dir);
+    f = fopen(path, "w");
+    fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", pam_matrix, dir, pam_matrix, dir);
+    fclose(f);
+
+    /* A service with no file is refused: Linux-PAM would silently use "other". */
+    tender_engine *engine = NULL;
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/auth\", \"authentication\": {\"service\": \"no-such-service\", \"pamConfigDirectory\": \"%s\"}}", scratch, dir);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_AUTH_SERVICE);
+    CHECK(contains(tender_last_error(), "no-such-service") && contains(tender_last_error(), "other"));
+
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/auth\", \"authentication\": {\"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\","
+             " \"reuseSeconds\": 60, \"throttle\": {\"freeAttempts\": 2, \"baseDelaySeconds\": 30}}}", scratch, dir);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+
+    /* No conversation: refused, nothing paid. */
+    struct login none = {NULL, 0};
+    CHECK(pay_with_login(engine, "tim-cook", "5", &none, 0) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK(contains(tender_last_error(), "cancelled"));
+    /* Cancelled by the host. */
+    CHECK(pay_with_login(engine, "tim-cook", "5", &none, 1) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK(none.asked == 1);
+    /* Wrong password, then right: paid once, asked each time. */
+    struct login wrong = {"wrong-password", 0};
+    CHECK(pay_with_login(engine, "tim-cook", "5", &wrong, 1) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK(wrong.asked == 1 && contains(tender_last_error(), "wrongCredentials"));
+    CHECK(count_payments(engine) == 0);
+    struct login right = {"right-password", 0};
+    CHECK(pay_with_login(engine, "tim-cook", "5", &right, 1) == TENDER_RESPONSE_SUCCESS);
+    CHECK(right.asked == 1 && count_payments(engine) == 1);
+    /* Inside the reuse window: same payee, same or smaller amount, not asked again. */
+    CHECK(pay_with_login(engine, "tim-cook", "4", &right, 1) == TENDER_RESPONSE_SUCCESS);
+    CHECK(right.asked == 1);
+    /* A larger amount or another payee asks again. */
+    CHECK(pay_with_login(engine, "tim-cook", "6", &right, 1) == TENDER_RESPONSE_SUCCESS);
+    CHECK(right.asked == 2);
+    CHECK(pay_with_login(engine, "john-appleseed", "1", &right, 1) == TENDER_RESPONSE_SUCCESS);
+    CHECK(right.asked == 3);
+    /* Empty password, then throttled: the right password is not even asked for. */
+    struct login empty = {"", 0};
+    CHECK(pay_with_login(engine, "john-appleseed", "2", &empty, 1) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK(pay_with_login(engine, "john-appleseed", "2", &wrong, 1) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    int asked = right.asked;
+    CHECK(pay_with_login(engine, "john-appleseed", "2", &right, 1) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK(right.asked == asked && contains(tender_last_error(), "throttled"));
+
+    /* The audit log has every outcome and no secret. */
+    char *audit = NULL;
+    CHECK_RC(tender_engine_audit(engine, &audit, NULL), TENDER_OK);
+    CHECK(contains(audit, "\"event\":\"authenticated\"") && contains(audit, "\"event\":\"denied\"") &&
+          contains(audit, "\"event\":\"reused\"") && contains(audit, "\"event\":\"throttled\""));
+    CHECK(!contains(audit, "right-password") && !contains(audit, "wrong-password"));
+    tender_string_free(audit);
+    CHECK_RC(tender_engine_audit(NULL, &audit, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_set_conversation(NULL, answer_password, NULL), TENDER_E_NULL_ARGUMENT);
+    tender_engine_free(engine);
+}
+
 /* A session keeps its engine alive after the host frees the engine. */
 static void test_session_outlives_engine(void) {
     tender_engine *engine = open_engine("outlive");
@@ -546,6 +647,8 @@ int main(int argc, char **argv) {
     test_processes();
     test_session_outlives_engine();
     test_ledger();
+    if (argc > 2) test_authentication(argv[2]);
+    else printf("api_test: pam_matrix not given, authentication tests skipped\n");
     printf("api_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -41,6 +41,33 @@ JWK (for JOSE libraries); :meth:`Engine.rotate_key` hands signing over to a
 new key. The private key lives in ``HOME/keys/<kid>.pem`` (mode 0600); a key
 file group or others can read is refused with :class:`KeyFileError`.
 
+Re-authentication
+-----------------
+Before a restricted payment is submitted, :meth:`Session.handle` makes the
+person authenticate again through the system login (PAM), like SiriKit's
+restricted-while-locked intents. What needs it is the engine's policy, the
+``authentication`` configuration (docs/json.md): ``restrictedIntents``
+(``["send_payment"]`` by default, so every payment asks; ``[]`` for none),
+``aboveAmount`` (``{"USD": "100.00"}``: larger amounts ask), ``newPayee``
+(a payee never paid asks), ``newDevice`` (an intent whose ``"device"`` never
+authenticated asks), ``reuseSeconds`` (0-300: a successful authentication
+covers later payments of the same intent to the same payee up to the same
+amount for that long, in this engine object), ``service`` (the PAM service,
+``"tender"``), ``pamConfigDirectory`` and ``throttle``. When the policy can
+ask anything, the service must have a file in the PAM configuration directory
+or :class:`Engine` raises :class:`AuthServiceError`; an engine that must
+never ask passes ``authentication={"restrictedIntents": []}``.
+
+The host answers PAM's questions through :meth:`Session.set_conversation`,
+a callable ``(kind: PromptKind, message: str) -> str | None``. When the
+person fails to authenticate (wrong, empty or cancelled credentials, too
+many failures, no conversation), handle returns
+``(ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED, None)``, pays nothing, keeps
+the session confirmed so it may be retried, and :attr:`Session.last_denial`
+says why (``"wrongCredentials: ..."``, ``"throttled: ..."``,
+``"cancelled: ..."``). :meth:`Engine.audit` lists every authentication
+decision; it never holds a secret.
+
 Finding the library
 -------------------
 The shared library is loaded when this package is imported, from the first of:
@@ -93,13 +120,15 @@ import decimal
 import enum
 import json
 import os
+import sys
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_void_p
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _lib as _loader
 from .errors import (
+    AuthServiceError,
     ClosedError,
     CryptoError,
     HomeError,
@@ -136,6 +165,7 @@ __all__ = [
     "Session",
     "Record",
     "KeyFormat",
+    "PromptKind",
     "ResponseCode",
     "ResultCode",
     "version",
@@ -169,6 +199,7 @@ __all__ = [
     "CryptoError",
     "KeyFileError",
     "LedgerTamperedError",
+    "AuthServiceError",
     "InternalError",
 ]
 
@@ -297,6 +328,105 @@ class Record(dict):
         return f"Record({dict.__repr__(self)}, jws={self.jws!r})"
 
 
+class PromptKind(enum.IntEnum):
+    """What an authentication step asks of the person (``tender_prompt_kind``,
+    PAM's message styles); the first argument of a conversation callable
+    (:meth:`Session.set_conversation`)."""
+
+    #: Ask without echo (a password): return the answer.
+    SECRET = 0
+    #: Ask with echo (e.g. a user name or a code shown on screen): return the answer.
+    TEXT = 1
+    #: Show a message; the return value is ignored.
+    INFO = 2
+    #: Show an error message; the return value is ignored.
+    ERROR = 3
+
+    @property
+    def needs_answer(self) -> bool:
+        """True for :attr:`SECRET` and :attr:`TEXT`."""
+        return self in (PromptKind.SECRET, PromptKind.TEXT)
+
+
+#: A conversation callable: ``(kind, message) -> answer``, the answer a
+#: ``str`` (sent as UTF-8), ``bytes``/``bytearray`` (sent unchanged) or None
+#: (cancel). See :meth:`Session.set_conversation`.
+Conversation = Callable[[PromptKind, str], Union[str, bytes, bytearray, None]]
+
+
+def _write_answer(reply: Any, address: Optional[int], size: int) -> int:
+    """Writes ``reply`` NUL-terminated at ``address`` (``size`` bytes of space)
+    and returns 0, or raises ValueError/TypeError (the caller cancels)."""
+    if not address or size < 1:
+        raise ValueError("the library gave no space for the answer")
+    if isinstance(reply, str):
+        data: Union[bytes, bytearray] = reply.encode("utf-8")  # strict: a lone surrogate cancels
+    elif isinstance(reply, (bytes, bytearray)):
+        data = reply
+    elif isinstance(reply, memoryview):
+        data = reply.tobytes()
+    else:
+        raise TypeError(
+            f"a conversation answer must be a str, bytes, bytearray or None, not {type(reply).__name__}")
+    length = len(data)
+    if length > size - 1:  # never the answer itself in a message: it may be a secret
+        raise ValueError(f"the answer is {length} bytes; at most {size - 1} fit")
+    if b"\0" in data:
+        raise ValueError("the answer contains a NUL character")
+    if length:
+        if isinstance(data, bytearray):
+            # no copy: the host may wipe its bytearray afterwards
+            source: Any = (ctypes.c_char * length).from_buffer(data)
+        else:
+            source = data
+        ctypes.memmove(address, source, length)
+    ctypes.memset(address + length, 0, 1)
+    return 0
+
+
+class _Conversation:
+    """A session's conversation: the host's callable and the ctypes callback
+    the library holds. The session keeps this object (and so the callback)
+    alive as long as the library may call it; it does not refer back to the
+    session, so there is no reference cycle."""
+
+    __slots__ = ("function", "callback", "thread", "error")
+
+    def __init__(self, function: Conversation):
+        self.function = function
+        #: The thread inside tender_session_handle while the library may call back.
+        self.thread: Optional[int] = None
+        #: The first exception of the current handle (the rest of it is cancelled).
+        self.error: Optional[BaseException] = None
+        self.callback = _loader.CONVERSATION_FN(self._call)
+
+    def _call(self, _userdata: Any, kind: int, message: Optional[bytes], answer: Optional[int],
+              answer_size: int) -> int:
+        # Nothing may escape into C: ctypes would print the exception and
+        # hand C an undefined or zero result, which here would mean "answered".
+        try:
+            if self.error is not None:
+                return 1  # an earlier step of this authentication failed: cancel the rest
+            try:
+                prompt = PromptKind(kind)
+            except ValueError:
+                raise ValueError(f"the library asked with an unknown prompt kind {kind}") from None
+            text = message.decode("utf-8", "replace") if message is not None else ""
+            reply = self.function(prompt, text)
+            if not prompt.needs_answer:
+                return 0
+            if reply is None:
+                return 1  # the person cancelled
+            return _write_answer(reply, answer, int(answer_size))
+        except BaseException as exc:  # noqa: B036 - KeyboardInterrupt too; re-raised after handle
+            try:
+                if self.error is None:
+                    self.error = exc
+            except BaseException:  # pragma: no cover - nothing may escape
+                pass
+            return 1
+
+
 class KeyFormat(enum.IntEnum):
     """The forms of a public key :meth:`Engine.public_key` returns
     (``tender_key_format``)."""
@@ -383,16 +513,32 @@ class Engine:
     """An engine: one store (a home directory holding ``tender.sqlite3``) and
     the payment policy.
 
-    ``Engine(home, limits=None, **config)`` builds the configuration document
-    ``{"home": home, "limits": limits, **config}`` (docs/json.md; ``limits``
-    left out when None) and opens the engine. The home directory is created
-    (mode 0700) when missing. ``home`` may be a ``str``, ``bytes`` or
-    path-like object.
+    ``Engine(home, limits=None, authentication=None, **config)`` builds the
+    configuration document ``{"home": home, "limits": limits,
+    "authentication": authentication, **config}`` (docs/json.md; ``limits``
+    and ``authentication`` left out when None) and opens the engine. The home
+    directory is created (mode 0700) when missing. ``home`` may be a ``str``,
+    ``bytes`` or path-like object.
 
-    Raises :class:`InvalidArgumentError` (e.g. an unknown configuration key or
-    bad limits), :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
-    :class:`HomeError` (the home cannot be used), :class:`StoreError` and the
-    other :class:`TenderError` subclasses listed for ``tender_engine_new``.
+    ``authentication`` is the re-authentication policy, every member
+    optional: ``{"restrictedIntents": ["send_payment"], "aboveAmount":
+    {"USD": "100.00"}, "newPayee": False, "newDevice": False,
+    "reuseSeconds": 0, "service": "tender", "pamConfigDirectory": "/path",
+    "throttle": {"freeAttempts": 3, "baseDelaySeconds": 30,
+    "maxDelaySeconds": 900}}``. Left out, every payment asks through the PAM
+    service ``"tender"``. When the policy can ask anything, that service must
+    have a file in ``pamConfigDirectory`` (else in
+    ``$PAM_WRAPPER_SERVICE_DIR`` when ``PAM_WRAPPER=1``, else in
+    ``/etc/pam.d``), or :class:`AuthServiceError` is raised: on a machine
+    without ``/etc/pam.d/tender``, ``Engine(home)`` fails, and an engine that
+    must not ask passes ``authentication={"restrictedIntents": []}``.
+
+    Raises :class:`InvalidArgumentError` (e.g. an unknown configuration key,
+    bad limits or a bad policy), :class:`InvalidAmountError`,
+    :class:`UnknownCurrencyError`, :class:`HomeError` (the home cannot be
+    used), :class:`StoreError`, :class:`AuthServiceError` (the PAM service
+    has no file, or the process user is unknown) and the other
+    :class:`TenderError` subclasses listed for ``tender_engine_new``.
 
     Thread safety: an engine may be shared by any number of threads and
     sessions. :meth:`close` releases this object's reference; sessions already
@@ -401,14 +547,17 @@ class Engine:
     (closes on exit).
     """
 
-    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping] = None, **config: Any):
+    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping] = None,
+                 authentication: Optional[Mapping] = None, **config: Any):
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
         self._users = 0
         self._closed = False
-        document = {"home": os.fsdecode(home)}
+        document: Dict[str, Any] = {"home": os.fsdecode(home)}
         if limits is not None:
             document["limits"] = limits
+        if authentication is not None:
+            document["authentication"] = authentication
         document.update(config)
         data = _encode(document, "configuration")
         out = c_void_p()
@@ -662,11 +811,28 @@ class Engine:
         """
         return self._text_call(_clib.tender_engine_rotate_key)
 
+    # -- authentication
+
+    def audit(self) -> List[dict]:
+        """The authentication audit log of the store, oldest first: one
+        ``{"id": int, "at": str (RFC 3339), "user": str, "event": str,
+        "intent": str, "detail": str}`` per decision, ``event`` being
+        ``"authenticated"``, ``"reused"`` (the reuse window spared the
+        question), ``"denied"`` (``detail`` says why, e.g.
+        ``"wrongCredentials: PAM: ..."``) or ``"throttled"``. It never holds
+        a secret.
+
+        Raises :class:`StoreError`; :class:`ClosedError` after
+        :meth:`close`. Thread-safe.
+        """
+        return json.loads(self._text_call(_clib.tender_engine_audit))
+
     def session(self, intent: JSONInput) -> "Session":
         """Starts a dialog from a structured intent, e.g.
         ``{"intent": "send_payment", "payee": {"name": "John"},
-        "currencyAmount": {"amount": "50", "currency": "USD"}}``.
-        Same as ``Session(engine, intent)``.
+        "currencyAmount": {"amount": "50", "currency": "USD"}}``; an optional
+        ``"device"`` names the device the request came from (for the
+        ``newDevice`` rule). Same as ``Session(engine, intent)``.
 
         Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
         :class:`TooLargeError`, :class:`InvalidArgumentError`,

@@ -22,7 +22,7 @@ import ctypes
 import os
 import shutil
 import subprocess
-from ctypes import POINTER, c_char_p, c_int32, c_size_t, c_uint32, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_int, c_int32, c_size_t, c_uint32, c_void_p
 from typing import List, Optional, Tuple
 
 from .errors import TenderLibraryError, TenderLibraryNotFound, TenderVersionMismatch
@@ -38,6 +38,13 @@ _c_result = c_int32  # tender_result
 _c_response = c_int32  # tender_response_code
 _c_key_format = c_int32  # tender_key_format
 _c_handle = c_void_p  # tender_engine *, tender_session *
+_c_prompt_kind = c_int32  # tender_prompt_kind
+
+#: tender_conversation_fn: int (*)(void *userdata, tender_prompt_kind kind,
+#: const char *message, char *answer, size_t answer_size). ``message`` arrives
+#: as bytes (or None), ``answer`` as an address (None for INFO and ERROR),
+#: so the answer is written in place and never copied into a Python object.
+CONVERSATION_FN = CFUNCTYPE(c_int, c_void_p, _c_prompt_kind, c_char_p, c_void_p, c_size_t)
 
 # name: (restype, argtypes) for every function of tender.h.
 _SIGNATURES = {
@@ -69,9 +76,13 @@ _SIGNATURES = {
         [_c_handle, _c_key_format, POINTER(c_void_p), POINTER(c_size_t)],
     ),
     "tender_engine_rotate_key": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    # authentication
+    "tender_engine_audit": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     # session
     "tender_session_new": (_c_result, [_c_handle, c_char_p, c_size_t, POINTER(_c_handle)]),
     "tender_session_free": (None, [_c_handle]),
+    # conversation: a CONVERSATION_FN or None (NULL: removes it); userdata: NULL
+    "tender_session_set_conversation": (_c_result, [_c_handle, CONVERSATION_FN, c_void_p]),
     "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_session_confirm": (

@@ -50,6 +50,7 @@ __all__ = [
     "CryptoError",
     "KeyFileError",
     "LedgerTamperedError",
+    "AuthServiceError",
     "InternalError",
     "error_class",
 ]
@@ -79,6 +80,7 @@ class ResultCode(enum.IntEnum):
     CRYPTO = 400
     KEY_FILE = 401
     LEDGER_TAMPERED = 402
+    AUTH_SERVICE = 500
     INTERNAL = 900
 
 
@@ -279,6 +281,20 @@ class LedgerTamperedError(TenderError):
     code_value = ResultCode.LEDGER_TAMPERED
 
 
+class AuthServiceError(TenderError):
+    """TENDER_E_AUTH_SERVICE (500): the engine's authentication policy can ask
+    for re-authentication, but the PAM service (``"tender"`` unless the
+    configuration names another) has no file in the PAM configuration
+    directory (``pamConfigDirectory``; else ``$PAM_WRAPPER_SERVICE_DIR`` when
+    ``PAM_WRAPPER=1``; else ``/etc/pam.d``), where Linux-PAM would silently
+    fall back to ``"other"``; or the user the process runs as is unknown.
+    Raised by :class:`~tender.Engine`. The message names the service and the
+    directory. Install the service file, name another service, or configure
+    ``authentication={"restrictedIntents": []}`` to ask nothing."""
+
+    code_value = ResultCode.AUTH_SERVICE
+
+
 class InternalError(TenderError):
     """TENDER_E_INTERNAL (900): a defect in Tender; the message says more."""
 
@@ -307,6 +323,7 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         CryptoError,
         KeyFileError,
         LedgerTamperedError,
+        AuthServiceError,
         InternalError,
     )
 }
