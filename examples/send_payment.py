@@ -9,13 +9,32 @@ small directory, starts the intent "send $50 to John", answers every question
 (choosing John Baily, then his mobile; the first option for anything else),
 confirms, handles and prints the payment record with its signature (a compact
 JWS), then verifies the signed ledger. It exits with 0 when the payment was
-made, 1 when Tender declined it, 2 on an error.
+made, 1 when Tender declined it (including a failed re-authentication), 2 on
+an error.
+
+Sending money is restricted: by default handle re-authenticates the person
+through the system login (PAM service "tender", which `make install`
+installs as /etc/pam.d/tender) before anything is paid, asking through the
+session's conversation. This example answers PAM's password prompt from the
+environment variable TENDER_EXAMPLE_PASSWORD; a real host asks the person,
+e.g. with getpass.getpass(message) (see `conversation` below). With that
+variable set it uses the default policy; without it, it configures an engine
+that restricts nothing ({"restrictedIntents": []}), so it also runs where
+/etc/pam.d/tender is not installed. It prints which mode it uses. To try the
+real PAM calls without touching /etc/pam.d, run it under pam_wrapper:
+
+    LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=DIR \
+        TENDER_EXAMPLE_PASSWORD=secret python3 examples/send_payment.py
+
+where DIR holds a service file named "tender" (e.g. one loading pam_matrix
+with a password file `USER:secret:tender`).
 
 The `tender` package must be importable (`pip install ./python`) and find
 libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
 """
 
 import json
+import os
 import sys
 import tempfile
 
@@ -49,6 +68,10 @@ PREFERRED = {"person": "John Baily", "handle": "mobile"}
 
 MAX_TURNS = 10
 
+PASSWORD_VARIABLE = "TENDER_EXAMPLE_PASSWORD"
+#: What never asks: for machines without the PAM service "tender".
+NO_AUTHENTICATION = {"restrictedIntents": []}
+
 
 def show(value):
     return json.dumps(value, ensure_ascii=False)
@@ -77,11 +100,49 @@ def answer_one(session, resolution):
     return False
 
 
+def make_conversation(password):
+    """The host's side of PAM: answer the password prompt, show messages.
+
+    A real host asks the person instead:
+
+        def conversation(kind, message):
+            if kind == tender.PromptKind.SECRET:
+                return getpass.getpass(message)      # no echo
+            if kind == tender.PromptKind.TEXT:
+                return input(message)
+            print(message)                           # INFO, ERROR
+            return None
+
+    Returning None for a question cancels; so does raising. The answer is
+    copied into memory the library wipes, but a Python str cannot be wiped.
+    """
+    def conversation(kind, message):
+        if not kind.needs_answer:  # PromptKind.INFO, PromptKind.ERROR
+            print(f"  pam ({kind.name.lower()}): {message}")
+            return None
+        if kind == tender.PromptKind.SECRET and password is not None:
+            print(f"  tender asks: {message.strip()} (answered from ${PASSWORD_VARIABLE})")
+            return password  # never printed
+        print(f"  tender asks: {message.strip()} (nothing to answer with: cancelled)")
+        return None
+    return conversation
+
+
 def run(home):
     print(f"libtender {tender.version()} ({tender.library_path}), home {home}")
-    with tender.Engine(home) as engine:
+    password = os.environ.get(PASSWORD_VARIABLE)
+    if password is not None:
+        print('authentication: the default policy (PAM service "tender"), '
+              f"password from ${PASSWORD_VARIABLE}")
+        authentication = None  # the default: every payment re-authenticates
+    else:
+        print(f"authentication: off (restrictedIntents []); set {PASSWORD_VARIABLE} "
+              "to re-authenticate through PAM")
+        authentication = NO_AUTHENTICATION
+    with tender.Engine(home, authentication=authentication) as engine:
         engine.import_directory(DIRECTORY)
         with engine.session(INTENT) as session:
+            session.set_conversation(make_conversation(password))
             print(f"intent: {show(INTENT)}")
             for turn in range(1, MAX_TURNS + 1):
                 resolution = session.resolve()
@@ -108,6 +169,11 @@ def run(home):
                 return 1
             code, record = session.handle()
             print(f"handle: {code.name} ({code.sirikit_name})")
+            if code == tender.ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED:
+                # Nothing was paid; the session stays confirmed, so a host
+                # may ask again and call handle() once more.
+                print(f"not authenticated: {session.last_denial}")
+                return 1
             if code != tender.ResponseCode.SUCCESS:
                 return 1
             print(json.dumps(record, indent=2, ensure_ascii=False))
@@ -120,6 +186,8 @@ def run(home):
             print(f"balance of {acc['id']}: {acc['balance']['amount']} {acc['balance']['currency']}")
         report = engine.verify()
         print(f"ledger verified: {report['records']} record(s), head {report['headHash']}")
+        for entry in engine.audit():  # the authentication audit log: never a secret
+            print(f"audit: {entry['event']} {entry['intent']} ({entry['detail']})")
     return 0
 
 

@@ -6,6 +6,12 @@ The binding under test is the installed ``tender`` package (``pip install
 ``$TENDER_LIBRARY`` (set by the test runner, e.g.
 ``TENDER_LIBRARY=$PWD/build/lib/libtender.so.0``), else pkg-config, else the
 soname through the dynamic loader.
+
+Engines here are opened with ``authentication=NO_AUTH`` (a policy that never
+asks): the default policy re-authenticates every payment through the PAM
+service "tender" and refuses to open an engine on a machine without
+``/etc/pam.d/tender``. The re-authentication tests (test_auth.py,
+test_pam_wrapper.py) configure their own PAM stack.
 """
 
 import copy
@@ -20,6 +26,9 @@ if importlib.util.find_spec("tender") is None:
     sys.path.insert(0, os.path.join(_REPO, "python"))
 
 import tender  # noqa: E402  (after the path set-up)
+
+#: An authentication policy that never asks (and so needs no PAM service).
+NO_AUTH = {"restrictedIntents": []}
 
 DIRECTORY = {
     "contacts": [
@@ -78,14 +87,18 @@ def home(tmp_path):
 
 @pytest.fixture
 def engine(home, directory_doc):
-    """An engine on a temporary home with the test directory imported."""
-    eng = tender.Engine(home)
+    """An engine on a temporary home with the test directory imported (no
+    re-authentication)."""
+    eng = tender.Engine(home, authentication=NO_AUTH)
     eng.import_directory(directory_doc)
     yield eng
     eng.close()
 
 
 def make_engine(home, directory_doc, **kwargs):
+    """An engine with the test directory; no re-authentication unless
+    ``authentication=`` is given."""
+    kwargs.setdefault("authentication", NO_AUTH)
     eng = tender.Engine(home, **kwargs)
     eng.import_directory(directory_doc)
     return eng

@@ -43,7 +43,7 @@ import pytest
 import tender
 from tender import ResponseCode
 
-from conftest import make_engine
+from conftest import NO_AUTH, make_engine
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_HERE))
@@ -164,7 +164,7 @@ def balance_minor(engine, account_id="checking"):
 
 def verify_fresh(home, checkpoint=None, trusted_key=None):
     """verify() on a newly opened engine (after the store was edited)."""
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         return engine.verify(checkpoint, trusted_key=trusted_key)
 
 
@@ -397,7 +397,7 @@ def test_empty_ledger(engine):
 
 
 def test_closed_engine_ledger_calls(home):
-    engine = tender.Engine(home)
+    engine = tender.Engine(home, authentication=NO_AUTH)
     engine.close()
     for call in (engine.ledger, engine.verify, engine.checkpoint, engine.public_key, engine.rotate_key):
         with pytest.raises(tender.ClosedError):
@@ -557,7 +557,7 @@ def test_every_record_verifies_with_openssl(engine, tmp_path):
 
 def test_cli_agrees_with_the_library(five, cli, tmp_path):
     home, records, checkpoint = five
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         jwk = engine.public_key("jwk")
         pem = engine.public_key("pem")
         report = engine.verify()
@@ -692,7 +692,7 @@ def test_ledger_with_an_entry_that_is_not_a_jws(five):
     home, records, checkpoint = five
     with store(home) as db:
         _garbage_jws(db, read_ledger(db))
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         with pytest.raises(tender.LedgerTamperedError):
             engine.ledger()
         with pytest.raises(tender.LedgerTamperedError):  # tender.h: a stored record is not a JWS
@@ -749,7 +749,7 @@ def test_key_rotation(engine, home):
     assert python_verify([e["jws"] for e in ledger], jwks) == [e["record"] for e in ledger]
 
     # a fresh engine (another process would do the same) signs with the new key
-    with tender.Engine(home) as second:
+    with tender.Engine(home, authentication=NO_AUTH) as second:
         assert pay(second, "rot-5").kid == new_kid
         assert second.verify()["records"] == 7
 
@@ -791,7 +791,7 @@ def test_every_key_from_the_cli_verifies_the_rotated_ledger(engine, home, cli):
     assert listed.returncode == 0, listed.stderr
     jwks = {j["kid"]: j for j in map(json.loads, listed.stdout.splitlines())}
     assert jwks == {r.old["kid"]: r.old, r.new["kid"]: r.new}
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         ledger = engine.ledger()
     tokens = [e["jws"] for e in ledger]
     assert python_verify(tokens, jwks) == [e["record"] for e in ledger]
@@ -851,21 +851,17 @@ def test_a_new_key_cannot_sign_before_its_rotation(engine, home, first_forged):
     assert tampered_message(home, trusted_key=r.old) == expected
 
 
-_ROOT_BY_CLOCK = pytest.mark.xfail(strict=True, raises=tender.LedgerTamperedError, reason=(
-    "libtender bug: without a pinned key the root is the first row of signing_keys "
-    "ORDER BY created_at_ms, kid (wall-clock milliseconds), not the key that signed "
-    "first. A rotation in the same millisecond as the first key's creation (then "
-    "the random kids decide) or after the clock stepped back makes the new key the "
-    "root, and the genuine ledger fails: 'record 1: signed by an untrusted key <old kid>'"))
+# Both tests below were strict xfails while libtender chose the unpinned root
+# by wall-clock time (signing_keys ORDER BY created_at_ms, kid); it now takes
+# the first key recorded (rowid order), whatever the clock said.
 
 
-@_ROOT_BY_CLOCK
 def test_a_rotation_right_after_the_first_key_keeps_the_ledger_valid(tmp_path):
     """A fresh engine whose first call is rotate_key(): the first key is
     created and rotated out in one call, often within one millisecond. No
     store is edited here; each genuine ledger must verify."""
     for attempt in range(100):
-        with tender.Engine(tmp_path / f"home-{attempt}") as engine:
+        with tender.Engine(tmp_path / f"home-{attempt}", authentication=NO_AUTH) as engine:
             old = engine.public_key("jwk")["kid"] if attempt % 2 else None  # half: key made first
             new = engine.rotate_key()
             report = engine.verify()
@@ -873,7 +869,6 @@ def test_a_rotation_right_after_the_first_key_keeps_the_ledger_valid(tmp_path):
             assert old is None or report["keys"] == [old]
 
 
-@_ROOT_BY_CLOCK
 def test_the_default_root_does_not_depend_on_the_wall_clock(engine, home):
     """The wall clock steps back (NTP, a VM restore) between the first key's
     creation and a rotation: simulated by giving the new key's row an earlier
@@ -950,12 +945,6 @@ def _non_ed25519_pem(kind):
     return key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo).decode()
 
 
-_NOT_JSON = pytest.mark.xfail(strict=True, raises=tender.InvalidJSONError, reason=(
-    "libtender bug: trusted_key text that is neither PEM nor JSON fails with "
-    "TENDER_E_INVALID_JSON, which tender.h does not list for tender_engine_verify; "
-    "it documents TENDER_E_INVALID_ARGUMENT for a trusted_key that is not an Ed25519 key"))
-
-
 @pytest.mark.parametrize("key", [
     pytest.param(lambda jwk: _non_ed25519_pem("rsa"), id="rsa-pem"),
     pytest.param(lambda jwk: _non_ed25519_pem("p256"), id="p256-pem"),
@@ -967,8 +956,10 @@ _NOT_JSON = pytest.mark.xfail(strict=True, raises=tender.InvalidJSONError, reaso
     pytest.param(lambda jwk: dict(jwk, x=jwk["x"][:-2]), id="short-x-jwk"),
     pytest.param(lambda jwk: {k: v for k, v in jwk.items() if k != "x"}, id="jwk-without-x"),
     pytest.param(lambda jwk: "[]", id="json-array"),
-    pytest.param(lambda jwk: "garbage", id="garbage", marks=_NOT_JSON),
-    pytest.param(lambda jwk: "", id="empty", marks=_NOT_JSON),
+    # "garbage" and "" were strict xfails while libtender answered
+    # TENDER_E_INVALID_JSON, which tender.h does not list for verify.
+    pytest.param(lambda jwk: "garbage", id="garbage"),
+    pytest.param(lambda jwk: "", id="empty"),
 ])
 def test_a_trusted_key_that_is_not_an_ed25519_public_key(engine, key):
     pay(engine, "bad-key-1")
@@ -1018,7 +1009,7 @@ def test_a_registered_key_that_is_not_the_first_is_not_trusted(five, first):
     history re-signed by it from record `first` on, is not trusted: trust
     starts from the first recorded key and follows the chain."""
     home, records, checkpoint = five
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         genuine = engine.public_key("jwk")
     key, jwk = foreign_key()
     with store(home) as db:
@@ -1034,27 +1025,43 @@ def test_a_registered_key_that_is_not_the_first_is_not_trusted(five, first):
     assert tampered_message(home, trusted_key=genuine) == expected
 
 
-@pytest.mark.parametrize("how", ["earlier-timestamp", "genuine-row-deleted"])
-def test_a_forged_first_recorded_key_passes_only_an_unpinned_verify(five, tmp_path, how):
-    """What we observe: verify() without a pinned key trusts the first key
-    the store recorded (signing_keys ordered by created_at_ms, then kid).
-    Someone who can write the store can make a key of their own that first
-    key (an earlier timestamp, or deleting the genuine row) and re-sign the
-    whole history with it: the unpinned verify() then accepts the forgery
-    (as tender.h says: pinning protects against this). It is found by
-    pinning the genuine key, by a checkpoint kept elsewhere, and by the next
-    record the genuine (still active) key signs."""
+def test_an_earlier_timestamp_does_not_make_a_registered_key_the_root(five):
+    """A key of one's own added to signing_keys with a creation time before
+    the genuine key's does not become the unpinned root (the first key
+    recorded is, not the earliest timestamp): the genuine ledger still
+    verifies, and history re-signed with that key does not."""
     home, records, checkpoint = five
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
+        genuine = engine.public_key("jwk")
+    key, jwk = foreign_key()
+    with store(home) as db:
+        created = db.execute("SELECT created_at_ms FROM signing_keys").fetchone()[0]
+        _register_key(db, jwk, created - 60_000)
+    assert verify_fresh(home, checkpoint)["records"] == 5
+    assert verify_fresh(home)["keys"] == [genuine["kid"]]
+    with store(home) as db:
+        _resign_from(db, key, jwk, 1)
+    expected = f"record 1: signed by an untrusted key {jwk['kid']}"
+    assert tampered_message(home) == expected
+    assert tampered_message(home, trusted_key=genuine) == expected
+
+
+def test_a_forged_first_recorded_key_passes_only_an_unpinned_verify(five, tmp_path):
+    """What we observe: verify() without a pinned key trusts the first key
+    the store recorded (the first row of signing_keys). Someone who can
+    write the store can make a key of their own that first key (here by
+    deleting the genuine row) and re-sign the whole history with it: the
+    unpinned verify() then accepts the forgery (as tender.h says: pinning
+    protects against this). It is found by pinning the genuine key and by a
+    checkpoint kept elsewhere."""
+    home, records, checkpoint = five
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         genuine, genuine_pem = engine.public_key("jwk"), engine.public_key("pem")
     key, jwk = foreign_key()
     with store(home) as db:
         created = db.execute("SELECT created_at_ms FROM signing_keys").fetchone()[0]
-        if how == "earlier-timestamp":
-            _register_key(db, jwk, created - 1)
-        else:
-            _register_key(db, jwk, created + 1)
-            db.execute("DELETE FROM signing_keys WHERE kid = ?", (genuine["kid"],))
+        _register_key(db, jwk, created + 1)
+        db.execute("DELETE FROM signing_keys WHERE kid = ?", (genuine["kid"],))
     # the key table alone changed: the genuine ledger no longer verifies
     # without a pin (its root is now the forged key), but does with one
     assert tampered_message(home) == f"record 1: signed by an untrusted key {genuine['kid']}"
@@ -1079,11 +1086,6 @@ def test_a_forged_first_recorded_key_passes_only_an_unpinned_verify(five, tmp_pa
         (tmp_path / "genuine.pem").write_text(genuine_pem)
         pinned_cli = cli("verify", "--home", home, "--public-key", tmp_path / "genuine.pem")
         assert pinned_cli.returncode == 1 and "record 1" in pinned_cli.stderr, pinned_cli
-    if how == "earlier-timestamp":  # the genuine key is still the active key
-        with tender.Engine(home) as engine:
-            assert pay(engine, "after-forgery").kid == genuine["kid"]
-        assert tampered_message(home) == (
-            f"record 6: signed by key {genuine['kid']}, but {jwk['kid']} was the signing key then")
 
 
 # -------------------------------------------------------- key file safety
@@ -1109,7 +1111,7 @@ def test_key_file_permissions(home, directory_doc):
 
     for mode in (0o644, 0o640, 0o604):
         os.chmod(key_file, mode)
-        with tender.Engine(home) as unsafe:
+        with tender.Engine(home, authentication=NO_AUTH) as unsafe:
             with pytest.raises(tender.KeyFileError) as info:
                 unsafe.checkpoint()
             assert info.value.code == 401 and info.value.name == "TENDER_E_KEY_FILE"
@@ -1129,12 +1131,12 @@ def test_key_file_permissions(home, directory_doc):
             assert unsafe.verify()["records"] == 1
 
     os.chmod(key_file, 0o600)
-    with tender.Engine(home) as fixed:
+    with tender.Engine(home, authentication=NO_AUTH) as fixed:
         fixed.checkpoint()
         pay(fixed, "perm-2")
 
     os.rename(key_file, key_file + ".away")
-    with tender.Engine(home) as missing:
+    with tender.Engine(home, authentication=NO_AUTH) as missing:
         with pytest.raises(tender.KeyFileError) as info:
             missing.checkpoint()
         assert kid in info.value.message
@@ -1181,7 +1183,7 @@ def test_idempotency_across_processes(home, directory_doc, tmp_path):
                 child.wait()
 
     assert len({tuple(o["order"]) for o in outputs}) == processes  # really different orders
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         payments = engine.payments()
         assert sorted(p["idempotencyKey"] for p in payments) == sorted(f"same-{i}" for i in range(keys))
         assert balance_minor(engine) == 100000 - keys * 700
@@ -1237,7 +1239,7 @@ def test_crash_while_paying(home, directory_doc):
 
     with store(home) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         keys = [p["idempotencyKey"] for p in engine.payments()]
         assert len(keys) == len(set(keys)), "a key was paid twice"
         # acknowledged keys are all there; at most the last round's in-flight key is extra

@@ -17,6 +17,7 @@ import threading
 import pytest
 
 import tender
+from conftest import NO_AUTH
 from tender import ResponseCode
 
 # ------------------------------------------------------------------ helpers
@@ -292,7 +293,7 @@ def test_same_key_from_another_engine_on_the_same_home(home, engine):
         code, record = session.handle()
         assert code is ResponseCode.SUCCESS
         assert record["note"] == "Lunch"
-    with tender.Engine(home) as second:
+    with tender.Engine(home, authentication=NO_AUTH) as second:
         with second.session(intent) as session:
             resolve_complete(session)
             assert session.confirm()[0] is ResponseCode.READY
@@ -646,7 +647,7 @@ def test_confirmation_false_answer_is_not_asked_without_confirmation(engine):
 
 def test_engine_creates_its_home(home, directory_doc):
     assert not home.exists()
-    with tender.Engine(home) as engine:
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
         assert home.is_dir()
         assert (home.stat().st_mode & 0o777) == 0o700
         assert (home / "tender.sqlite3").exists()
@@ -655,7 +656,7 @@ def test_engine_creates_its_home(home, directory_doc):
         assert sorted(c["id"] for c in engine.directory()["contacts"]) == [
             "john-appleseed", "john-baily", "tim-cook"]
     # the store persists
-    with tender.Engine(str(home)) as engine:
+    with tender.Engine(str(home), authentication=NO_AUTH) as engine:
         assert balance(engine) == usd("1000.00")
         assert account(engine)["nickname"] == "Checking"
         assert account(engine)["default"] is True
@@ -663,14 +664,14 @@ def test_engine_creates_its_home(home, directory_doc):
 
 def test_engine_config_errors(tmp_path):
     with pytest.raises(tender.InvalidArgumentError):
-        tender.Engine(tmp_path / "home", bogus=1)
+        tender.Engine(tmp_path / "home", bogus=1, authentication=NO_AUTH)
     a_file = tmp_path / "a-file"
     a_file.write_text("not a directory")
     with pytest.raises(tender.HomeError) as info:
-        tender.Engine(a_file)
+        tender.Engine(a_file, authentication=NO_AUTH)
     assert info.value.code == 302
     with pytest.raises(TypeError):
-        tender.Engine(42)
+        tender.Engine(42, authentication=NO_AUTH)
 
 
 def test_import_is_one_transaction(engine, directory_doc):
@@ -700,7 +701,7 @@ def test_import_replaces_by_id(engine):
 
 
 def test_closed_engine(home, directory_doc):
-    engine = tender.Engine(home)
+    engine = tender.Engine(home, authentication=NO_AUTH)
     engine.import_directory(directory_doc)
     session = engine.session(send({"id": "tim-cook"}, "10"))
     engine.close()
@@ -716,10 +717,10 @@ def test_closed_engine(home, directory_doc):
     assert session.confirm()[0] is ResponseCode.READY
     assert session.handle()[0] is ResponseCode.SUCCESS
     session.close()
-    with tender.Engine(home) as again:
+    with tender.Engine(home, authentication=NO_AUTH) as again:
         assert balance(again) == usd("990.00")
     with pytest.raises(tender.ClosedError):
-        with tender.Engine(home) as scoped:
+        with tender.Engine(home, authentication=NO_AUTH) as scoped:
             pass
         scoped.directory()
 
@@ -743,7 +744,7 @@ def test_closed_session(engine):
 
 
 def test_sessions_outlive_a_dropped_engine(home, directory_doc):
-    engine = tender.Engine(home)
+    engine = tender.Engine(home, authentication=NO_AUTH)
     engine.import_directory(directory_doc)
     session = tender.Session(engine, send({"id": "tim-cook"}, "10"))
     del engine
@@ -808,7 +809,7 @@ def test_shared_engine_across_threads(engine):
 
 
 def test_close_while_other_threads_use_the_engine(home, directory_doc):
-    engine = tender.Engine(home)
+    engine = tender.Engine(home, authentication=NO_AUTH)
     engine.import_directory(directory_doc)
     outcomes = []
     started = threading.Barrier(5)

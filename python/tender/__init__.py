@@ -120,7 +120,6 @@ import decimal
 import enum
 import json
 import os
-import sys
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_void_p
@@ -855,7 +854,21 @@ class Session:
     answer its open questions (:meth:`choose`, :meth:`confirm_value`,
     :meth:`supply` or :meth:`answer`) and resolve again; then :meth:`confirm`
     and, when it is :attr:`ResponseCode.READY`, :meth:`handle`. A failed call
-    leaves the session unchanged.
+    leaves the session unchanged. When the engine's policy asks for
+    re-authentication, :meth:`handle` asks the person through the callable
+    given to :meth:`set_conversation`.
+
+    Attributes:
+        engine: the :class:`Engine` the session was started from.
+        last_denial: after a :meth:`handle` that answered
+            :attr:`ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED`, why the
+            person was not authenticated (``tender_last_error()`` read right
+            after the call), e.g. ``"wrongCredentials: PAM: Authentication
+            failure"``, ``"throttled: too many failed authentications; try
+            again in 30 s"`` or ``"cancelled: ..."``; None otherwise.
+        conversation_error: the exception the conversation callable raised
+            (or the ``ValueError``/``TypeError`` for an answer that could not
+            be sent) during the last :meth:`handle`, else None.
 
     Thread safety: a session belongs to one thread at a time (the binding
     serialises its calls with a lock). It holds a reference to its
@@ -867,6 +880,11 @@ class Session:
     def __init__(self, engine: Engine, intent: JSONInput):
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
+        # The conversation (and its ctypes callback) lives as long as the
+        # library may call it: until it is replaced or the session is freed.
+        self._conversation: Optional[_Conversation] = None
+        self.last_denial: Optional[str] = None
+        self.conversation_error: Optional[BaseException] = None
         if not isinstance(engine, Engine):
             raise TypeError(f"engine must be a tender.Engine, not {type(engine).__name__}")
         #: The engine this session was started from.
@@ -882,20 +900,29 @@ class Session:
                                 "tender_session_new succeeded without a session")
         self._handle = out.value
 
+    def _check_not_conversing(self) -> None:
+        state = self._conversation
+        if state is not None and state.thread == threading.get_ident():
+            # The session's lock is held by handle() on this very thread.
+            raise RuntimeError("a session cannot be used from its own conversation callable")
+
     @contextlib.contextmanager
     def _use(self) -> Iterator[int]:
+        self._check_not_conversing()
         with self._lock:
             if self._handle is None:
                 raise ClosedError("the Tender session is closed")
             yield self._handle
 
     def close(self) -> None:
-        """Releases the session. Idempotent; any later use raises
-        :class:`ClosedError`."""
+        """Releases the session (and its conversation). Idempotent; any later
+        use raises :class:`ClosedError`."""
+        self._check_not_conversing()
         with self._lock:
             release, self._handle = self._handle, None
-        if release is not None:
-            _clib.tender_session_free(release)
+            if release is not None:
+                _clib.tender_session_free(release)
+            self._conversation = None  # only now: the library can no longer call it
 
     @property
     def closed(self) -> bool:
@@ -916,6 +943,72 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<tender.Session {'closed' if self.closed else 'open'}>"
+
+    # -- authentication
+
+    def set_conversation(self, conversation: Optional[Conversation]) -> None:
+        """Sets how this session asks the person to authenticate when the
+        engine's policy requires it; None removes it (a payment that needs
+        authentication is then refused).
+
+        ``conversation(kind, message)`` is called during :meth:`handle`, on
+        the thread calling it, once per PAM message, with a
+        :class:`PromptKind` and PAM's text (e.g. ``"Password: "``):
+
+        * :attr:`PromptKind.SECRET` (no echo, a password) and
+          :attr:`PromptKind.TEXT` (with echo): return the answer as ``str``
+          (sent as UTF-8) or ``bytes``/``bytearray`` (sent unchanged), or
+          None to cancel. An answer longer than the library's buffer
+          (``answer_size - 1`` bytes, 510 with Linux-PAM), or holding a NUL
+          character, cancels rather than being cut short.
+        * :attr:`PromptKind.INFO` and :attr:`PromptKind.ERROR`: show the
+          message; the return value is ignored.
+
+        An exception raised by the callable never reaches the library: it
+        cancels the authentication (and any later prompt of the same
+        :meth:`handle`), and is kept as :attr:`conversation_error`.
+        ``KeyboardInterrupt`` and ``SystemExit`` are re-raised by
+        :meth:`handle` once the library has returned, unless it paid. The
+        callable must not use this session (that raises ``RuntimeError``,
+        which cancels); it may use the engine.
+
+        A cancelled, wrong or empty answer makes :meth:`handle` return
+        ``(ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED, None)`` with the
+        reason in :attr:`last_denial`. A real host prompts the person, e.g.
+        ``lambda kind, message: getpass.getpass(message) if kind ==
+        PromptKind.SECRET else ...``.
+
+        Secrets: the library copies the answer into memory it owns, hands it
+        to PAM and wipes it. A Python ``str`` (and the ``bytes`` it is encoded
+        into) is immutable and cannot be wiped: it stays in the process's
+        memory until the garbage collector reuses it. A host that cares
+        returns a ``bytearray``, which the binding copies into the library's
+        buffer without an intermediate copy, and zeroes it after
+        :meth:`handle` returns (``buf[:] = bytes(len(buf))``).
+
+        The session keeps a reference to the callable (and to the ctypes
+        callback the library holds) until it is replaced or the session is
+        closed. Raises :class:`TypeError` if ``conversation`` is not callable
+        or None; :class:`ClosedError` after :meth:`close`.
+        """
+        if conversation is not None and not callable(conversation):
+            raise TypeError(f"conversation must be callable or None, not {type(conversation).__name__}")
+        state = None if conversation is None else _Conversation(conversation)
+        callback = state.callback if state is not None else _loader.CONVERSATION_FN()  # NULL
+        with self._use() as handle:
+            code = _clib.tender_session_set_conversation(handle, callback, None)
+            if code:
+                _raise(code)
+            self._conversation = state  # the old callback is no longer referenced by the library
+
+    @property
+    def denial_reason(self) -> Optional[str]:
+        """The machine-readable part of :attr:`last_denial`
+        (``"wrongCredentials"``, ``"accountUnavailable"``, ``"cancelled"``,
+        ``"throttled"``, ``"systemError"``), or None."""
+        if not self.last_denial:
+            return None
+        return self.last_denial.split(":", 1)[0].strip() or None
 
     # -- API
 
@@ -995,32 +1088,70 @@ class Session:
         return ResponseCode(response_code.value), _take_json(ptr, length)
 
     def handle(self) -> Tuple[ResponseCode, Optional[Record]]:
-        """Handles a confirmed intent: pays exactly once. Returns ``(code,
-        record)``: :attr:`ResponseCode.SUCCESS` and the payment
-        :class:`Record` (a dict of the record's fields, with its compact JWS
-        as ``record.jws``), or a failure code (e.g.
-        :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`) and None. Handling
-        again, or from another session or process with the same idempotency
-        key, returns the original record (and JWS) and pays nothing.
+        """Handles a confirmed intent: re-authenticates the person when the
+        engine's policy asks for it (through the callable given to
+        :meth:`set_conversation`; the reuse window may spare it), then pays
+        exactly once. Returns ``(code, record)``:
+        :attr:`ResponseCode.SUCCESS` and the payment :class:`Record` (a dict
+        of the record's fields, with its compact JWS as ``record.jws``), or a
+        failure code (e.g. :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`)
+        and None. Handling again, or from another session or process with the
+        same idempotency key, returns the original record (and JWS) and pays
+        nothing.
+
+        :attr:`ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED` means the person
+        was not authenticated: wrong, empty or cancelled credentials, too many
+        failures (throttled), or no conversation set. Nothing was submitted,
+        the session stays confirmed (call :meth:`handle` again to retry) and
+        :attr:`last_denial` says why (``"wrongCredentials: ..."``,
+        ``"throttled: ..."``, ``"cancelled: ..."``); it is None after any
+        other outcome.
 
         Raises :class:`WrongStateError` (not confirmed ready),
         :class:`IdempotencyConflictError` (the key was used with other
         parameters), :class:`StoreError`, :class:`StoreBusyError`,
         :class:`CryptoError`, :class:`KeyFileError` (the signing key cannot
-        be used); :class:`ClosedError` after :meth:`close`.
+        be used); :class:`ClosedError` after :meth:`close`; the
+        ``KeyboardInterrupt`` or ``SystemExit`` the conversation callable
+        raised, once nothing was paid.
         """
         response_code = c_int32()
         record_ptr, record_len = c_void_p(), c_size_t()
         jws_ptr, jws_len = c_void_p(), c_size_t()
+        denial: Optional[str] = None
+        self.last_denial = None
+        self.conversation_error = None
         with self._use() as handle:
-            code = _clib.tender_session_handle(handle, byref(response_code), byref(record_ptr),
-                                               byref(record_len), byref(jws_ptr), byref(jws_len))
+            state = self._conversation
+            if state is not None:
+                state.error = None
+                state.thread = threading.get_ident()
+            try:
+                code = _clib.tender_session_handle(handle, byref(response_code), byref(record_ptr),
+                                                   byref(record_len), byref(jws_ptr), byref(jws_len))
+                if (not code and response_code.value
+                        == ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED):
+                    # The reason is the thread's message, set by this call.
+                    denial = _static_text(_clib.tender_last_error())
+            finally:
+                if state is not None:
+                    state.thread = None
             if code:
+                if state is not None:
+                    self.conversation_error = state.error
                 _raise(code)
+        if state is not None:
+            self.conversation_error = state.error
+        self.last_denial = denial
         try:
             record_text = _take_text(record_ptr, record_len)
             jws = _take_text(jws_ptr, jws_len)
         finally:
             _free_all(record_ptr, jws_ptr)  # only what was not taken (a decode error)
+        result = ResponseCode(response_code.value)
+        interrupt = self.conversation_error
+        if (interrupt is not None and not isinstance(interrupt, Exception)
+                and result != ResponseCode.SUCCESS):
+            raise interrupt  # Ctrl-C at the prompt: nothing was paid
         record = None if record_text is None else Record(json.loads(record_text), jws)
-        return ResponseCode(response_code.value), record
+        return result, record

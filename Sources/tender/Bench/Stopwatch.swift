@@ -20,4 +20,16 @@ enum Stopwatch {
         }
         return Double(count) / (now() - start)
     }
+
+    /// The number of online CPUs.
+    static var onlineCores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// CPU seconds (user + system) the process has used so far.
+    static func processCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
+    }
 }
