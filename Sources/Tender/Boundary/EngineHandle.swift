@@ -5,7 +5,7 @@ import TenderStore
 
 /// What a `tender_engine *` points to: the engine and its store.
 /// Retained once per C reference and once per open session.
-final class EngineHandle {
+final class EngineHandle: CHandle {
     let engine: Engine
     let store: SQLiteStore
 
@@ -19,18 +19,5 @@ final class EngineHandle {
         engine = Engine(directory: store, ledger: store, limits: configuration.limits, gate: gate)
     }
 
-    /// A +1 reference for C.
-    func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
-
-    /// The handle behind a C pointer, without changing its count.
-    static func from(_ pointer: OpaquePointer?) throws(TenderError) -> EngineHandle {
-        let pointer = try Boundary.require(pointer, "engine")
-        return Unmanaged<EngineHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
-
-    /// Drops the reference C held.
-    static func release(_ pointer: OpaquePointer?) {
-        guard let pointer else { return }
-        Unmanaged<EngineHandle>.fromOpaque(UnsafeRawPointer(pointer)).release()
-    }
+    static let argumentName = "engine"
 }

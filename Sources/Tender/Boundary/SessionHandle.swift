@@ -1,7 +1,7 @@
 import TenderCore
 
 /// What a `tender_session *` points to: one dialog, keeping its engine alive.
-final class SessionHandle {
+final class SessionHandle: CHandle {
     let owner: EngineHandle
     let session: SendPaymentSession
 
@@ -10,18 +10,5 @@ final class SessionHandle {
         self.session = session
     }
 
-    /// A +1 reference for C.
-    func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
-
-    /// The handle behind a C pointer, without changing its count.
-    static func from(_ pointer: OpaquePointer?) throws(TenderError) -> SessionHandle {
-        let pointer = try Boundary.require(pointer, "session")
-        return Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
-
-    /// Drops the reference C held.
-    static func release(_ pointer: OpaquePointer?) {
-        guard let pointer else { return }
-        Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(pointer)).release()
-    }
+    static let argumentName = "session"
 }

@@ -51,20 +51,16 @@ final class Database {
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE, so the write lock
     /// is taken up front), committing when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try statement("BEGIN IMMEDIATE").run()
-        do throws(TenderError) {
-            let result = try body()
-            try statement("COMMIT").run()
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        try transaction(begin: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a read transaction, a consistent snapshot.
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try statement("BEGIN DEFERRED").run()
+        try transaction(begin: "BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(begin: String, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try statement(begin).run()
         do throws(TenderError) {
             let result = try body()
             try statement("COMMIT").run()
