@@ -15,6 +15,9 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Keep the temporary home instead of removing it.")
     var keep = false
 
+    @Flag(help: "Authenticate with your real login (PAM service \"tender\", installed by make install), asking on the terminal.")
+    var login = false
+
     /// The person's side of the dialog: what they ask, then what they say at each question.
     static let request = "Send $50 to John"
     static let intent = #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}"#
@@ -33,10 +36,13 @@ struct DemoCommand: ParsableCommand {
         let store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json)))
         let printer = DialogPrinter()
-        let pam = try DemoPAMStack(home: home, user: try PAMAuthenticator.processUser())
         var policy = AuthenticationPolicy()
-        policy.service = DemoPAMStack.service
-        policy.configDirectory = pam.directory
+        let user = try PAMAuthenticator.processUser()
+        if !login {
+            let pam = try DemoPAMStack(home: home, user: user)
+            policy.service = DemoPAMStack.service
+            policy.configDirectory = pam.directory
+        }
         let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
         let engine = Engine(
             directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store))
@@ -46,7 +52,7 @@ struct DemoCommand: ParsableCommand {
         printer.turn(speaker: "person", DemoCommand.request)
         printer.detail("intent", DemoCommand.intent)
         let session = try SendPaymentSession(engine: engine, json: try JSONParser.parse(DemoCommand.intent))
-        session.conversation = DemoConversation(printer: printer)
+        session.conversation = login ? TerminalConversation() : DemoConversation(printer: printer)
         var replies = DemoCommand.replies[...]
         while true {
             let results = try session.resolve()
@@ -66,8 +72,12 @@ struct DemoCommand: ParsableCommand {
         printer.turn(speaker: "tender", "confirm → \(confirmCode.name)")
         printer.detail("response", JSONWriter.string(response))
         guard confirmCode == .ready else { throw .internal("confirm did not answer ready") }
-        printer.turn(speaker: "tender", "handle: sending money is restricted, so PAM re-authenticates \(pam.user) first")
-        printer.detail("pam", "DEMO PAM STACK: service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
+        printer.turn(speaker: "tender", "handle: sending money is restricted, so PAM re-authenticates \(user) first")
+        if login {
+            printer.detail("pam", "your system login, service \(policy.service): type your password (it is not echoed)")
+        } else {
+            printer.detail("pam", "DEMO PAM STACK: service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
+        }
         let (handleCode, record) = try session.handle()
         printer.turn(speaker: "tender", "handle → \(handleCode.name)")
         if let record {
@@ -77,7 +87,9 @@ struct DemoCommand: ParsableCommand {
         for account in try store.accounts() {
             printer.detail("balance", "\(account.nickname ?? account.id): \(account.balance.decimalString) \(account.balance.currency.code)")
         }
-        guard handleCode == .success else { throw .internal("handle did not succeed") }
+        guard handleCode == .success else {
+            throw .internal("handle answered \(handleCode.name): \(session.lastDenial?.message ?? "no detail")")
+        }
         let report = try store.verify()
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
     }
