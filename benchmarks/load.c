@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
     engine_new_fn engine_new = (engine_new_fn)(uintptr_t)dlsym(lib, "tender_engine_new");
     engine_free_fn engine_free = (engine_free_fn)(uintptr_t)dlsym(lib, "tender_engine_free");
     char config[1024];
-    snprintf(config, sizeof config, "{\"home\": \"%s\"}", argv[2]);
+    snprintf(config, sizeof config, "{\"home\": \"%s\", \"authentication\": {\"restrictedIntents\": []}}", argv[2]);
     void *engine = NULL;
     if (!engine_new || engine_new(config, strlen(config), &engine) != 0) { fprintf(stderr, "engine_new failed\n"); return 1; }
     long opened = rss_kib();
