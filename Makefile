@@ -40,10 +40,12 @@ build: deps | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin
-	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE)
+	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE).new
+	mv -f $(BUILD)/lib/$(LIBFILE).new $(BUILD)/lib/$(LIBFILE)
 	ln -sf $(LIBFILE) $(BUILD)/lib/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/lib/libtender.so
-	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender
+	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender.new
+	mv -f $(BUILD)/bin/tender.new $(BUILD)/bin/tender
 
 demo: build
 	$(BUILD)/bin/tender demo

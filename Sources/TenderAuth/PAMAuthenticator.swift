@@ -99,7 +99,12 @@ private let pamConversation: @convention(c) (
         default: kind = .info
         }
         if kind == .info || kind == .error {
-            _ = context.conversation.converse(kind: kind, message: text, answer: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+            guard context.conversation.converse(kind: kind, message: text, answer: UnsafeMutableRawBufferPointer(start: nil, count: 0)) != nil
+            else {
+                context.cancelled = true
+                discard()
+                return PAM_CONV_ERR
+            }
             continue
         }
         guard let buffer = calloc(Int(PAM_MAX_RESP_SIZE), 1) else {

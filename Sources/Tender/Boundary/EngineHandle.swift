@@ -10,11 +10,12 @@ final class EngineHandle: CHandle {
     let store: SQLiteStore
 
     init(configuration: EngineConfiguration) throws(TenderError) {
-        try SQLiteStore.prepareHome(configuration.home)
-        store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
+        // The authenticator first: a refused PAM service leaves nothing behind.
         let policy = configuration.authentication
         let authenticator = policy.asksAnything
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        try SQLiteStore.prepareHome(configuration.home)
+        store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
         let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store)
         engine = Engine(directory: store, ledger: store, limits: configuration.limits, gate: gate)
     }

@@ -34,7 +34,7 @@ public final class AuthenticationGate: Sendable {
         guard let authenticator else { return .systemError("no authenticator is configured") }
         let user = authenticator.user
         let now = ContinuousClock.now
-        if grants.withLock({ $0.contains { $0.permits(user: user, intent: intent, payeeID: payeeID, amount: amount, at: now) } }) {
+        if grants.withLock({ $0.contains { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) } }) {
             try records.audit(user: user, event: "reused", intent: intent, detail: reason)
             return nil
         }
@@ -63,7 +63,7 @@ public final class AuthenticationGate: Sendable {
         if let device { _ = try records.isKnownDevice(device, remember: true) }
         if policy.reuseSeconds > 0 {
             let grant = AuthenticationGrant(
-                user: user, intent: intent, payeeID: payeeID, ceiling: amount, expires: now.advanced(by: .seconds(policy.reuseSeconds)))
+                user: user, intent: intent, payeeID: payeeID, device: device, ceiling: amount, expires: now.advanced(by: .seconds(policy.reuseSeconds)))
             grants.withLock { list in
                 list.removeAll { $0.expires <= now }
                 list.append(grant)

@@ -1,16 +1,17 @@
 /// One successful authentication that may be reused, like LocalAuthentication's
-/// reuse duration or sudo's timestamp: for the same user, intent and payee,
-/// up to the amount it was given for, until `expires` (counted from the
-/// authentication, not sliding).
+/// reuse duration or sudo's timestamp: for the same user, intent, payee and
+/// device, up to the amount it was given for, until `expires` (counted from
+/// the authentication, not sliding).
 struct AuthenticationGrant: Sendable {
     let user: String
     let intent: String
     let payeeID: String
+    let device: String?
     let ceiling: Money
     let expires: ContinuousClock.Instant
 
-    func permits(user: String, intent: String, payeeID: String, amount: Money, at now: ContinuousClock.Instant) -> Bool {
-        self.user == user && self.intent == intent && self.payeeID == payeeID && amount.currency == ceiling.currency
+    func permits(user: String, intent: String, payeeID: String, device: String?, amount: Money, at now: ContinuousClock.Instant) -> Bool {
+        self.user == user && self.intent == intent && self.payeeID == payeeID && self.device == device && amount.currency == ceiling.currency
             && amount.minorUnits <= ceiling.minorUnits && now < expires
     }
 }

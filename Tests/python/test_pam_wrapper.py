@@ -1,0 +1,110 @@
+"""The whole process under pam_wrapper: examples/send_payment.py with the
+default authentication policy, i.e. the real PAM calls (pam_start, not
+pam_start_confdir) on the service "tender".
+
+pam_wrapper (LD_PRELOAD=libpam_wrapper.so, PAM_WRAPPER=1) points Linux-PAM
+at PAM_WRAPPER_SERVICE_DIR instead of /etc/pam.d; there the service file
+"tender" loads pam_matrix with a password file of its own. The interpreter
+itself runs preloaded, which is fine. Nothing in /etc/pam.d is read or
+changed.
+"""
+
+import os
+import pwd
+import subprocess
+import sys
+
+import pytest
+
+import tender
+
+WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
+PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
+EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "examples", "send_payment.py")
+PASSWORD = "example-Secret-42"
+USER = pwd.getpwuid(os.geteuid()).pw_name
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(WRAPPER),
+                       reason=f"{WRAPPER} is missing: install libpam-wrapper (apt-get install libpam-wrapper)"),
+    pytest.mark.skipif(not os.path.exists(PAM_MATRIX),
+                       reason=f"{PAM_MATRIX} is missing: install libpam-wrapper (apt-get install libpam-wrapper)"),
+]
+
+
+@pytest.fixture
+def services(tmp_path):
+    """PAM_WRAPPER_SERVICE_DIR: the service "tender" on pam_matrix."""
+    directory = tmp_path / "pam-services"
+    directory.mkdir()
+    passdb = tmp_path / "passdb"
+    passdb.write_text(f"{USER}:{PASSWORD}:tender\n")
+    (directory / "tender").write_text(
+        f"auth required {PAM_MATRIX} passdb={passdb}\n"
+        f"account required {PAM_MATRIX} passdb={passdb}\n")
+    return directory
+
+
+def run_example(home, services=None, password=None):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR", "TENDER_EXAMPLE_PASSWORD")}
+    # the binding under test and the library it loaded
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(tender.__file__)))
+    if os.path.sep in tender.library_path:
+        env["TENDER_LIBRARY"] = tender.library_path
+    if services is not None:
+        env.update(LD_PRELOAD=WRAPPER, PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=os.fspath(services))
+    if password is not None:
+        env["TENDER_EXAMPLE_PASSWORD"] = password
+    return subprocess.run([sys.executable, EXAMPLE, os.fspath(home)], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_right_password_pays(tmp_path, services):
+    home = tmp_path / "home"
+    proc = run_example(home, services, PASSWORD)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert 'authentication: the default policy (PAM service "tender")' in out
+    assert "(answered from $TENDER_EXAMPLE_PASSWORD)" in out  # PAM asked through the conversation
+    assert "handle: SUCCESS (success)" in out
+    assert '"status": "completed"' in out and "jws: " in out
+    assert "audit: authenticated send_payment (restrictedIntent)" in out
+    assert PASSWORD not in out + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        [record] = engine.payments()
+        assert record["payee"]["id"] == "john-baily" and record["currencyAmount"]["amount"] == "50.00"
+        assert [e["event"] for e in engine.audit()] == ["authenticated"]
+
+
+def test_a_wrong_password_is_denied(tmp_path, services):
+    home = tmp_path / "home"
+    wrong = "not-the-password"
+    proc = run_example(home, services, wrong)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "handle: FAILURE_CREDENTIALS_UNVERIFIED (failureCredentialsUnverified)" in out
+    assert "not authenticated: wrongCredentials: " in out
+    assert '"status": "completed"' not in out
+    assert wrong not in out + proc.stderr and PASSWORD not in out + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        assert engine.payments() == []
+        [entry] = engine.audit()
+        assert entry["event"] == "denied" and entry["detail"].startswith("wrongCredentials: ")
+        assert engine.directory()["accounts"][0]["balance"]["amount"] == "1000.00"
+
+
+def test_without_a_password_the_example_asks_nothing(tmp_path, services):
+    # under pam_wrapper too: it falls back to restrictedIntents []
+    proc = run_example(tmp_path / "home", services)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "authentication: off (restrictedIntents [])" in proc.stdout
+    assert "tender asks" not in proc.stdout and "audit:" not in proc.stdout
+
+
+def test_the_service_file_is_looked_up_in_the_wrapper_directory(tmp_path, services):
+    (services / "tender").unlink()
+    proc = run_example(tmp_path / "home", services, PASSWORD)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "TENDER_E_AUTH_SERVICE" in proc.stderr and os.fspath(services) in proc.stderr
