@@ -159,7 +159,7 @@ static void test_bad_configuration(void) {
     snprintf(file, sizeof file, "%s/not-a-directory", scratch);
     FILE *f = fopen(file, "w");
     if (f) fclose(f);
-    snprintf(config, sizeof config, "{\"home\": \"%s\"}", file);
+    snprintf(config, sizeof config, "{\"home\": \"%s\", \"authentication\": {\"restrictedIntents\": []}}", file);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_HOME);
     snprintf(config, sizeof config,
              "{\"home\": \"%s/x\", \"limits\": {\"USD\": {\"minimum\": \"5\", \"maximum\": \"1\"}}}", scratch);
