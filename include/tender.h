@@ -131,9 +131,12 @@ const char *tender_result_str(tender_result result);
 
 /**
  * The detailed message of the last failed call made by the calling thread
- * (empty text if none failed). Messages never contain payment data. The
- * pointer stays valid until the next failing call on the same thread; do not
- * free it. Never NULL. Thread-safe (each thread has its own message).
+ * (empty text if none failed), or why the last tender_session_handle() on
+ * this thread answered TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED.
+ * Messages never contain payment data or secrets. The pointer stays valid
+ * until the next call on the same thread sets a new message; copy it if you
+ * need it longer; do not free it. Never NULL. Thread-safe (each thread has
+ * its own message).
  */
 const char *tender_last_error(void);
 

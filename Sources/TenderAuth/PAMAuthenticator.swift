@@ -96,7 +96,11 @@ private let pamConversation: @convention(c) (
         case PAM_PROMPT_ECHO_OFF: kind = .secret
         case PAM_PROMPT_ECHO_ON: kind = .text
         case PAM_ERROR_MSG: kind = .error
-        default: kind = .info
+        case PAM_TEXT_INFO: kind = .info
+        default:
+            // Binary or radio prompts: nothing a host can answer.
+            discard()
+            return PAM_CONV_ERR
         }
         if kind == .info || kind == .error {
             guard context.conversation.converse(kind: kind, message: text, answer: UnsafeMutableRawBufferPointer(start: nil, count: 0)) != nil

@@ -33,7 +33,10 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     /// The key in a PKCS#8 PEM text (PEM_read_bio_PrivateKey); refuses other key types.
     public convenience init(pem: [UInt8]) throws(TenderError) {
         let bio = try MemoryBIO(reading: pem)
-        guard let key = PEM_read_bio_PrivateKey(bio.bio, nil, nil, nil) else { throw OpenSSLError.failure("PEM_read_bio_PrivateKey") }
+        // A password callback that refuses: an encrypted key file must fail, not prompt on the host's terminal.
+        guard let key = PEM_read_bio_PrivateKey(bio.bio, nil, { _, _, _, _ in -1 }, nil) else {
+            throw OpenSSLError.failure("PEM_read_bio_PrivateKey")
+        }
         guard EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {
             EVP_PKEY_free(key)
             throw .crypto("the key is not an Ed25519 key")

@@ -9,6 +9,8 @@ public final class WorkerPool: @unchecked Sendable {
     public static let shared = WorkerPool(workers: max(0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1))
 
     private var workers = 0
+    /// The process that started the workers; a forked child has none of them.
+    private let owner = getpid()
     private let callers = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let started = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -45,7 +47,7 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Calls `body(i)` for every i in 0..<count, on the workers and the calling thread; returns when all are done.
     public func forEach(_ count: Int, _ body: @escaping (Int) -> Void) {
-        guard workers > 0, count > 1 else {
+        guard workers > 0, count > 1, getpid() == owner else {
             for index in 0..<count { body(index) }
             return
         }

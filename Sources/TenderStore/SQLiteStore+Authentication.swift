@@ -18,34 +18,49 @@ public struct AuditEntry: Equatable, Sendable {
 }
 
 extension SQLiteStore: AuthenticationRecords {
-    public func retryDelay(user: String) throws(TenderError) -> Int64 {
-        try read { (db) throws(TenderError) -> Int64 in
-            let row = try db.statement("SELECT next_allowed_ms FROM auth_throttle WHERE user = ?", [user])
-            guard try row.step() else { return 0 }
-            let next = row.int64(0)
-            _ = try row.step()
-            let wait = next - WallClock.nowMilliseconds()
-            return wait > 0 ? (wait + 999) / 1000 : 0
+    public func reserveAttempt(user: String, throttle: ThrottlePolicy) throws(TenderError) -> Int64 {
+        try write { (db) throws(TenderError) -> Int64 in
+            let (failures, next) = try Self.throttleState(user, db)
+            let now = WallClock.nowMilliseconds()
+            let (wait, overflow) = next.subtractingReportingOverflow(now)
+            if overflow ? next > 0 : wait > 0 { return overflow ? Int64.max / 1000 : wait / 1000 + (wait % 1000 == 0 ? 0 : 1) }
+            try Self.setThrottle(user, failures: failures + 1, now: now, throttle: throttle, db)
+            return 0
         }
     }
 
-    public func recordAttempt(user: String, succeeded: Bool, throttle: ThrottlePolicy) throws(TenderError) {
+    public func settleAttempt(user: String, outcome: AttemptOutcome, throttle: ThrottlePolicy) throws(TenderError) {
         try write { (db) throws(TenderError) in
-            if succeeded {
+            switch outcome {
+            case .succeeded:
                 try db.statement("DELETE FROM auth_throttle WHERE user = ?", [user]).run()
-                return
+            case .failed:
+                break
+            case .notCounted:
+                let (failures, _) = try Self.throttleState(user, db)
+                try Self.setThrottle(user, failures: max(0, failures - 1), now: WallClock.nowMilliseconds(), throttle: throttle, db)
             }
-            let row = try db.statement("SELECT failures FROM auth_throttle WHERE user = ?", [user])
-            let failures = (try row.step() ? Int(row.int64(0)) : 0) + 1
-            _ = try row.step()
-            let next = WallClock.nowMilliseconds() + throttle.delay(afterFailures: failures) * 1000
-            try db.statement(
-                """
-                INSERT INTO auth_throttle (user, failures, next_allowed_ms) VALUES (?, ?, ?)
-                ON CONFLICT (user) DO UPDATE SET failures = excluded.failures, next_allowed_ms = excluded.next_allowed_ms
-                """, [user, failures, next]
-            ).run()
         }
+    }
+
+    /// The consecutive failures counted for `user` and when the next attempt is allowed.
+    private static func throttleState(_ user: String, _ db: Database) throws(TenderError) -> (Int, Int64) {
+        let row = try db.statement("SELECT failures, next_allowed_ms FROM auth_throttle WHERE user = ?", [user])
+        guard try row.step() else { return (0, 0) }
+        let state = (Int(clamping: max(0, row.int64(0))), row.int64(1))
+        _ = try row.step()
+        return state
+    }
+
+    /// Stores `failures`, allowing the next attempt after the throttle's delay for that many.
+    private static func setThrottle(_ user: String, failures: Int, now: Int64, throttle: ThrottlePolicy, _ db: Database) throws(TenderError) {
+        let next = now + throttle.delay(afterFailures: min(failures, 1_000_000)) * 1000
+        try db.statement(
+            """
+            INSERT INTO auth_throttle (user, failures, next_allowed_ms) VALUES (?, ?, ?)
+            ON CONFLICT (user) DO UPDATE SET failures = excluded.failures, next_allowed_ms = excluded.next_allowed_ms
+            """, [user, failures, next]
+        ).run()
     }
 
     public func audit(user: String, event: String, intent: String, detail: String) throws(TenderError) {

@@ -39,6 +39,8 @@ extension SQLiteStore {
                             continue
                         }
                     } catch {
+                        // A conflict refuses this submission only; any store error aborts the whole batch.
+                        guard case .idempotencyConflict = error else { throw error }
                         outcomes[index] = .failure(error)
                         continue
                     }
@@ -111,6 +113,7 @@ extension SQLiteStore {
         guard try head.step() else { return (0, LedgerPosition.genesisHash) }
         let result = (head.int64(0), head.text(1) ?? "")
         _ = try head.step()
+        guard result.0 >= 0, result.0 < Int64.max / 2 else { throw .store("the ledger's last sequence number is out of range") }
         return result
     }
 
@@ -135,6 +138,16 @@ extension SQLiteStore {
                 (row) throws(TenderError) in
                 try Self.paymentRecord(jws: row.text(0) ?? "", sequence: row.int64(1), key: row.text(2) ?? "")
             }
+        }
+    }
+
+    public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
+        try read { (db) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? in
+            let row = try db.statement("SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
+            guard try row.step(), let fingerprint = row.text(0) else { return nil }
+            let record = try Self.paymentRecord(jws: row.text(1) ?? "", sequence: row.int64(2), key: idempotencyKey)
+            _ = try row.step()
+            return (fingerprint, record)
         }
     }
 

@@ -77,6 +77,7 @@ enum Schema {
             let statement = try db.statement("PRAGMA user_version")
             let current = try statement.step() ? statement.int64(0) : 0
             _ = try statement.step()
+            guard current >= 0 else { throw .store("the store has an invalid schema version \(current)") }
             guard current <= version else {
                 throw .store("the store has schema version \(current); this Tender knows up to \(version)")
             }

@@ -110,7 +110,30 @@ import Testing
         #expect(s.authenticator.timesAsked == asked)
         s.records.advance(seconds: 31)
         #expect(try pay(s) == .success)
-        #expect(try s.records.retryDelay(user: "ada") == 0)
+        #expect(try s.records.reserveAttempt(user: "ada", throttle: .standard) == 0)
+    }
+
+    @Test func cancellingDoesNotCountTowardTheThrottle() throws {
+        let s = try setup { $0.throttle = ThrottlePolicy(freeAttempts: 1, baseDelaySeconds: 30, maxDelaySeconds: 120) }
+        for _ in 0..<3 { #expect(try pay(s, password: nil) == .failureCredentialsUnverified) }
+        #expect(try pay(s) == .success)
+    }
+
+    @Test func aRetryOfAPaidKeyNeitherAsksNorFailsOnFunds() throws {
+        let s = try setup()
+        let intent = #"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"600","currency":"USD"},"idempotencyKey":"order-7"}"#
+        let first = try Fixtures.session(intent, engine: s.engine)
+        first.conversation = FixedConversation(answer: "s3cret")
+        _ = try first.confirm()
+        let paid = try first.handle()
+        #expect(paid.code == .success)
+        // The host crashed before keeping the record; 400.00 is left, less than 600.00.
+        let retry = try Fixtures.session(intent, engine: s.engine)
+        #expect(try retry.confirm().code == .ready)
+        let again = try retry.handle()
+        #expect(again.code == .success && again.record == paid.record)
+        #expect(s.authenticator.timesAsked == 1)
+        #expect(try s.engine.ledger.records().count == 1)
     }
 
     @Test func throttleDelaysGrowAndCap() {

@@ -50,6 +50,13 @@ import TenderCrypto
         #expect(try store.payingAccount(for: try Currency(code: "USD"))?.id == "checking")
     }
 
+    @Test func anEmbeddedNULDoesNotShortenAnIdentifier() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        #expect(try store.contact(id: "tim-cook\u{0}x") == nil)
+        #expect(try store.contact(id: "tim-cook") != nil)
+    }
+
     @Test func reimportReplacesHandlesAndKeepsOrder() throws {
         let home = TemporaryHome()
         let store = try store(home)

@@ -154,6 +154,8 @@ static void test_bad_configuration(void) {
     char *huge = malloc(big);
     memset(huge, ' ', big);
     CHECK_RC(tender_engine_new(huge, big, &engine), TENDER_E_TOO_LARGE);
+    CHECK_RC(tender_engine_new(huge, (size_t)-1, &engine), TENDER_E_TOO_LARGE);
+    CHECK_RC(tender_engine_new(huge, (size_t)1 << 63, &engine), TENDER_E_TOO_LARGE);
     free(huge);
     char config[1024], file[600];
     snprintf(file, sizeof file, "%s/not-a-directory", scratch);

@@ -6,8 +6,8 @@ enum CBuffers {
     /// The bytes of a host buffer; refuses NULL and anything over the input limit before reading it.
     static func input(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(TenderError) -> [UInt8] {
         let pointer = try Boundary.require(pointer, name)
-        guard length <= JSONInput.maxBytes else {
-            throw .tooLarge("\(name) of \(length) bytes exceeds \(JSONInput.maxBytes)")
+        guard length >= 0, length <= JSONInput.maxBytes else {
+            throw .tooLarge("\(name) of \(UInt(bitPattern: length)) bytes exceeds \(JSONInput.maxBytes)")
         }
         return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: length))
     }

@@ -38,23 +38,25 @@ public final class AuthenticationGate: Sendable {
             try records.audit(user: user, event: "reused", intent: intent, detail: reason)
             return nil
         }
-        let wait = try records.retryDelay(user: user)
+        let wait = try records.reserveAttempt(user: user, throttle: policy.throttle)
         if wait > 0 {
             try records.audit(user: user, event: "throttled", intent: intent, detail: "retry in \(wait) s")
             return .throttled(retryAfterSeconds: wait)
         }
         guard let conversation else {
+            try records.settleAttempt(user: user, outcome: .notCounted, throttle: policy.throttle)
             try records.audit(user: user, event: "denied", intent: intent, detail: "cancelled: the host set no conversation")
             return .cancelled("authentication is required and the host set no conversation to ask the person")
         }
         let denial = authenticator.authenticate(through: conversation)
         // Wrong credentials count toward throttling; a cancel or a broken PAM stack does not.
-        let counts: Bool
+        let outcome: AttemptOutcome
         switch denial {
-        case nil, .wrongCredentials?, .accountUnavailable?: counts = true
-        default: counts = false
+        case nil: outcome = .succeeded
+        case .wrongCredentials?, .accountUnavailable?: outcome = .failed
+        default: outcome = .notCounted
         }
-        if counts { try records.recordAttempt(user: user, succeeded: denial == nil, throttle: policy.throttle) }
+        try records.settleAttempt(user: user, outcome: outcome, throttle: policy.throttle)
         if let denial {
             try records.audit(user: user, event: "denied", intent: intent, detail: "\(denial.name): \(denial.message)")
             return denial

@@ -218,16 +218,11 @@ public final class SendPaymentSession {
         var members: [(key: String, value: JSONValue)] = []
         let account = try engine.directory.payingAccount(for: amount.currency)
         let code: SendPaymentResponseCode
-        switch limitViolation(amount) {
-        case .paymentsCurrencyUnsupported: code = .failurePaymentsCurrencyUnsupported
-        case .paymentsAmountBelowMinimum: code = .failurePaymentsAmountBelowMinimum
-        case .paymentsAmountAboveMaximum: code = .failurePaymentsAmountAboveMaximum
-        case nil:
-            if let account {
-                code = account.balance.minorUnits >= amount.minorUnits ? .ready : .failureInsufficientFunds
-            } else {
-                code = .failureNoBankAccount
-            }
+        if let account, try alreadyPaid(ConfirmedPayment(contact: contact, handle: handle, amount: amount, note: intent.note, account: account)) {
+            // A retry of a payment made before: handle will return its record; funds and limits no longer matter.
+            code = .ready
+        } else {
+            code = checkedCode(amount: amount, account: account)
         }
         var intentJSON: JSONValue = .object([
             ("intent", .string(SendPaymentIntent.name)), ("payee", ConfirmedPayment.payeeJSON(contact, handle)),
@@ -246,6 +241,23 @@ public final class SendPaymentSession {
         return (code, .object(members))
     }
 
+    /// The code confirm answers for a new payment: limits, currency, a bank account, funds.
+    private func checkedCode(amount: Money, account: Account?) -> SendPaymentResponseCode {
+        switch limitViolation(amount) {
+        case .paymentsCurrencyUnsupported: return .failurePaymentsCurrencyUnsupported
+        case .paymentsAmountBelowMinimum: return .failurePaymentsAmountBelowMinimum
+        case .paymentsAmountAboveMaximum: return .failurePaymentsAmountAboveMaximum
+        case nil:
+            guard let account else { return .failureNoBankAccount }
+            return account.balance.minorUnits >= amount.minorUnits ? .ready : .failureInsufficientFunds
+        }
+    }
+
+    /// Whether this session's key already paid exactly `payment`.
+    private func alreadyPaid(_ payment: ConfirmedPayment) throws(TenderError) -> Bool {
+        try engine.ledger.payment(idempotencyKey: idempotencyKey)?.fingerprint == payment.fingerprint
+    }
+
     // MARK: handle
 
     /// Pays the confirmed payment exactly once, after re-authenticating the
@@ -255,11 +267,14 @@ public final class SendPaymentSession {
     /// Throws ``TenderError/wrongState(_:)`` unless confirm answered ready,
     /// ``TenderError/idempotencyConflict(_:)`` when the key already paid something else.
     public func handle() throws(TenderError) -> (code: SendPaymentResponseCode, record: PaymentRecord?) {
+        lastDenial = nil
         let confirmed: ConfirmedPayment
         switch phase {
         case .resolving: throw .wrongState("confirm must answer ready before handle")
         case let .ready(payment):
             confirmed = payment
+            // A retry of a payment already made pays nothing, so it asks nothing.
+            guard try !alreadyPaid(payment) else { break }
             lastDenial = try engine.gate.check(
                 intent: SendPaymentIntent.name, amount: payment.amount, payeeID: payment.contact.id, device: intent.device,
                 conversation: conversation)

@@ -12,15 +12,17 @@ public struct DirectoryDocument: Equatable, Sendable {
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(json, name: "directory", allowed: ["contacts", "accounts"])
         var contacts: [Contact] = []
+        var contactIDs = Set<String>()
         for (i, item) in (try reader.array("contacts") ?? []).enumerated() {
             let contact = try Contact(json: item, field: "contacts[\(i)]")
-            guard !contacts.contains(where: { $0.id == contact.id }) else { throw .invalidArgument("contacts[\(i)].id is used twice") }
+            guard contactIDs.insert(contact.id).inserted else { throw .invalidArgument("contacts[\(i)].id is used twice") }
             contacts.append(contact)
         }
         var accounts: [Account] = []
+        var accountIDs = Set<String>()
         for (i, item) in (try reader.array("accounts") ?? []).enumerated() {
             let account = try Account(json: item, field: "accounts[\(i)]")
-            guard !accounts.contains(where: { $0.id == account.id }) else { throw .invalidArgument("accounts[\(i)].id is used twice") }
+            guard accountIDs.insert(account.id).inserted else { throw .invalidArgument("accounts[\(i)].id is used twice") }
             accounts.append(account)
         }
         self.init(contacts: contacts, accounts: accounts)

@@ -76,7 +76,7 @@ public struct JSONParser {
             skipSpace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw failure("duplicate member \"\(key)\"") }
+            guard seen.insert(key).inserted else { throw failure("duplicate member \"\(key.prefix(40))\"") }
             skipSpace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1

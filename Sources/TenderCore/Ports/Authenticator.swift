@@ -52,6 +52,13 @@ public enum AuthenticationDenial: Equatable, Sendable {
     }
 }
 
+/// How a reserved authentication attempt ended, for throttling.
+public enum AttemptOutcome: Sendable {
+    case succeeded
+    case failed
+    case notCounted
+}
+
 /// The port that re-authenticates the person running the process (the
 /// system login, through PAM). Implementations must be thread-safe.
 public protocol Authenticator: Sendable {
@@ -64,10 +71,13 @@ public protocol Authenticator: Sendable {
 /// The store's memory of authentication: throttling, audit, and the facts the
 /// rules need. Implementations must be thread-safe and shared by processes.
 public protocol AuthenticationRecords: Sendable {
-    /// Seconds to wait before `user` may try again (0 when allowed now).
-    func retryDelay(user: String) throws(TenderError) -> Int64
-    /// Records the outcome of an attempt for throttling: success resets, failure counts.
-    func recordAttempt(user: String, succeeded: Bool, throttle: ThrottlePolicy) throws(TenderError)
+    /// Atomically, across threads and processes: when `user` may try now,
+    /// counts this attempt as a failure in advance (so parallel attempts cannot
+    /// slip past the throttle) and returns 0; otherwise returns the seconds to wait.
+    func reserveAttempt(user: String, throttle: ThrottlePolicy) throws(TenderError) -> Int64
+    /// Settles a reserved attempt: a success resets the count, a failure keeps
+    /// it, an attempt that does not count (cancelled, system error) is refunded.
+    func settleAttempt(user: String, outcome: AttemptOutcome, throttle: ThrottlePolicy) throws(TenderError)
     /// Appends an audit entry (never a secret).
     func audit(user: String, event: String, intent: String, detail: String) throws(TenderError)
     /// Whether any payment was ever made to this contact.

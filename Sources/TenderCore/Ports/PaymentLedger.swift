@@ -45,6 +45,8 @@ public protocol PaymentLedger: Sendable {
     func submit(_ submission: PaymentSubmission) throws(TenderError) -> SubmissionOutcome
     /// Every record, oldest first.
     func records() throws(TenderError) -> [PaymentRecord]
+    /// The payment made under `idempotencyKey`, with the fingerprint of its parameters, or nil.
+    func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)?
     /// The payee of the latest payment, or nil when nothing was paid yet.
     func mostRecentPayee() throws(TenderError) -> RecentPayee?
 }

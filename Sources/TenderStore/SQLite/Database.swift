@@ -63,9 +63,12 @@ final class Database {
         try statement(begin).run()
         do throws(TenderError) {
             let result = try body()
+            // No statement may keep reading past the end of the transaction.
+            for cached in cache.values { cached.reset() }
             try statement("COMMIT").run()
             return result
         } catch {
+            for cached in cache.values { cached.reset() }
             try? execute("ROLLBACK")
             throw error
         }

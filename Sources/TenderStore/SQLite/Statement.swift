@@ -26,7 +26,16 @@ final class Statement {
             let code: Int32
             switch value {
             case nil: code = sqlite3_bind_null(handle, index)
-            case let text as String: code = sqlite3_bind_text(handle, index, text, -1, Statement.transient)
+            case let text as String:
+                // With its byte length, so an embedded NUL cannot shorten what SQLite compares.
+                let bytes = Array(text.utf8)
+                code = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress.map { base in
+                        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Statement.transient)
+                        }
+                    } ?? sqlite3_bind_text(handle, index, "", 0, Statement.transient)
+                }
             case let number as Int64: code = sqlite3_bind_int64(handle, index, number)
             case let number as Int: code = sqlite3_bind_int64(handle, index, Int64(number))
             case let flag as Bool: code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
@@ -38,6 +47,9 @@ final class Statement {
         }
         return self
     }
+
+    /// Ends any step in progress (sqlite3_reset), releasing what it reads.
+    func reset() { sqlite3_reset(handle) }
 
     /// Steps once: true when a row is ready to read, false when done.
     func step() throws(TenderError) -> Bool {

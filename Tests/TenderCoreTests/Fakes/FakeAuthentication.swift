@@ -50,17 +50,27 @@ final class FakeAuthenticationRecords: AuthenticationRecords {
     func markPaid(_ id: String) { state.withLock { _ = $0.paid.insert(id) } }
     var auditLog: [String] { state.withLock { $0.audit } }
 
-    func retryDelay(user: String) throws(TenderError) -> Int64 {
-        state.withLock { max(0, ($0.nextAllowed[user] ?? 0) - $0.now) }
+    func reserveAttempt(user: String, throttle: ThrottlePolicy) throws(TenderError) -> Int64 {
+        state.withLock { s in
+            let wait = (s.nextAllowed[user] ?? 0) - s.now
+            if wait > 0 { return wait }
+            let failures = (s.failures[user] ?? 0) + 1
+            s.failures[user] = failures
+            s.nextAllowed[user] = s.now + throttle.delay(afterFailures: failures)
+            return 0
+        }
     }
 
-    func recordAttempt(user: String, succeeded: Bool, throttle: ThrottlePolicy) throws(TenderError) {
+    func settleAttempt(user: String, outcome: AttemptOutcome, throttle: ThrottlePolicy) throws(TenderError) {
         state.withLock { s in
-            if succeeded {
+            switch outcome {
+            case .succeeded:
                 s.failures[user] = nil
                 s.nextAllowed[user] = nil
-            } else {
-                let failures = (s.failures[user] ?? 0) + 1
+            case .failed:
+                break
+            case .notCounted:
+                let failures = max(0, (s.failures[user] ?? 0) - 1)
                 s.failures[user] = failures
                 s.nextAllowed[user] = s.now + throttle.delay(afterFailures: failures)
             }

@@ -32,6 +32,10 @@ final class FakeLedger: PaymentLedger {
         return entries.withLock { e in keys.compactMap { e[$0]?.record } }
     }
 
+    func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
+        entries.withLock { $0[idempotencyKey].map { ($0.fingerprint, $0.record) } }
+    }
+
     func mostRecentPayee() throws(TenderError) -> RecentPayee? {
         guard let key = order.withLock({ $0.last }) else { return nil }
         return entries.withLock { $0[key]?.payee }
