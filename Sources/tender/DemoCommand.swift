@@ -18,6 +18,12 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Authenticate with your real login (PAM service \"tender\", installed by make install), asking on the terminal.")
     var login = false
 
+    @Option(name: .customLong("pam-service"), help: ArgumentHelp("With --login: the PAM service.", valueName: "NAME"))
+    var pamService = "tender"
+
+    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("With --login: a PAM configuration directory of your own.", valueName: "DIR"))
+    var pamConfigDirectory: String?
+
     /// The person's side of the dialog: what they ask, then what they say at each question.
     static let request = "Send $50 to John"
     static let intent = #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}"#
@@ -38,7 +44,10 @@ struct DemoCommand: ParsableCommand {
         let printer = DialogPrinter()
         var policy = AuthenticationPolicy()
         let user = try PAMAuthenticator.processUser()
-        if !login {
+        if login {
+            policy.service = pamService
+            policy.configDirectory = pamConfigDirectory
+        } else {
             let pam = try DemoPAMStack(home: home, user: user)
             policy.service = DemoPAMStack.service
             policy.configDirectory = pam.directory

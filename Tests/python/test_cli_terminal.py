@@ -1,0 +1,76 @@
+"""`tender demo --login` asks PAM's password on the terminal, without echo.
+
+Runs the CLI on a pseudo-terminal against a pam_matrix stack of its own
+(`--pam-config-dir`), types the password at the prompt, and checks that the
+payment went through and that the password never appeared on the terminal.
+"""
+import os
+import pty
+import pwd
+import select
+import shutil
+import subprocess
+import time
+
+import pytest
+
+PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
+
+
+def cli():
+    path = os.environ.get("TENDER_CLI") or os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin", "tender")
+    return path if os.path.exists(path) else None
+
+
+def stack(directory, password):
+    directory.mkdir()
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    (directory / "passdb").write_text(f"{user}:{password}:tender-tty\n")
+    line = f"{PAM_MATRIX} passdb={directory / 'passdb'}"
+    (directory / "tender-tty").write_text(f"auth required {line}\naccount required {line}\n")
+    return directory
+
+
+def run_on_terminal(args, answer, timeout=60):
+    """Runs args on a new pseudo-terminal (its controlling terminal); types `answer` at the password prompt."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(args, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True,
+                               preexec_fn=lambda: __import__("fcntl").ioctl(0, __import__("termios").TIOCSCTTY, 0))
+    os.close(terminal)
+    output = b""
+    typed = False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        if not typed and b"Password" in output:
+            os.write(controller, answer.encode() + b"\n")
+            typed = True
+        if process.poll() is not None and not ready:
+            break
+    process.wait(timeout=10)
+    os.close(controller)
+    return process.returncode, output.decode(errors="replace")
+
+
+@pytest.mark.skipif(not os.path.exists(PAM_MATRIX), reason="needs pam_matrix.so from libpam-wrapper")
+@pytest.mark.skipif(cli() is None, reason="needs the tender CLI (make build)")
+@pytest.mark.parametrize("password, paid", [("tty-secret-1", True), ("not-the-password", False)])
+def test_demo_login_asks_without_echo(tmp_path, password, paid):
+    pam = stack(tmp_path / "pam.d", "tty-secret-1")
+    code, output = run_on_terminal(
+        [cli(), "demo", "--login", "--pam-service", "tender-tty", "--pam-config-dir", str(pam), "--home", str(tmp_path / "home")],
+        password)
+    assert "Password" in output
+    assert password not in output, "the password was echoed"
+    if paid:
+        assert code == 0 and "handle → success" in output, output
+    else:
+        assert code != 0 and "failureCredentialsUnverified" in output, output
