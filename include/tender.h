@@ -199,7 +199,8 @@ typedef struct tender_engine tender_engine;
  * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
  * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
  * TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY, TENDER_E_HOME,
- * TENDER_E_STORE, TENDER_E_AUTH_SERVICE (the policy needs authentication and
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_KEY_FILE (the key directory
+ * HOME/keys is unsafe), TENDER_E_AUTH_SERVICE (the policy needs authentication and
  * the PAM service, "tender" by default, has no file in the PAM configuration
  * directory: Linux-PAM would silently use "other"). Thread-safe.
  */
@@ -297,7 +298,7 @@ enum tender_key_format_value {
  * The private key is created on first use: a PKCS#8 PEM file, mode 0600,
  * in HOME/keys/. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_ARGUMENT
  * (unknown format), TENDER_E_KEY_FILE (e.g. readable by group or others),
- * TENDER_E_CRYPTO, TENDER_E_STORE. Thread-safe.
+ * TENDER_E_CRYPTO, TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
 tender_result tender_engine_public_key(tender_engine *engine, tender_key_format format,
                                        char **key_out, size_t *len_out);

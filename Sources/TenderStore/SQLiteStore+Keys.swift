@@ -57,7 +57,9 @@ extension SQLiteStore {
             ).run()
             return (old, created.keyID)
         }
-        try keys.destroyKey(keyID: old)
+        do throws(TenderError) { try keys.destroyKey(keyID: old) } catch {
+            throw .keyFile("the key was rotated, but the retired private key could not be removed: \(error.message)")
+        }
         guard let key = try publicKeys().first(where: { $0.keyID == new }) else { throw .internal("the new key is not recorded") }
         return key
     }
