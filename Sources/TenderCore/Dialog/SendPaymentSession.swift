@@ -215,10 +215,10 @@ public final class SendPaymentSession {
         guard let amount = intent.currencyAmount else {
             throw .wrongState("the currency amount is not resolved; resolve and answer first")
         }
-        var members: [(key: String, value: JSONValue)] = []
         let account = try engine.directory.payingAccount(for: amount.currency)
+        let candidate = account.map { ConfirmedPayment(contact: contact, handle: handle, amount: amount, note: intent.note, account: $0) }
         let code: SendPaymentResponseCode
-        if let account, try alreadyPaid(ConfirmedPayment(contact: contact, handle: handle, amount: amount, note: intent.note, account: account)) {
+        if let candidate, try alreadyPaid(candidate) {
             // A retry of a payment made before: handle will return its record; funds and limits no longer matter.
             code = .ready
         } else {
@@ -228,15 +228,13 @@ public final class SendPaymentSession {
             ("intent", .string(SendPaymentIntent.name)), ("payee", ConfirmedPayment.payeeJSON(contact, handle)),
             ("currencyAmount", amount.json),
         ])
-        if let account, code == .ready {
-            let confirmed = ConfirmedPayment(contact: contact, handle: handle, amount: amount, note: intent.note, account: account)
-            intentJSON = confirmed.intentJSON
-            phase = .ready(confirmed)
+        if let candidate, code == .ready {
+            intentJSON = candidate.intentJSON
+            phase = .ready(candidate)
         } else {
             phase = .resolving
         }
-        members.append(("code", .string(code.name)))
-        members.append(("intent", intentJSON))
+        var members: [(key: String, value: JSONValue)] = [("code", .string(code.name)), ("intent", intentJSON)]
         if let account { members.append(("account", account.reference)) }
         return (code, .object(members))
     }
