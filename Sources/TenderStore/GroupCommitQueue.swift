@@ -3,7 +3,9 @@ internal import Glibc
 /// Group commit: callers from many threads hand in requests; one of them at
 /// a time (the leader) takes every request waiting and processes the batch
 /// in one go (one transaction, one flush), then wakes the others with their
-/// outcomes. A lone caller leads a batch of one.
+/// outcomes. A lone caller leads a batch of one at once; when the last batch
+/// had several callers, the leader first waits a moment (at most
+/// ``gatherMicroseconds``) for as many to arrive again, so batches stay large.
 final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
     private final class Slot {
         let request: Request
@@ -13,18 +15,29 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var lastBatchSize = 1
+    /// The longest a leader waits for the callers of the last batch to come back.
+    static var gatherMicroseconds: Int { 200 }
     private var waiting: [Slot] = []
     private var leading = false
 
     init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(done, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(arrived, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
         pthread_cond_destroy(done)
+        pthread_cond_destroy(arrived)
         pthread_mutex_destroy(mutex)
         done.deallocate()
+        arrived.deallocate()
         mutex.deallocate()
     }
 
@@ -34,6 +47,7 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         let slot = Slot(request)
         pthread_mutex_lock(mutex)
         waiting.append(slot)
+        pthread_cond_signal(arrived)
         while true {
             if let outcome = slot.outcome {
                 pthread_mutex_unlock(mutex)
@@ -44,14 +58,29 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
                 continue
             }
             leading = true
+            gather()
             let batch = waiting
             waiting.removeAll(keepingCapacity: true)
             pthread_mutex_unlock(mutex)
             let outcomes = process(batch.map(\.request))
             pthread_mutex_lock(mutex)
             for (index, member) in batch.enumerated() where index < outcomes.count { member.outcome = outcomes[index] }
+            lastBatchSize = batch.count
             leading = false
             pthread_cond_broadcast(done)
+        }
+    }
+
+    /// With the mutex held: waits until as many callers as last time are waiting, or the gather time passes.
+    private func gather() {
+        guard lastBatchSize > 1, waiting.count < lastBatchSize else { return }
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = deadline.tv_nsec + Self.gatherMicroseconds * 1000
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while waiting.count < lastBatchSize {
+            if pthread_cond_timedwait(arrived, mutex, &deadline) != 0 { return }
         }
     }
 }

@@ -64,6 +64,47 @@ struct TenderWorkload {
         return Double(done.load(ordering: .relaxed)) / elapsed
     }
 
+    /// Submissions (handle: authenticate, sign, durable commit) per second with
+    /// `threads` submitters at once, each handling sessions it resolved and
+    /// confirmed beforehand, for about `seconds`.
+    func submissionRate(threads: Int, seconds: Double, perThread: Int) throws -> Double {
+        guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
+        let ready = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let failures = Atomic<Int>(0)
+        let startBox = Atomic<Int>(0)
+        let engine = self.engine
+        Threads.run(threads) { _ in
+            var sessions: [SendPaymentSession] = []
+            do {
+                for _ in 0..<perThread {
+                    let session = try SendPaymentSession(engine: engine, json: intent)
+                    guard try session.confirm().code == .ready else { throw TenderError.internal("not ready") }
+                    sessions.append(session)
+                }
+            } catch {
+                failures.add(1, ordering: .relaxed)
+            }
+            ready.add(1, ordering: .sequentiallyConsistent)
+            while ready.load(ordering: .sequentiallyConsistent) < threads {}
+            _ = startBox.compareExchange(expected: 0, desired: Int(Stopwatch.now() * 1e6), ordering: .sequentiallyConsistent)
+            let start = Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
+            for session in sessions {
+                if Stopwatch.now() - start >= seconds { break }
+                do {
+                    guard try session.handle().code == .success else { throw TenderError.internal("not paid") }
+                    done.add(1, ordering: .relaxed)
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                    break
+                }
+            }
+        }
+        let elapsed = Stopwatch.now() - Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
+        guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark submissions failed") }
+        return Double(done.load(ordering: .relaxed)) / elapsed
+    }
+
     /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).
     func verifyRate() throws -> (Int64, Double) {
         let start = Stopwatch.now()
