@@ -6,6 +6,7 @@ import TenderCore
 /// `HOME/keys/KID.pem`, in a 0700 directory. Loaded signers are cached.
 /// Thread-safe; several processes may share the directory.
 public final class KeyDirectory: KeyStore {
+    /// The directory holding the key files, HOME/keys.
     public let path: String
     private let signers = Mutex<[String: Ed25519Signer]>([:])
 

@@ -6,6 +6,7 @@ import TenderCore
 public final class OpenSSLLedgerCrypto: LedgerCrypto {
     private let publicKeys = Mutex<[[UInt8]: Ed25519PublicKey]>([:])
 
+    /// A crypto port with an empty cache of parsed public keys.
     public init() {}
 
     public func sha256(_ bytes: [UInt8]) throws(TenderError) -> [UInt8] { try SHA256.hash(bytes) }

@@ -1,3 +1,6 @@
+// The C exports below implement include/tender.h, where each is documented
+// (ownership, NULL handling, errors, thread safety); @c @implementation checks
+// every signature against it.
 import CTender
 
 /// The library's version; kept equal to TENDER_VERSION_* in tender.h (checked by the C tests).

@@ -23,6 +23,7 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public var configDirectory: String?
     public var throttle = ThrottlePolicy.standard
 
+    /// The default policy: every money-moving intent asks, no reuse, service "tender".
     public init() {}
 
     /// The policy from its JSON form; every member optional.

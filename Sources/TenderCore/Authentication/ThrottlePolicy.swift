@@ -7,6 +7,7 @@ public struct ThrottlePolicy: Equatable, Sendable {
     public let baseDelaySeconds: Int64
     public let maxDelaySeconds: Int64
 
+    /// Three free attempts, then 30 s doubling up to 15 min.
     public static let standard = ThrottlePolicy(freeAttempts: 3, baseDelaySeconds: 30, maxDelaySeconds: 900)
 
     public init(freeAttempts: Int, baseDelaySeconds: Int64, maxDelaySeconds: Int64) {
