@@ -77,15 +77,9 @@ extension SQLiteStore {
 
     /// The outcome of a submission decided without paying (paid before, no account, no funds), or nil to pay it.
     private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
-        let existing = try db.statement(
-            "SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [submission.idempotencyKey])
-        if try existing.step() {
-            let fingerprint = existing.text(0)
-            let jws = existing.text(1) ?? ""
-            let sequence = existing.int64(2)
-            _ = try existing.step()
-            guard fingerprint == submission.fingerprint else { throw Self.conflict }
-            return .alreadyPaid(try Self.paymentRecord(jws: jws, sequence: sequence, key: submission.idempotencyKey))
+        if let existing = try Self.payment(idempotencyKey: submission.idempotencyKey, db) {
+            guard existing.fingerprint == submission.fingerprint else { throw Self.conflict }
+            return .alreadyPaid(existing.record)
         }
         let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [submission.accountID])
         guard try account.step(), account.text(1) == submission.amount.currency.code else { return .accountMissing }
@@ -142,13 +136,16 @@ extension SQLiteStore {
     }
 
     public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
-        try read { (db) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? in
-            let row = try db.statement("SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
-            guard try row.step(), let fingerprint = row.text(0) else { return nil }
-            let record = try Self.paymentRecord(jws: row.text(1) ?? "", sequence: row.int64(2), key: idempotencyKey)
-            _ = try row.step()
-            return (fingerprint, record)
-        }
+        try read { (db) throws(TenderError) in try Self.payment(idempotencyKey: idempotencyKey, db) }
+    }
+
+    /// The payment made under `idempotencyKey` and its fingerprint, inside the caller's transaction.
+    private static func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
+        let row = try db.statement("SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
+        guard try row.step(), let fingerprint = row.text(0) else { return nil }
+        let record = try paymentRecord(jws: row.text(1) ?? "", sequence: row.int64(2), key: idempotencyKey)
+        _ = try row.step()
+        return (fingerprint, record)
     }
 
     public func mostRecentPayee() throws(TenderError) -> RecentPayee? {

@@ -14,6 +14,19 @@ enum Boundary {
         }
     }
 
+    /// Runs an export that answers with text through a `char **` / `size_t *`
+    /// pair: the output pointer is required before `body` runs, so a NULL one
+    /// changes nothing, and the text is published only once `body` succeeded.
+    static func returningText(
+        _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, named name: String, length: UnsafeMutablePointer<Int>?,
+        _ body: () throws(TenderError) -> String
+    ) -> tender_result {
+        call { () throws(TenderError) in
+            let required = try require(out, name)
+            try CBuffers.write(try body(), to: required, length: length)
+        }
+    }
+
     /// `value`, or ``TenderError/nullArgument(_:)`` naming the argument.
     static func require<T>(_ value: T?, _ name: String) throws(TenderError) -> T {
         guard let value else { throw .nullArgument("\(name) is NULL") }

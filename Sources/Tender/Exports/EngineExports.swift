@@ -33,10 +33,9 @@ public func tender_engine_import_directory(_ engine: OpaquePointer?, _ json: Uns
 public func tender_engine_directory(
     _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(json_out, "json_out")
-        try CBuffers.write(JSONWriter.string(try handle.store.directory().json), to: out, length: len_out)
+        return JSONWriter.string(try handle.store.directory().json)
     }
 }
 
@@ -44,11 +43,10 @@ public func tender_engine_directory(
 public func tender_engine_payments(
     _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(json_out, "json_out")
         let records = try handle.engine.ledger.records()
-        try CBuffers.write("[" + records.map(\.json).joined(separator: ",") + "]", to: out, length: len_out)
+        return "[" + records.map(\.json).joined(separator: ",") + "]"
     }
 }
 
@@ -56,9 +54,8 @@ public func tender_engine_payments(
 public func tender_engine_audit(
     _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(json_out, "json_out")
-        try CBuffers.write(JSONWriter.string(.array(try handle.store.auditEntries().map(\.json))), to: out, length: len_out)
+        return JSONWriter.string(.array(try handle.store.auditEntries().map(\.json)))
     }
 }

@@ -9,9 +9,8 @@ import TenderCrypto
 public func tender_engine_ledger(
     _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(json_out, "json_out")
         var entries: [JSONValue] = []
         for entry in try handle.store.ledgerEntries() {
             let jws = try CompactJWS(parsing: entry.jws)
@@ -24,7 +23,7 @@ public func tender_engine_ledger(
                 ("jws", .string(entry.jws)),
             ]))
         }
-        try CBuffers.write(JSONWriter.string(.array(entries)), to: out, length: len_out)
+        return JSONWriter.string(.array(entries))
     }
 }
 
@@ -33,9 +32,8 @@ public func tender_engine_verify(
     _ engine: OpaquePointer?, _ checkpoint: UnsafePointer<CChar>?, _ checkpoint_len: Int, _ trusted_key: UnsafePointer<CChar>?,
     _ trusted_key_len: Int, _ report_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(report_out, named: "report_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(report_out, "report_out")
         let checkpointText = try checkpoint.map { (_) throws(TenderError) in try CBuffers.text(checkpoint, checkpoint_len, "checkpoint") }
         var trusted: [String: [UInt8]]?
         if trusted_key != nil {
@@ -43,7 +41,7 @@ public func tender_engine_verify(
             trusted = [key.keyID: key.publicKey]
         }
         let report = try handle.store.verify(checkpoint: checkpointText?.trimmingASCIIWhitespace(), trustedKeys: trusted)
-        try CBuffers.write(JSONWriter.string(report.json), to: out, length: len_out)
+        return JSONWriter.string(report.json)
     }
 }
 
@@ -51,10 +49,9 @@ public func tender_engine_verify(
 public func tender_engine_checkpoint(
     _ engine: OpaquePointer?, _ jws_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(jws_out, named: "jws_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(jws_out, "jws_out")
-        try CBuffers.write(try handle.store.checkpoint(), to: out, length: len_out)
+        return try handle.store.checkpoint()
     }
 }
 
@@ -63,12 +60,11 @@ public func tender_engine_public_key(
     _ engine: OpaquePointer?, _ format: tender_key_format, _ key_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
     _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(key_out, named: "key_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(key_out, "key_out")
         guard let keyFormat = PublicKeyFormat(rawValue: format) else { throw .invalidArgument("unknown key format \(format)") }
         let key = try handle.store.activeKey()
-        try CBuffers.write(try keyFormat.render(publicKey: key.publicKey, keyID: key.keyID), to: out, length: len_out)
+        return try keyFormat.render(publicKey: key.publicKey, keyID: key.keyID)
     }
 }
 
@@ -76,9 +72,8 @@ public func tender_engine_public_key(
 public func tender_engine_rotate_key(
     _ engine: OpaquePointer?, _ kid_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(kid_out, named: "kid_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        let out = try Boundary.require(kid_out, "kid_out")
-        try CBuffers.write(try handle.store.rotateKey().keyID, to: out, length: len_out)
+        return try handle.store.rotateKey().keyID
     }
 }

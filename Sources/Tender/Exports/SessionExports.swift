@@ -36,10 +36,9 @@ public func tender_session_set_conversation(
 public func tender_session_resolve(
     _ session: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
-    Boundary.call { () throws(TenderError) in
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try SessionHandle.from(session)
-        let out = try Boundary.require(json_out, "json_out")
-        try CBuffers.write(JSONWriter.string(try handle.session.resolveJSON()), to: out, length: len_out)
+        return JSONWriter.string(try handle.session.resolveJSON())
     }
 }
 

@@ -271,8 +271,9 @@ public final class SendPaymentSession {
         case .resolving: throw .wrongState("confirm must answer ready before handle")
         case let .ready(payment):
             confirmed = payment
-            // A retry of a payment already made pays nothing, so it asks nothing.
-            guard try !alreadyPaid(payment) else { break }
+            // A retry of a payment already made pays nothing, so it asks nothing
+            // (looked up only when the policy could ask at all).
+            guard engine.gate.policy.asksAnything, try !alreadyPaid(payment) else { break }
             lastDenial = try engine.gate.check(
                 intent: SendPaymentIntent.name, amount: payment.amount, payeeID: payment.contact.id, device: intent.device,
                 conversation: conversation)

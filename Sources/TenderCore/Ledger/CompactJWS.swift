@@ -19,8 +19,7 @@ public struct CompactJWS: Sendable {
 
     /// Signs `payload` with `signer`, header `{"alg":"Ed25519","kid":...}`.
     public static func sign(payload: [UInt8], signer: any RecordSigner) throws(TenderError) -> CompactJWS {
-        let header = JSONWriter.string(.object([("alg", .string("Ed25519")), ("kid", .string(signer.keyID))]))
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
+        let input = encodedHeader(keyID: signer.keyID) + "." + Base64URL.encode(payload)
         let signature = try signer.sign(Array(input.utf8))
         return CompactJWS(
             text: input + "." + Base64URL.encode(signature), keyID: signer.keyID, algorithm: "Ed25519", payload: payload,
@@ -29,11 +28,16 @@ public struct CompactJWS: Sendable {
 
     /// Signs several payloads with `signer`, in order; the signer may use several cores.
     public static func sign(batch payloads: [[UInt8]], signer: any RecordSigner) throws(TenderError) -> [String] {
-        let header = Base64URL.encode(Array(JSONWriter.string(.object([("alg", .string("Ed25519")), ("kid", .string(signer.keyID))])).utf8))
+        let header = encodedHeader(keyID: signer.keyID)
         let inputs = payloads.map { header + "." + Base64URL.encode($0) }
         let signatures = try signer.sign(batch: inputs.map { Array($0.utf8) })
         guard signatures.count == inputs.count else { throw .internal("the signer returned \(signatures.count) signatures for \(inputs.count)") }
         return zip(inputs, signatures).map { $0 + "." + Base64URL.encode($1) }
+    }
+
+    /// The base64url protected header every Tender JWS carries: `{"alg":"Ed25519","kid":...}`.
+    private static func encodedHeader(keyID: String) -> String {
+        Base64URL.encode(JSONWriter.bytes(.object([("alg", .string("Ed25519")), ("kid", .string(keyID))])))
     }
 
     private init(text: String, keyID: String, algorithm: String, payload: [UInt8], signature: [UInt8]) {
