@@ -10,6 +10,12 @@
  * through the system login (PAM) in handle, before anything is submitted;
  * the host supplies the conversation (tender_session_set_conversation()).
  *
+ * Tender covers SiriKit's whole Payments domain: send_payment,
+ * request_payment, pay_bill, search_for_bills, transfer_money,
+ * search_for_accounts and search_for_payments, each with its parameters,
+ * resolution results, unsupported reasons and response codes. The schema of
+ * every intent, parameter, result, code and enum is in docs/intents.md.
+ *
  * Every payment is also a record in a ledger: signed with Ed25519 as a JWS
  * (RFC 7515, alg "Ed25519"), each record carrying the hash of the one before,
  * so any edit, deletion or reordering is found by tender_engine_verify() or
@@ -100,6 +106,7 @@ enum tender_result_code {
     TENDER_E_NOT_ASKED = 201,       /**< an answer for a question that was not asked */
     TENDER_E_UNKNOWN_OPTION = 202,  /**< a chosen option that was not offered */
     TENDER_E_IDEMPOTENCY_CONFLICT = 203, /**< key already used with other parameters */
+    TENDER_E_DIALOG_ENDED = 204,    /**< a parameter stayed unresolved after the configured prompts */
 
     /* 300-399: the store */
     TENDER_E_STORE = 300,           /**< the SQLite store failed */
@@ -149,12 +156,14 @@ void tender_string_free(char *string);
 /* ------------------------------------------------------- response codes */
 
 /**
- * The outcome of confirm and handle, following SiriKit's
- * INSendPaymentIntentResponseCode (same names, same numbers).
+ * The outcome of confirm and handle for every intent, with SiriKit's names:
+ * 0 to 13 are INSendPaymentIntentResponseCode's numbers, the codes only
+ * other intents have follow. docs/intents.md lists which codes each intent
+ * answers.
  */
 typedef int32_t tender_response_code;
 
-/** Response codes of the send-payment intent. */
+/** Response codes of every intent. */
 enum tender_response_code_value {
     TENDER_RESPONSE_UNSPECIFIED = 0,
     TENDER_RESPONSE_READY = 1,                  /**< confirm: the payment can be made */
@@ -169,7 +178,10 @@ enum tender_response_code_value {
     TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS = 10,
     TENDER_RESPONSE_FAILURE_NO_BANK_ACCOUNT = 11,
     TENDER_RESPONSE_FAILURE_NOT_ELIGIBLE = 12,
-    TENDER_RESPONSE_FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED = 13
+    TENDER_RESPONSE_FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED = 13,
+    TENDER_RESPONSE_FAILURE_BILL_NOT_FOUND = 14,    /**< search_for_bills: no bill matches */
+    TENDER_RESPONSE_FAILURE_ACCOUNT_NOT_FOUND = 15, /**< search_for_accounts: no account matches */
+    TENDER_RESPONSE_FAILURE_PAYMENT_NOT_FOUND = 16  /**< search_for_payments: no payment matches */
 };
 
 /**
@@ -190,9 +202,11 @@ typedef struct tender_engine tender_engine;
 
 /**
  * Opens an engine from its JSON configuration (schema in docs/json.md):
- * `{"home": "/path/to/home"}` plus optional `"limits"` and
+ * `{"home": "/path/to/home"}` plus optional `"limits"`,
  * `"authentication"` (which intents and rules need re-authentication, the
- * reuse window, the PAM service, throttling). The home directory is created
+ * reuse window, the PAM service, throttling), `"dialog"` (the prompt limit,
+ * transfer fees) and the app-wide vocabulary (`"vocabulary"` inline or
+ * `"vocabularyFile"`, a path; see docs/intents.md). The home directory is created
  * (mode 0700) when missing, and the store inside it when new.
  *
  * On success writes a new engine to *engine_out; release it with
@@ -202,10 +216,70 @@ typedef struct tender_engine tender_engine;
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_KEY_FILE (the key directory
  * HOME/keys is unsafe), TENDER_E_AUTH_SERVICE (the policy needs authentication and
  * the PAM service, "tender" by default, has no file in the PAM configuration
- * directory: Linux-PAM would silently use "other"). Thread-safe.
+ * directory: Linux-PAM would silently use "other"), TENDER_E_NOT_FOUND (the
+ * vocabulary file cannot be read). Thread-safe.
  */
 tender_result tender_engine_new(const char *config_json, size_t config_len,
                                 tender_engine **engine_out);
+
+/**
+ * Where a host callback writes its JSON answer; valid during the callback only.
+ */
+typedef struct tender_reply tender_reply;
+
+/**
+ * Copies `json` (UTF-8, `len` bytes, at most TENDER_MAX_INPUT_BYTES) as the
+ * callback's answer; a later call replaces an earlier one. The caller keeps
+ * ownership of `json`. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_TOO_LARGE.
+ */
+tender_result tender_reply_set(tender_reply *reply, const char *json, size_t len);
+
+/**
+ * A host that keeps its own directory and moves the money with its own
+ * payment service (SiriKit's app-provided contacts, canSend and send).
+ * Every callback gets `userdata` unchanged, may be called from any thread
+ * that uses the engine (make them thread-safe), must not call back into the
+ * engine, and returns 0 on success or non-zero on failure (the Tender call
+ * then fails with TENDER_E_STORE and "the host's ... callback failed").
+ */
+typedef struct tender_host {
+    /** Passed back to every callback; must outlive the engine. */
+    void *userdata;
+    /**
+     * Answers the directory list `what` ("contacts", "accounts",
+     * "billPayees" or "bills") with a directory document holding that list,
+     * e.g. `{"contacts": [...]}` (schema in docs/json.md), written with
+     * tender_reply_set(). Required.
+     */
+    int (*lookup)(void *userdata, const char *what, tender_reply *reply);
+    /**
+     * Whether the backend can make `payment` (the resolved intent JSON with
+     * its "idempotencyKey"): write TENDER_RESPONSE_READY or a failure code
+     * to *code_out. Called by confirm. NULL: always ready.
+     */
+    int (*can_send)(void *userdata, const char *payment_json, size_t payment_len,
+                    tender_response_code *code_out);
+    /**
+     * Makes `payment`: write TENDER_RESPONSE_SUCCESS or a failure code to
+     * *code_out. Called by handle, after authentication, before the record
+     * is kept; a key seen before must not pay again (a crash between send
+     * and the record makes Tender send again). Required.
+     */
+    int (*send)(void *userdata, const char *payment_json, size_t payment_len,
+                tender_response_code *code_out);
+} tender_host;
+
+/**
+ * Opens an engine like tender_engine_new() whose directory (contacts,
+ * accounts, bill payees, bills) comes from the host's `lookup` callback and
+ * whose payments go through the host's `can_send` and `send`: the store
+ * keeps the signed ledger, the user vocabulary, the signed-in flag and the
+ * authentication records, but no balances. `*host` is copied.
+ * Errors: those of tender_engine_new(), and TENDER_E_NULL_ARGUMENT (host,
+ * host->lookup or host->send NULL). Thread-safe.
+ */
+tender_result tender_engine_new_with_host(const char *config_json, size_t config_len,
+                                          const tender_host *host, tender_engine **engine_out);
 
 /**
  * Releases the caller's reference to an engine. Sessions still open keep it
@@ -214,19 +288,54 @@ tender_result tender_engine_new(const char *config_json, size_t config_len,
 void tender_engine_free(tender_engine *engine);
 
 /**
- * Adds or replaces contacts (with their handles) and accounts (with their
- * balances) from a directory JSON document, all in one transaction: on any
- * error nothing changes. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
- * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
- * TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY, TENDER_E_STORE,
- * TENDER_E_STORE_BUSY. Thread-safe.
+ * Adds or replaces contacts (with their handles), accounts (with their
+ * balances), bill payees and bills from a directory JSON document
+ * (`{"contacts", "accounts", "billPayees", "bills"}`, each optional), all in
+ * one transaction: on any error nothing changes. Errors:
+ * TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON,
+ * TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT, TENDER_E_INVALID_AMOUNT,
+ * TENDER_E_UNKNOWN_CURRENCY, TENDER_E_NOT_FOUND (a bill's payee does not
+ * exist), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
 tender_result tender_engine_import_directory(tender_engine *engine, const char *json,
                                              size_t json_len);
 
 /**
+ * Removes directory items by id, all in one transaction:
+ * `{"contacts": [ids], "accounts": [...], "billPayees": [...], "bills": [...]}`
+ * (a bill payee takes its bills). Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE,
+ * TENDER_E_INVALID_ARGUMENT, TENDER_E_NOT_FOUND (an id does not exist;
+ * nothing is removed), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_remove_from_directory(tender_engine *engine, const char *json,
+                                                  size_t json_len);
+
+/**
+ * Replaces the person's whole vocabulary of one kind, as SiriKit's
+ * setVocabularyStrings does: `{"kind": "contactName" |
+ * "paymentOrganizationName" | "accountNickname", "items": [{"id", "phrase",
+ * "pronunciation", "alternatives"}]}`, an ordered set (earlier wins). An
+ * item's id is the contact, bill payee (or organization) or account it
+ * names. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
+ * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_set_vocabulary(tender_engine *engine, const char *json, size_t json_len);
+
+/**
+ * Records whether the person is signed in to the payment service (non-zero:
+ * signed in, the default). Kept in the store, so every process using the
+ * home sees it (the seeds' flag shared by app and extension). Confirm
+ * answers TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED for a person not
+ * signed in. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE,
+ * TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_set_signed_in(tender_engine *engine, int signed_in);
+
+/**
  * Writes the whole directory (contacts, handles, accounts with their current
- * balances) as JSON to *json_out (and its length to *len_out if not NULL).
+ * balances, bill payees, bills) as JSON to *json_out (and its length to *len_out if not NULL).
  * Free the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
@@ -329,9 +438,10 @@ tender_result tender_engine_audit(tender_engine *engine, char **json_out, size_t
 typedef struct tender_session tender_session;
 
 /**
- * Starts a dialog from a structured intent, e.g.
- * `{"intent": "send_payment", "payee": {"name": "John"},
- *   "currencyAmount": {"amount": "50", "currency": "USD"}}`.
+ * Starts a dialog from a structured intent of any of the seven intents
+ * (docs/intents.md), e.g. `{"intent": "send_payment", "payee": {"name":
+ * "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}` or
+ * `{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}`.
  * An optional "idempotencyKey" names the payment for retries across
  * processes; without one the session makes its own.
  *
@@ -409,10 +519,11 @@ tender_result tender_session_answer(tender_session *session, const char *answer_
                                     size_t answer_len);
 
 /**
- * Confirms the resolved intent: checks that the payment can be made (limits,
- * currency, a bank account, funds) and writes the response code to *code_out:
- * TENDER_RESPONSE_READY or a failure code. If json_out is not NULL, also
- * writes the response as JSON (code, resolved intent, paying account).
+ * Confirms the resolved intent: checks that it can be carried out (signed in,
+ * limits, currency, an account, funds; for a search, that something matches)
+ * and writes the response code to *code_out: TENDER_RESPONSE_READY or a
+ * failure code. If json_out is not NULL, also writes the response as JSON
+ * (code, resolved intent, paying account, bill details, fee, search result).
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
  * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY.
  */
@@ -421,8 +532,10 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
 
 /**
  * Handles a confirmed intent: re-authenticates the person when the engine's
- * policy asks for it (the reuse window may spare it), then pays exactly once,
- * and writes the response code to *code_out: TENDER_RESPONSE_SUCCESS or a
+ * policy asks for it (the reuse window may spare it), then pays exactly once
+ * (or, for a search, answers its result: *record_out gets the result JSON and
+ * *jws_out is set to NULL), and writes the response code to *code_out:
+ * TENDER_RESPONSE_SUCCESS or a
  * failure code such as TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS (funds left
  * since confirm) or TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED (wrong,
  * empty or cancelled credentials, too many failures, or no conversation set;
@@ -436,7 +549,7 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
  * another session or process with the same idempotency key, returns the
  * original record and pays nothing.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
- * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
+ * TENDER_E_DIALOG_ENDED, TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
  */
 tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,

@@ -44,10 +44,7 @@ extension SQLiteStore {
                         outcomes[index] = .failure(error)
                         continue
                     }
-                    try db.statement(
-                        "UPDATE accounts SET balance_minor = balance_minor - ? WHERE id = ?",
-                        [submission.amount.minorUnits, submission.accountID]
-                    ).run()
+                    try apply(submission, db)
                     let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
                     let payload = submission.makePayload(position)
                     let hash = try LedgerEntry.hash(ofPayload: Array(payload.utf8), crypto: crypto)
@@ -75,17 +72,38 @@ extension SQLiteStore {
 
     private static let conflict = TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")
 
-    /// The outcome of a submission decided without paying (paid before, no account, no funds), or nil to pay it.
+    /// The outcome of a submission decided without paying (paid before, an
+    /// account missing, funds short), or nil to pay it.
     private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
         if let existing = try Self.payment(idempotencyKey: submission.idempotencyKey, db) {
             guard existing.fingerprint == submission.fingerprint else { throw Self.conflict }
             return .alreadyPaid(existing.record)
         }
-        let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [submission.accountID])
-        guard try account.step(), account.text(1) == submission.amount.currency.code else { return .accountMissing }
-        let balance = account.int64(0)
-        _ = try account.step()
-        return balance >= submission.amount.minorUnits ? nil : .insufficientFunds
+        for movement in submission.movements {
+            let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [movement.accountID])
+            guard try account.step(), account.text(1) == movement.currency.code else { return .accountMissing }
+            let balance = account.int64(0)
+            _ = try account.step()
+            if movement.delta < 0, balance < -movement.delta { return .insufficientFunds }
+        }
+        return nil
+    }
+
+    /// Moves the balances and marks the paid bill, inside the batch's transaction.
+    private func apply(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) {
+        for movement in submission.movements {
+            try db.statement("UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = ?", [movement.delta, movement.accountID]).run()
+        }
+        guard let paid = submission.paidBill else { return }
+        let row = try db.statement("SELECT document FROM bills WHERE id = ?", [paid.id])
+        guard try row.step(), let text = row.text(0) else { return }
+        _ = try row.step()
+        let bill = try Bill(json: try JSONParser.parse(text), field: "stored bill")
+        try Self.storeBill(
+            Bill(
+                id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: .completed, amountDue: bill.amountDue,
+                minimumDue: bill.minimumDue, lateFee: bill.lateFee, statementBalance: bill.statementBalance,
+                currentBalance: bill.currentBalance, dueDate: bill.dueDate, paymentDate: paid.on), db)
     }
 
     private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
@@ -96,8 +114,9 @@ extension SQLiteStore {
                 payee_handle_id, currency, amount_minor)
             VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint, submission.accountID,
-             submission.payee.contactID, submission.payee.handleID, submission.amount.currency.code, submission.amount.minorUnits]
+            [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint,
+             submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
+             submission.amount.currency.code, submission.amount.minorUnits]
         ).run()
     }
 
@@ -151,7 +170,7 @@ extension SQLiteStore {
     public func mostRecentPayee() throws(TenderError) -> RecentPayee? {
         try read { (db) throws(TenderError) in
             let row = try db.statement(
-                "SELECT payee_contact_id, payee_handle_id FROM ledger WHERE type = 'payment' ORDER BY sequence DESC LIMIT 1")
+                "SELECT payee_contact_id, payee_handle_id FROM ledger WHERE payee_contact_id IS NOT NULL ORDER BY sequence DESC LIMIT 1")
             guard try row.step(), let contact = row.text(0), let handle = row.text(1) else { return nil }
             _ = try row.step()
             return RecentPayee(contactID: contact, handleID: handle)

@@ -3,7 +3,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     static let migrations: [String] = [
         """
@@ -68,7 +68,36 @@ enum Schema {
             intent TEXT NOT NULL,
             detail TEXT NOT NULL
         );
+        """,
+        // 2: the whole Payments domain: account details, bill payees, bills, vocabulary, the signed-in flag.
         """
+        ALTER TABLE accounts ADD COLUMN organization TEXT;
+        ALTER TABLE accounts ADD COLUMN points INTEGER;
+        ALTER TABLE accounts ADD COLUMN miles INTEGER;
+        UPDATE accounts SET kind = 'saving' WHERE kind = 'savings';
+        UPDATE accounts SET kind = 'unknown' WHERE kind = 'other';
+        CREATE TABLE bill_payees (
+            id TEXT PRIMARY KEY,
+            organization TEXT NOT NULL,
+            nickname TEXT,
+            account_number TEXT,
+            position INTEGER NOT NULL
+        );
+        CREATE TABLE bills (
+            id TEXT PRIMARY KEY,
+            bill_payee_id TEXT NOT NULL REFERENCES bill_payees(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            position INTEGER NOT NULL
+        );
+        CREATE TABLE vocabulary (
+            kind TEXT PRIMARY KEY,
+            document TEXT NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

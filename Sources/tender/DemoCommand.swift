@@ -3,12 +3,13 @@ import TenderAuth
 import TenderCore
 import TenderStore
 
-/// `tender demo`: plays the seeds' send-payment dialog, turn by turn, on a
-/// fresh store with the demo directory.
+/// `tender demo`: seeds a store with the data of every seed scenario and
+/// plays the scenarios turn by turn (send, pay a bill, transfer, balance,
+/// bills due, payment history); with --home the store stays to try by hand.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Play a send-payment dialog (\"Send $50 to John\") on a store with demo data.")
+        abstract: "Play the seed scenarios (send, pay a bill, transfer, balance, bills due, history) on a store with demo data.")
 
     @OptionGroup var home: HomeOption
 
@@ -24,23 +25,19 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("With --login: a PAM configuration directory of your own.", valueName: "DIR"))
     var pamConfigDirectory: String?
 
-    /// The person's side of the dialog: what they ask, then what they say at each question.
-    static let request = "Send $50 to John"
-    static let intent = #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}"#
-    static let replies = ["John Baily", "mobile"]
-
     func run() throws {
         let temporary = home.resolved == nil
         guard let path = home.resolved ?? Environment.makeTemporaryDirectory(prefix: "tender-demo-") else {
             throw ValidationError("cannot create a temporary home")
         }
         defer { if temporary && !keep { Environment.removeTree(path) } }
-        try play(home: path)
+        try play(home: path, kept: !temporary || keep)
     }
 
-    private func play(home: String) throws(TenderError) {
+    private func play(home: String, kept: Bool) throws(TenderError) {
         let store = try StoreOpener.open(home: home)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json)))
+        let today = WallClock.today()
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json(today: today))))
         let printer = DialogPrinter()
         var policy = AuthenticationPolicy()
         let user = try PAMAuthenticator.processUser()
@@ -54,52 +51,40 @@ struct DemoCommand: ParsableCommand {
         }
         let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
         let engine = Engine(
-            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store))
-        printer.banner("Tender demo: send payment, on the store \(home)/\(SQLiteStore.fileName)")
-        printer.line("directory: the seeds' contacts (two Johns, Tim Cook, Craig Federighi, Phil Schiller) and a checking account")
-
-        printer.turn(speaker: "person", DemoCommand.request)
-        printer.detail("intent", DemoCommand.intent)
-        let session = try SendPaymentSession(engine: engine, json: try JSONParser.parse(DemoCommand.intent))
-        session.conversation = login ? TerminalConversation() : DemoConversation(printer: printer)
-        var replies = DemoCommand.replies[...]
-        while true {
-            let results = try session.resolve()
-            printer.resolution(results)
-            guard let open = results.first(where: { !$0.result.isResolved }) else { break }
-            guard case let .disambiguation(_, options) = open.result, let reply = replies.popFirst(),
-                let option = options.first(where: { $0.label.lowercased() == reply.lowercased() })
-            else {
-                throw .internal("the demo script has no reply for \(open.parameter) (\(open.result.name))")
-            }
-            printer.turn(speaker: "person", reply)
-            let answer = Answer(parameter: open.parameter, kind: .choose(option.id))
-            printer.detail("answer", "choose \(option.id)")
-            try session.answer(answer)
-        }
-        let (confirmCode, response) = try session.confirm()
-        printer.turn(speaker: "tender", "confirm → \(confirmCode.name)")
-        printer.detail("response", JSONWriter.string(response))
-        guard confirmCode == .ready else { throw .internal("confirm did not answer ready") }
-        printer.turn(speaker: "tender", "handle: sending money is restricted, so PAM re-authenticates \(user) first")
+            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store),
+            today: { WallClock.today() })
+        printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
+        printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
+        printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")
         if login {
-            printer.detail("pam", "your system login, service \(policy.service): type your password (it is not echoed)")
+            printer.line("pam: your system login, service \(policy.service): type your password when asked (it is not echoed)")
         } else {
-            printer.detail("pam", "DEMO PAM STACK: service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
+            printer.line("pam: DEMO PAM STACK, service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
         }
-        let (handleCode, record) = try session.handle()
-        printer.turn(speaker: "tender", "handle → \(handleCode.name)")
-        if let record {
-            printer.detail("record", record.json)
-            printer.detail("jws", record.jws)
+        let player = DialogPlayer(printer: printer)
+        for scenario in DemoScenario.all(today: today) {
+            printer.banner("\n── \(scenario.request)")
+            printer.turn(speaker: "person", scenario.request)
+            printer.detail("intent", scenario.intent)
+            let session = try DialogSession(engine: engine, json: try JSONParser.parse(scenario.intent))
+            session.conversation = login ? TerminalConversation() : DemoConversation(printer: printer)
+            var replies = scenario.replies[...]
+            let outcome = try player.play(session) { _ in replies.popFirst() }
+            guard outcome?.code == .success else {
+                throw .internal("\(scenario.request): the dialog did not succeed (\(session.lastDenial?.message ?? "see above"))")
+            }
         }
+        printer.banner("")
         for account in try store.accounts() {
-            printer.detail("balance", "\(account.nickname ?? account.id): \(account.balance.decimalString) \(account.balance.currency.code)")
-        }
-        guard handleCode == .success else {
-            throw .internal("handle answered \(handleCode.name): \(session.lastDenial?.message ?? "no detail")")
+            printer.detail("balance", "\(account.spokenName): \(account.balance.decimalString) \(account.balance.currency.code)")
         }
         let report = try store.verify()
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
+        if kept {
+            printer.banner("\nTry any scenario by hand on this home, answering each question on its own line, e.g.:")
+            let pam = login ? "" : " --pam-service \(DemoPAMStack.service) --pam-config-dir \(home)/pam.d"
+            printer.line("  tender intent --home \(home)\(pam) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
+            if !login { printer.line("  (the demo PAM stack's password is \"\(DemoPAMStack.password)\")") }
+        }
     }
 }

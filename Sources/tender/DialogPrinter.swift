@@ -22,8 +22,7 @@ struct DialogPrinter {
         switch result {
         case let .success(value): return "success \(JSONWriter.string(value))"
         case let .disambiguation(prompt, options):
-            let which = prompt == "handle" ? "which one" : "which person"
-            return "disambiguation, \(which): " + options.map(\.label).joined(separator: " or ") + "?"
+            return "disambiguation, which \(prompt): " + options.map(\.label).joined(separator: " or ") + "?"
         case let .confirmationRequired(value): return "confirmationRequired \(JSONWriter.string(value))"
         case .needsValue: return "needsValue"
         case .notRequired: return "notRequired"

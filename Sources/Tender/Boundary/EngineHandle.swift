@@ -1,3 +1,4 @@
+internal import Glibc
 import TenderAuth
 import TenderCore
 import TenderCrypto
@@ -9,15 +10,39 @@ final class EngineHandle: CHandle {
     let engine: Engine
     let store: SQLiteStore
 
-    init(configuration: EngineConfiguration) throws(TenderError) {
-        // The authenticator first: a refused PAM service leaves nothing behind.
+    /// Opens the store in the configured home; with `host`, the directory and
+    /// the payments are the host's (its callbacks), the ledger stays Tender's.
+    init(configuration: EngineConfiguration, host: HostCallbacks? = nil) throws(TenderError) {
+        // The authenticator and the vocabulary first: a refusal leaves nothing behind.
         let policy = configuration.authentication
         let authenticator = policy.asksAnything
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try Self.readVocabulary(path) }
+            ?? configuration.vocabulary
         try SQLiteStore.prepareHome(configuration.home)
-        store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
+        let store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
+        self.store = store
         let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store)
-        engine = Engine(directory: store, ledger: store, limits: configuration.limits, gate: gate)
+        let directory: any Directory = host.map { HostDirectory(callbacks: $0, store: store) } ?? store
+        engine = Engine(
+            directory: directory, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
+            appVocabulary: vocabulary, backend: host.map { HostBackend(callbacks: $0) }, today: { WallClock.today() })
+    }
+
+    /// The app-wide vocabulary file at `path`.
+    private static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
+        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes += chunk[0..<count]
+            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
+            if count < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
+        return try AppVocabulary(json: try JSONInput.parse(bytes))
     }
 
     static let argumentName = "engine"

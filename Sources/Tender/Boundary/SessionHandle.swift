@@ -3,9 +3,9 @@ import TenderCore
 /// What a `tender_session *` points to: one dialog, keeping its engine alive.
 final class SessionHandle: CHandle {
     let owner: EngineHandle
-    let session: SendPaymentSession
+    let session: DialogSession
 
-    init(owner: EngineHandle, session: SendPaymentSession) {
+    init(owner: EngineHandle, session: DialogSession) {
         self.owner = owner
         self.session = session
     }

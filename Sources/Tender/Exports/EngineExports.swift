@@ -16,27 +16,21 @@ public func tender_engine_new(
 }
 
 @c @implementation
+public func tender_engine_new_with_host(
+    _ config_json: UnsafePointer<CChar>?, _ config_len: Int, _ host: UnsafePointer<tender_host>?,
+    _ engine_out: UnsafeMutablePointer<OpaquePointer?>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let out = try Boundary.require(engine_out, "engine_out")
+        let callbacks = try HostCallbacks(try Boundary.require(host, "host").pointee)
+        let configuration = try EngineConfiguration(json: try CBuffers.json(config_json, config_len, "config_json"))
+        out.pointee = try EngineHandle(configuration: configuration, host: callbacks).retainedPointer()
+    }
+}
+
+@c @implementation
 public func tender_engine_free(_ engine: OpaquePointer?) {
     EngineHandle.release(engine)
-}
-
-@c @implementation
-public func tender_engine_import_directory(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
-    Boundary.call { () throws(TenderError) in
-        let handle = try EngineHandle.from(engine)
-        let document = try DirectoryDocument(json: try CBuffers.json(json, json_len, "json"))
-        try handle.store.importDirectory(document)
-    }
-}
-
-@c @implementation
-public func tender_engine_directory(
-    _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
-) -> tender_result {
-    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
-        let handle = try EngineHandle.from(engine)
-        return JSONWriter.string(try handle.store.directory().json)
-    }
 }
 
 @c @implementation

@@ -28,7 +28,7 @@ public func tender_response_code_str(_ code: tender_response_code) -> UnsafePoin
 /// Static SiriKit names of the response codes, for tender_response_code_str().
 enum ResponseCodeNames {
     static func name(_ code: tender_response_code) -> StaticString {
-        switch SendPaymentResponseCode(rawValue: code) {
+        switch ResponseCode(rawValue: code) {
         case .unspecified: return "unspecified"
         case .ready: return "ready"
         case .inProgress: return "inProgress"
@@ -43,6 +43,9 @@ enum ResponseCodeNames {
         case .failureNoBankAccount: return "failureNoBankAccount"
         case .failureNotEligible: return "failureNotEligible"
         case .failureTermsAndConditionsAcceptanceRequired: return "failureTermsAndConditionsAcceptanceRequired"
+        case .failureBillNotFound: return "failureBillNotFound"
+        case .failureAccountNotFound: return "failureAccountNotFound"
+        case .failurePaymentNotFound: return "failurePaymentNotFound"
         case nil: return "unknown"
         }
     }

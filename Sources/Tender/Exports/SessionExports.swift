@@ -12,7 +12,7 @@ public func tender_session_new(
     Boundary.call { () throws(TenderError) in
         let owner = try EngineHandle.from(engine)
         let out = try Boundary.require(session_out, "session_out")
-        let session = try SendPaymentSession(engine: owner.engine, json: try CBuffers.json(intent_json, intent_len, "intent_json"))
+        let session = try DialogSession(engine: owner.engine, json: try CBuffers.json(intent_json, intent_len, "intent_json"))
         out.pointee = SessionHandle(owner: owner, session: session).retainedPointer()
     }
 }
@@ -73,9 +73,9 @@ public func tender_session_handle(
     Boundary.call { () throws(TenderError) in
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
-        let (code, record) = try handle.session.handle()
+        let outcome = try handle.session.handle()
         if let denial = handle.session.lastDenial { LastError.set("\(denial.name): \(denial.message)") }
-        if let record {
+        if let record = outcome.record {
             let json = try CBuffers.allocate(record.json)
             let jws: (pointer: UnsafeMutablePointer<CChar>, length: Int)
             do throws(TenderError) { jws = try CBuffers.allocate(record.jws) } catch {
@@ -84,7 +84,12 @@ public func tender_session_handle(
             }
             CBuffers.publish(json, to: record_out, length: record_len_out)
             CBuffers.publish(jws, to: jws_out, length: jws_len_out)
+        } else if let result = outcome.result {
+            CBuffers.publish(try CBuffers.allocate(JSONWriter.string(result)), to: record_out, length: record_len_out)
+            jws_out?.pointee = nil
+            jws_len_out?.pointee = 0
         }
+        let code = outcome.code
         codeOut.pointee = code.rawValue
     }
 }

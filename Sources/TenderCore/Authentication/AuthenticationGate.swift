@@ -25,7 +25,7 @@ public final class AuthenticationGate: Sendable {
 
     /// Nil when the payment may go ahead; otherwise why it may not.
     func check(
-        intent: String, amount: Money, payeeID: String, device: String?, conversation: (any Conversation)?
+        intent: String, amount: Money?, payeeID: String, device: String?, conversation: (any Conversation)?
     ) throws(TenderError) -> AuthenticationDenial? {
         guard let records else { return policy.restrictedIntents.contains(intent) ? .systemError("no authentication is configured") : nil }
         guard let reason = try policy.requirement(intent: intent, amount: amount, payeeID: payeeID, device: device, records: records) else {

@@ -7,11 +7,17 @@ struct AuthenticationGrant: Sendable {
     let intent: String
     let payeeID: String
     let device: String?
-    let ceiling: Money
+    /// The largest amount it covers; nil for an intent without an amount (a search).
+    let ceiling: Money?
     let expires: ContinuousClock.Instant
 
-    func permits(user: String, intent: String, payeeID: String, device: String?, amount: Money, at now: ContinuousClock.Instant) -> Bool {
-        self.user == user && self.intent == intent && self.payeeID == payeeID && self.device == device && amount.currency == ceiling.currency
-            && amount.minorUnits <= ceiling.minorUnits && now < expires
+    func permits(user: String, intent: String, payeeID: String, device: String?, amount: Money?, at now: ContinuousClock.Instant) -> Bool {
+        let covered: Bool
+        switch (amount, ceiling) {
+        case (nil, nil): covered = true
+        case let (amount?, ceiling?): covered = amount.currency == ceiling.currency && amount.minorUnits <= ceiling.minorUnits
+        default: covered = false
+        }
+        return self.user == user && self.intent == intent && self.payeeID == payeeID && self.device == device && covered && now < expires
     }
 }

@@ -2,8 +2,8 @@
 /// authentication can be reused; part of the engine configuration
 /// (`"authentication"`, see docs/json.md).
 public struct AuthenticationPolicy: Equatable, Sendable {
-    /// The intents that move money, restricted by default (SiriKit restricts them while locked).
-    public static let moneyMovingIntents: Set<String> = [SendPaymentIntent.name]
+    /// The intents that move or ask for money, restricted by default (SiriKit restricts them while locked).
+    public static let moneyMovingIntents = Set(IntentSchema.all.filter(\.movesMoney).map(\.name))
     /// The longest reuse window accepted, in seconds.
     public static let maxReuseSeconds: Int64 = 300
 
@@ -35,7 +35,7 @@ public struct AuthenticationPolicy: Equatable, Sendable {
         if let intents = try reader.array("restrictedIntents") {
             var names = Set<String>()
             for item in intents {
-                guard let name = item.stringValue, name == SendPaymentIntent.name else {
+                guard let name = item.stringValue, IntentSchema.named(name) != nil else {
                     throw .invalidArgument("authentication.restrictedIntents lists an unknown intent")
                 }
                 names.insert(name)
@@ -84,10 +84,10 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public var asksAnything: Bool { !restrictedIntents.isEmpty || !aboveAmount.isEmpty || newPayee || newDevice }
 
     /// Why `payment` needs authentication, or nil when it does not.
-    func requirement(intent: String, amount: Money, payeeID: String, device: String?, records: any AuthenticationRecords) throws(TenderError) -> String? {
+    func requirement(intent: String, amount: Money?, payeeID: String, device: String?, records: any AuthenticationRecords) throws(TenderError) -> String? {
         if restrictedIntents.contains(intent) { return "restrictedIntent" }
-        if let limit = aboveAmount[amount.currency.code], amount > limit { return "aboveAmount" }
-        if newPayee, try !records.hasPaid(contactID: payeeID) { return "newPayee" }
+        if let amount, let limit = aboveAmount[amount.currency.code], amount > limit { return "aboveAmount" }
+        if newPayee, !payeeID.isEmpty, try !records.hasPaid(contactID: payeeID) { return "newPayee" }
         if newDevice {
             guard let device, try records.isKnownDevice(device, remember: false) else { return "newDevice" }
         }

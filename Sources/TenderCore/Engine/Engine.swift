@@ -7,11 +7,30 @@ public final class Engine: Sendable {
     public let limits: PaymentLimits
     /// Re-authentication before payments; ``AuthenticationGate/open`` asks nothing.
     public let gate: AuthenticationGate
+    /// How often a parameter may be asked for before the dialog ends.
+    public let maxPrompts: Int
+    /// The fee of a transfer, by currency code (none: free).
+    public let transferFees: [String: Money]
+    /// The app-wide vocabulary (parameter synonyms).
+    public let appVocabulary: AppVocabulary
+    /// The host's payment service, when it moves the money itself; nil: the store's balances.
+    public let backend: (any PaymentBackend)?
+    /// Today's date, for scheduled dates and bill payment dates.
+    public let today: @Sendable () -> LocalDate
 
-    public init(directory: any Directory, ledger: any PaymentLedger, limits: PaymentLimits = .standard, gate: AuthenticationGate = .open) {
+    public init(
+        directory: any Directory, ledger: any PaymentLedger, limits: PaymentLimits = .standard, gate: AuthenticationGate = .open,
+        dialog: DialogOptions = DialogOptions(), appVocabulary: AppVocabulary = .empty, backend: (any PaymentBackend)? = nil,
+        today: @escaping @Sendable () -> LocalDate
+    ) {
         self.directory = directory
         self.ledger = ledger
         self.limits = limits
         self.gate = gate
+        self.maxPrompts = dialog.maxPrompts
+        self.transferFees = dialog.transferFees
+        self.appVocabulary = appVocabulary
+        self.backend = backend
+        self.today = today
     }
 }

@@ -50,3 +50,30 @@ public struct ObjectReader {
         return a
     }
 }
+
+extension ObjectReader {
+    /// A whole, non-negative JSON number below 10^15, or nil when absent.
+    public func count(_ key: String) throws(TenderError) -> Int64? {
+        guard let value = self[key] else { return nil }
+        guard case let .number(text) = value, !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let number = Int64(text)
+        else { throw .invalidArgument("\(name).\(key) must be a whole number from 0 to 10^15") }
+        return number
+    }
+}
+
+extension ObjectReader {
+    /// An array of strings, empty when absent.
+    public func strings(_ key: String, maxCount: Int, maxLength: Int) throws(TenderError) -> [String] {
+        guard let items = try array(key) else { return [] }
+        guard items.count <= maxCount else { throw .invalidArgument("\(name).\(key) has more than \(maxCount) items") }
+        var texts: [String] = []
+        for item in items {
+            guard let text = item.stringValue, !text.isEmpty, text.count <= maxLength else {
+                throw .invalidArgument("\(name).\(key) must hold strings of 1 to \(maxLength) characters")
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+}

@@ -23,6 +23,6 @@ public enum NameMatcher {
 
     /// Lower-cased words of letters and digits.
     static func words(_ text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        PhraseKey.words(text)
     }
 }

@@ -19,6 +19,14 @@ public struct Money: Hashable, Sendable {
         self.currency = currency
     }
 
+    /// No money of `currency`.
+    public static func zero(_ currency: Currency) -> Money { Money(unchecked: 0, currency) }
+
+    private init(unchecked minorUnits: Int64, _ currency: Currency) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
     /// Parses a positive decimal string in major units ("50", "1250.50",
     /// "0.125"). Refuses signs, exponents, grouping, more fraction digits than
     /// the currency allows, zero (unless `allowZero`), and anything of 10^15

@@ -1,6 +1,8 @@
 /// The port through which the core reads the person's directory: contacts
-/// and their handles, and the person's own accounts.
+/// and their handles, the person's own accounts, bill payees and bills, the
+/// user vocabulary, and whether the person is signed in to the payment service.
 ///
+/// Implemented by the embedded store and by the host's callbacks.
 /// Implementations must be safe to call from several threads.
 public protocol Directory: Sendable {
     /// Every contact, in a stable order.
@@ -9,6 +11,14 @@ public protocol Directory: Sendable {
     func contact(id: String) throws(TenderError) -> Contact?
     /// Every account, in a stable order.
     func accounts() throws(TenderError) -> [Account]
+    /// Every bill payee, in a stable order.
+    func billPayees() throws(TenderError) -> [BillPayee]
+    /// Every bill, in a stable order.
+    func bills() throws(TenderError) -> [Bill]
+    /// The person's vocabulary of `kind` (empty when never set).
+    func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary
+    /// Whether the person is signed in to the payment service (the host's flag).
+    func isSignedIn() throws(TenderError) -> Bool
 }
 
 extension Directory {

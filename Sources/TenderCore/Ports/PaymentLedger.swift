@@ -1,25 +1,44 @@
-/// What the core asks the ledger to pay: the idempotency key, a fingerprint
-/// of the parameters, and the record to sign and keep if the payment is made.
+/// One change to a balance kept in the store: a debit (negative) or credit.
+public struct BalanceMovement: Equatable, Sendable {
+    public let accountID: String
+    public let currency: Currency
+    /// Minor units added to the balance; negative for a debit.
+    public let delta: Int64
+
+    public init(accountID: String, currency: Currency, delta: Int64) {
+        self.accountID = accountID
+        self.currency = currency
+        self.delta = delta
+    }
+}
+
+/// What the core asks the ledger to record: the idempotency key, a fingerprint
+/// of the parameters, the balance movements, and the record to sign and keep.
 public struct PaymentSubmission: Sendable {
     public let idempotencyKey: String
     /// The canonical parameters: the same key with another fingerprint is a conflict.
     public let fingerprint: String
-    public let accountID: String
+    /// The payment's amount, kept beside the record.
     public let amount: Money
-    /// Who is paid, remembered for the most-recent-payee suggestion.
-    public let payee: RecentPayee
+    /// Balances the store changes in the same transaction (none when the host's backend moves the money).
+    public let movements: [BalanceMovement]
+    /// Who is paid, remembered for the most-recent-payee suggestion (send payment only).
+    public let payee: RecentPayee?
+    /// The bill this pays, marked completed on the given day.
+    public let paidBill: (id: String, on: LocalDate)?
     /// Builds the record's JSON once the ledger knows where it goes.
     public let makePayload: @Sendable (LedgerPosition) -> String
 
     public init(
-        idempotencyKey: String, fingerprint: String, accountID: String, amount: Money, payee: RecentPayee,
-        makePayload: @escaping @Sendable (LedgerPosition) -> String
+        idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
+        paidBill: (id: String, on: LocalDate)? = nil, makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
-        self.accountID = accountID
         self.amount = amount
+        self.movements = movements
         self.payee = payee
+        self.paidBill = paidBill
         self.makePayload = makePayload
     }
 }
@@ -30,13 +49,13 @@ public enum SubmissionOutcome: Sendable, Equatable {
     case paid(PaymentRecord)
     /// Paid before under the same key with the same parameters: nothing paid now.
     case alreadyPaid(PaymentRecord)
-    /// The account no longer holds the amount; nothing paid.
+    /// A debited account no longer holds the amount; nothing paid.
     case insufficientFunds
-    /// The account no longer exists; nothing paid.
+    /// An account no longer exists or changed currency; nothing paid.
     case accountMissing
 }
 
-/// The port that pays: debits the account and appends the signed record to
+/// The port that pays: moves the balances and appends the signed record to
 /// the hash-chained ledger in one atomic, durable step, exactly once per
 /// idempotency key, across threads and processes.
 public protocol PaymentLedger: Sendable {

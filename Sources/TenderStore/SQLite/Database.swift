@@ -35,6 +35,9 @@ final class Database {
     }
 
     /// Runs SQL without arguments (one or more statements), ignoring rows.
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     func execute(_ sql: String) throws(TenderError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw SQLiteError.error(code, handle, during: "execute") }

@@ -21,7 +21,7 @@ struct TenderWorkload {
     init(home: String) throws {
         store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        engine = Engine(directory: store, ledger: store)
+        engine = Engine(directory: store, ledger: store, today: { WallClock.today() })
     }
 
     private static let intent = try? JSONParser.parse(
@@ -30,7 +30,7 @@ struct TenderWorkload {
     /// One whole payment through the dialog; throws unless it succeeded.
     func pay() throws {
         guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
-        let session = try SendPaymentSession(engine: engine, json: intent)
+        let session = try DialogSession(engine: engine, json: intent)
         guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready,
             try session.handle().code == .success
         else { throw TenderError.internal("a benchmark payment did not succeed") }
@@ -75,10 +75,10 @@ struct TenderWorkload {
         let startBox = Atomic<Int>(0)
         let engine = self.engine
         Threads.run(threads) { _ in
-            var sessions: [SendPaymentSession] = []
+            var sessions: [DialogSession] = []
             do {
                 for _ in 0..<perThread {
-                    let session = try SendPaymentSession(engine: engine, json: intent)
+                    let session = try DialogSession(engine: engine, json: intent)
                     guard try session.confirm().code == .ready else { throw TenderError.internal("not ready") }
                     sessions.append(session)
                 }

@@ -1,0 +1,17 @@
+import TenderCore
+import TenderStore
+
+/// The ``Directory`` port on the host's lookup callback; the user vocabulary
+/// and the signed-in flag stay in the embedded store.
+struct HostDirectory: Directory {
+    let callbacks: HostCallbacks
+    let store: SQLiteStore
+
+    func contacts() throws(TenderError) -> [Contact] { try callbacks.lookup("contacts").contacts }
+    func contact(id: String) throws(TenderError) -> Contact? { try contacts().first { $0.id == id } }
+    func accounts() throws(TenderError) -> [Account] { try callbacks.lookup("accounts").accounts }
+    func billPayees() throws(TenderError) -> [BillPayee] { try callbacks.lookup("billPayees").billPayees }
+    func bills() throws(TenderError) -> [Bill] { try callbacks.lookup("bills").bills }
+    func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary { try store.vocabulary(kind) }
+    func isSignedIn() throws(TenderError) -> Bool { try store.isSignedIn() }
+}

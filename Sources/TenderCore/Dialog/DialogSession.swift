@@ -1,0 +1,233 @@
+/// One dialog about one intent, SiriKit's resolve → confirm → handle, for
+/// every intent of the Payments domain.
+///
+/// The person's choices are explicit state, kept across resolves, never
+/// inferred again. A parameter still unresolved after the engine's
+/// `maxPrompts` resolves ends the dialog (``TenderError/dialogEnded(_:)``).
+/// A session belongs to one thread at a time; it is not Sendable. Every
+/// method either succeeds or throws and leaves the session as it was
+/// (except ending it).
+public final class DialogSession {
+    enum Phase {
+        case resolving
+        case ready(Confirmation.Plan)
+        case handled(HandleOutcome)
+        case ended(String)
+    }
+
+    private let engine: Engine
+    private var intent: Intent
+    private let dialog: any IntentDialog
+    private var state = DialogState()
+    private var prompts: [String: Int] = [:]
+    private var phase = Phase.resolving
+    private let recordID = RandomID.make()
+
+    /// The key naming this payment: the host's, else a random one.
+    public let idempotencyKey: String
+    /// How to ask the person to authenticate, when the policy requires it.
+    public var conversation: (any Conversation)?
+    /// Why the last handle answered failureCredentialsUnverified, if it did.
+    public private(set) var lastDenial: AuthenticationDenial?
+
+    /// Starts a dialog about `intent`.
+    public init(engine: Engine, intent: Intent) {
+        self.engine = engine
+        self.intent = intent
+        self.dialog = IntentDialogs.dialog(for: intent.schema)
+        self.idempotencyKey = intent.idempotencyKey ?? RandomID.make()
+    }
+
+    /// Starts a dialog from the host's JSON intent (docs/intents.md).
+    public convenience init(engine: Engine, json: JSONValue) throws(TenderError) {
+        self.init(engine: engine, intent: try Intent(json: json))
+    }
+
+    /// The intent's name, e.g. "pay_bill".
+    public var intentName: String { intent.schema.name }
+
+    private func checkOpen() throws(TenderError) {
+        switch phase {
+        case .handled: throw .wrongState("the intent was already handled")
+        case let .ended(reason): throw .dialogEnded(reason)
+        default: break
+        }
+    }
+
+    // MARK: resolve
+
+    /// Resolves every parameter; the ones that need an answer become the open
+    /// questions. Throws ``TenderError/dialogEnded(_:)`` when one has needed
+    /// an answer more than the engine's `maxPrompts` times.
+    public func resolve() throws(TenderError) -> [ParameterResolution] {
+        try checkOpen()
+        var context = DialogContext(engine: engine, intent: intent, state: state)
+        let results = try dialog.resolve(&context)
+        var counts = prompts
+        for item in results {
+            counts[item.parameter] = item.result.isResolved ? 0 : counts[item.parameter, default: 0] + 1
+            if counts[item.parameter, default: 0] > engine.maxPrompts {
+                let reason = "\(item.parameter) is still unresolved after \(engine.maxPrompts) prompts; the dialog ended"
+                phase = .ended(reason)
+                throw .dialogEnded(reason)
+            }
+        }
+        prompts = counts
+        state = context.state
+        phase = .resolving
+        return results
+    }
+
+    /// The resolution document: `{"intent", "complete", "parameters"}`.
+    public func resolveJSON() throws(TenderError) -> JSONValue {
+        let results = try resolve()
+        return .object([
+            ("intent", .string(intentName)), ("complete", .bool(results.allSatisfy(\.result.isResolved))),
+            ("parameters", .array(results.map(\.json))),
+        ])
+    }
+
+    // MARK: answer
+
+    /// Applies one answer to an open question of the last resolve. Throws
+    /// ``TenderError/notAsked(_:)`` for a question not asked (or answered in
+    /// the wrong way), ``TenderError/unknownOption(_:)`` for an id not offered.
+    public func answer(_ answer: Answer) throws(TenderError) {
+        try checkOpen()
+        guard let question = state.questions[answer.parameter] else {
+            throw .notAsked("no open question about \"\(answer.parameter.prefix(64))\"; call resolve first")
+        }
+        var next = state
+        switch (question, answer.kind) {
+        case let (.choose(key, ids), .choose(id)):
+            guard ids.contains(id) else { throw .unknownOption("\"\(id.prefix(64))\" was not one of the options offered") }
+            if key == answer.parameter { next.forget(answer.parameter) }
+            next.chosen[key] = id
+        case let (.confirm(key, choices), .confirm(yes)):
+            if yes {
+                next.chosen.merge(choices) { _, new in new }
+            } else {
+                next.declined.insert(key)
+            }
+        case let (.supplyValue, .value(value)):
+            try intent.supply(value, for: answer.parameter)
+            next.forget(answer.parameter)
+        default:
+            throw .notAsked("the question about \"\(answer.parameter)\" is not answered that way")
+        }
+        next.questions[answer.parameter] = nil
+        state = next
+        phase = .resolving
+    }
+
+    // MARK: confirm
+
+    /// Checks that the resolved intent can be carried out and answers ready
+    /// or a failure code, with the response JSON (the resolved intent, and
+    /// what the intent's response carries: bill details, fee, search result).
+    /// A person not signed in to the payment service gets
+    /// failureCredentialsUnverified. Throws ``TenderError/wrongState(_:)``
+    /// while a parameter is unresolved or after handle.
+    public func confirm() throws(TenderError) -> (code: ResponseCode, response: JSONValue) {
+        try checkOpen()
+        var context = DialogContext(engine: engine, intent: intent, state: state)
+        if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
+            throw .wrongState("\(open.parameter) is not resolved; resolve and answer first")
+        }
+        var confirmation: Confirmation
+        if try !engine.directory.isSignedIn() {
+            confirmation = Confirmation(.failureCredentialsUnverified, [("reason", .string("notSignedIn"))])
+        } else {
+            confirmation = try dialog.confirm(&context)
+        }
+        if case let .payment(plan)? = confirmation.candidate, try alreadyPaid(plan) {
+            // A retry of a payment made before: handle returns its record; funds and limits no longer matter.
+            confirmation = Confirmation(.ready, confirmation.members, plan: .payment(plan))
+        } else if let backend = engine.backend, case let .payment(plan)? = confirmation.plan {
+            let code = try backend.canSend(backendJSON(plan))
+            if code != .ready { confirmation = Confirmation(code, confirmation.members) }
+        }
+        phase = confirmation.plan.map(Phase.ready) ?? .resolving
+        return (confirmation.code, .object([("code", .string(confirmation.code.name))] + confirmation.members))
+    }
+
+    private func backendJSON(_ plan: PaymentPlan) -> JSONValue {
+        guard case let .object(members) = plan.intentJSON else { return plan.intentJSON }
+        return .object(members + [("idempotencyKey", .string(idempotencyKey))])
+    }
+
+    /// Whether this session's key already recorded exactly `plan`.
+    private func alreadyPaid(_ plan: PaymentPlan) throws(TenderError) -> Bool {
+        try engine.ledger.payment(idempotencyKey: idempotencyKey)?.fingerprint == plan.fingerprint
+    }
+
+    // MARK: handle
+
+    /// Carries out the confirmed intent, after re-authenticating the person
+    /// when the engine's policy asks for it (nothing is done when that fails:
+    /// the answer is failureCredentialsUnverified and ``lastDenial`` says
+    /// why). An intent that moves money is recorded exactly once per
+    /// idempotency key (handling again returns the original record); a search
+    /// answers its result. Throws ``TenderError/wrongState(_:)`` unless confirm
+    /// answered ready, ``TenderError/idempotencyConflict(_:)`` when the key
+    /// already recorded something else.
+    public func handle() throws(TenderError) -> HandleOutcome {
+        lastDenial = nil
+        let plan: Confirmation.Plan
+        switch phase {
+        case .resolving: throw .wrongState("confirm must answer ready before handle")
+        case let .ended(reason): throw .dialogEnded(reason)
+        case let .handled(outcome): return outcome
+        case let .ready(ready): plan = ready
+        }
+        switch plan {
+        case let .report(result):
+            if engine.gate.policy.restrictedIntents.contains(intentName) {
+                lastDenial = try engine.gate.check(intent: intentName, amount: nil, payeeID: "", device: intent.device, conversation: conversation)
+                if lastDenial != nil { return HandleOutcome(code: .failureCredentialsUnverified) }
+            }
+            let outcome = HandleOutcome(code: .success, result: result)
+            phase = .handled(outcome)
+            return outcome
+        case let .payment(payment):
+            let paidBefore = try alreadyPaid(payment)
+            // A retry of a payment already made pays nothing, so it asks nothing.
+            if engine.gate.policy.asksAnything, !paidBefore {
+                lastDenial = try engine.gate.check(
+                    intent: intentName, amount: payment.amount, payeeID: payment.partyID, device: intent.device, conversation: conversation)
+                if lastDenial != nil { return HandleOutcome(code: .failureCredentialsUnverified) }
+            }
+            if let backend = engine.backend, !paidBefore {
+                let code = try backend.send(backendJSON(payment))
+                guard code == .success else {
+                    phase = .resolving
+                    return HandleOutcome(code: code == .ready ? .failure : code)
+                }
+            }
+            return try submit(payment)
+        }
+    }
+
+    private func submit(_ payment: PaymentPlan) throws(TenderError) -> HandleOutcome {
+        let key = idempotencyKey
+        let id = recordID
+        let submission = PaymentSubmission(
+            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
+            movements: engine.backend == nil ? payment.movements : [], payee: payment.payee, paidBill: payment.paidBill
+        ) { position in
+            payment.payload(id: id, idempotencyKey: key, at: position)
+        }
+        switch try engine.ledger.submit(submission) {
+        case let .paid(record), let .alreadyPaid(record):
+            let outcome = HandleOutcome(code: .success, record: record)
+            phase = .handled(outcome)
+            return outcome
+        case .insufficientFunds:
+            phase = .resolving
+            return HandleOutcome(code: .failureInsufficientFunds)
+        case .accountMissing:
+            phase = .resolving
+            return HandleOutcome(code: ResponseCode.codes(of: intent.schema).contains(.failureNoBankAccount) ? .failureNoBankAccount : .failure)
+        }
+    }
+}

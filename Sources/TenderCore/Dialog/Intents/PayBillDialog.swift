@@ -1,0 +1,61 @@
+/// pay_bill: billPayee, fromAccount, transactionAmount, transactionScheduledDate,
+/// dueDate, transactionNote, billType. Pays the payee's earliest unpaid bill
+/// (of the bill type and due date, when stated) and marks it paid.
+struct PayBillDialog: IntentDialog {
+    private struct Settled {
+        var results: [ParameterResolution]
+        var payee: BillPayee?
+        var bill: Bill?
+        var account: Account?
+        var amount: Money?
+        var scheduled: LocalDate?
+    }
+
+    private func settle(_ c: inout DialogContext) throws(TenderError) -> Settled {
+        let billType = c.enumValue("billType", BillType.self)
+        let payee = try c.billPayee("billPayee", required: true, offerUnpaid: true)
+        let dueDate = c.optionalDate("dueDate", future: false)
+        let bill = try payee.value.flatMap { (p) throws(TenderError) in try Self.bill(of: p, type: billType.value, due: dueDate.value, c.directory) }
+        let currency = bill?.amountDue.currency ?? c.intent.transactionAmount("transactionAmount")?.amount?.currency
+        let fallback = try currency.flatMap { (cur) throws(TenderError) in try c.directory.payingAccount(for: cur) }
+        let account = try c.account("fromAccount", required: true, fallback: fallback)
+        let amount = c.billAmount("transactionAmount", bill: bill)
+        let scheduled = c.optionalDate("transactionScheduledDate", future: true)
+        let results = [
+            payee.json, account.json, amount.json, scheduled.json, dueDate.json, c.optionalText("transactionNote").json, billType.json,
+        ]
+        return Settled(results: results, payee: payee.value, bill: bill, account: account.value, amount: amount.value, scheduled: scheduled.value)
+    }
+
+    /// The earliest-due unpaid bill of `payee`, of `type` and due on `due` when given.
+    static func bill(of payee: BillPayee, type: BillType?, due: LocalDate?, _ directory: any Directory) throws(TenderError) -> Bill? {
+        try directory.bills()
+            .filter { $0.billPayeeID == payee.id && $0.status == .unpaid && (type == nil || $0.type == type) && (due == nil || $0.dueDate == due) }
+            .min { $0.dueDate < $1.dueDate }
+    }
+
+    func resolve(_ c: inout DialogContext) throws(TenderError) -> [ParameterResolution] { try settle(&c).results }
+
+    func confirm(_ c: inout DialogContext) throws(TenderError) -> Confirmation {
+        let s = try settle(&c)
+        guard let payee = s.payee, let amount = s.amount else { throw .wrongState("pay_bill is not resolved; resolve and answer first") }
+        guard let account = s.account, account.balance.currency == amount.currency else {
+            // No account of the person's can pay it: the seeds' "not signed in or no account".
+            return Confirmation(.failureCredentialsUnverified, [("intent", PaymentPlan.shown(.payBill, [("billPayee", payee.json)])), ("reason", .string("noAccount"))])
+        }
+        let today = c.engine.today()
+        var details: [(key: String, value: JSONValue)] = [("billPayee", payee.json), ("currencyAmount", amount.json)]
+        if let bill = s.bill { details.append(("billDetails", bill.details(payee: payee))) }
+        if let scheduled = s.scheduled { details.append(("transactionScheduledDate", scheduled.json)) }
+        if let note = c.intent.text("transactionNote") { details.append(("transactionNote", .string(note))) }
+        let payday = s.scheduled ?? today
+        let plan = PaymentPlan(
+            intent: .payBill, status: payday > today ? .pending : .completed, amount: amount, account: account, fee: nil, details: details,
+            movements: [BalanceMovement(accountID: account.id, currency: amount.currency, delta: -amount.minorUnits)], payee: nil,
+            paidBill: s.bill.map { ($0.id, payday) }, partyID: payee.id)
+        let code: ResponseCode = account.balance.minorUnits >= amount.minorUnits ? .ready : .failureInsufficientFunds
+        var members: [(key: String, value: JSONValue)] = [("intent", plan.intentJSON)]
+        if let bill = s.bill { members.append(("billDetails", bill.details(payee: payee))) }
+        return Confirmation(code, members, plan: .payment(plan))
+    }
+}

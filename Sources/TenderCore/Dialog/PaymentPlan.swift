@@ -1,0 +1,55 @@
+/// Everything confirm settled for an intent that moves money or asks for it:
+/// the record's members, the balances to move, the bill it pays.
+struct PaymentPlan: Sendable {
+    let intent: IntentSchema
+    let status: PaymentStatus
+    let amount: Money
+    /// The account paid from (or, for a request, paid into).
+    let account: Account?
+    let fee: Money?
+    /// The intent's resolved parameters as the record and confirm show them.
+    let details: [(key: String, value: JSONValue)]
+    let movements: [BalanceMovement]
+    let payee: RecentPayee?
+    let paidBill: (id: String, on: LocalDate)?
+    /// Who or what is paid, for the authentication rules (contact, bill payee or account id).
+    let partyID: String
+
+    /// The resolved intent: `{"intent", ...details, "account", "fee"}`.
+    var intentJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("intent", .string(intent.name))] + details
+        if let account { members.append(("account", account.reference)) }
+        if let fee { members.append(("fee", fee.json)) }
+        return .object(members)
+    }
+
+    /// The canonical parameters: equal exactly when two submissions pay the same thing.
+    var fingerprint: String { JSONWriter.string(intentJSON) }
+
+    /// SiriKit's payment method: the account's type and nickname.
+    private var paymentMethod: JSONValue? {
+        guard let account else { return nil }
+        let type = account.type == .saving ? "savings" : account.type.rawValue
+        return .object([("type", .string(type)), ("name", .string(account.spokenName))])
+    }
+
+    /// The record's JSON, once the ledger says where it goes.
+    func payload(id: String, idempotencyKey: String, at position: LedgerPosition) -> String {
+        var members = position.members(type: "payment")
+        members += [("id", .string(id)), ("intent", .string(intent.name)), ("status", .string(status.rawValue))]
+        members += details
+        if let account { members.append(("account", account.reference)) }
+        if let paymentMethod { members.append(("paymentMethod", paymentMethod)) }
+        if let fee { members.append(("fee", fee.json)) }
+        members.append(("idempotencyKey", .string(idempotencyKey)))
+        members.append(("createdAt", .string(position.createdAt)))
+        return JSONWriter.string(.object(members))
+    }
+}
+
+extension PaymentPlan {
+    /// An intent as confirm shows it before a plan exists.
+    static func shown(_ intent: IntentSchema, _ details: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object([("intent", .string(intent.name))] + details)
+    }
+}

@@ -1,0 +1,5 @@
+/// SiriKit's INPaymentStatus, for payments and bills.
+public enum PaymentStatus: String, NamedValue {
+    case unknown, pending, completed, canceled, failed, unpaid
+    public static let kindName = "payment status"
+}

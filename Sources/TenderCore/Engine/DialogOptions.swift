@@ -1,0 +1,31 @@
+/// How dialogs behave: the prompt limit and transfer fees; the engine
+/// configuration's `"dialog"` member (docs/json.md).
+public struct DialogOptions: Equatable, Sendable {
+    /// The most prompts accepted.
+    public static let maxPromptsLimit = 20
+
+    /// How many resolves in a row may leave one parameter unresolved before the dialog ends (default 5).
+    public var maxPrompts = 5
+    /// The fee of a transfer, by currency code.
+    public var transferFees: [String: Money] = [:]
+
+    public init() {}
+
+    /// Parses `{"maxPrompts": 5, "transferFee": {"USD": "0.50"}}`; every member optional.
+    public init(json: JSONValue) throws(TenderError) {
+        let reader = try ObjectReader(json, name: "dialog", allowed: ["maxPrompts", "transferFee"])
+        if let count = try reader.count("maxPrompts") {
+            guard count >= 1, count <= Self.maxPromptsLimit else {
+                throw .invalidArgument("dialog.maxPrompts must be from 1 to \(Self.maxPromptsLimit)")
+            }
+            maxPrompts = Int(count)
+        }
+        if let fees = reader["transferFee"] {
+            guard let members = fees.objectMembers else { throw .invalidArgument("dialog.transferFee must be an object of currencies") }
+            for member in members {
+                guard let text = member.value.stringValue else { throw .invalidAmount("dialog.transferFee.\(member.key) must be a decimal string") }
+                transferFees[member.key] = try Money(decimal: text, currency: try Currency(code: member.key), allowZero: true)
+            }
+        }
+    }
+}

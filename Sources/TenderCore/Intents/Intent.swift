@@ -1,0 +1,56 @@
+/// An intent as the host states it: which one, and the parameters it gave
+/// (every parameter optional), plus the idempotency key and device.
+public struct Intent: Equatable, Sendable {
+    public let schema: IntentSchema
+    public var values: [String: ParameterValue]
+    /// Names the payment across retries; nil lets the session choose one.
+    public var idempotencyKey: String?
+    /// The host's name for the device the request came from, for the new-device rule.
+    public var device: String?
+
+    public init(schema: IntentSchema, values: [String: ParameterValue] = [:], idempotencyKey: String? = nil, device: String? = nil) {
+        self.schema = schema
+        self.values = values
+        self.idempotencyKey = idempotencyKey
+        self.device = device
+    }
+
+    /// Parses the intent document (schema in docs/intents.md).
+    public init(json: JSONValue) throws(TenderError) {
+        guard json.objectMembers != nil else { throw .invalidArgument("the intent must be a JSON object") }
+        guard let name = json["intent"]?.stringValue else { throw .invalidArgument("intent is required and must be a string") }
+        guard let schema = IntentSchema.named(name) else {
+            throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(IntentSchema.all.map(\.name).joined(separator: ", "))")
+        }
+        let reader = try ObjectReader(json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device"]))
+        self.init(schema: schema)
+        for (parameter, kind) in schema.parameters {
+            if let value = reader[parameter] { values[parameter] = try ParameterValue(json: value, kind: kind, field: parameter) }
+        }
+        if let key = try reader.string("idempotencyKey", maxLength: 128) {
+            guard !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+                throw .invalidArgument("idempotencyKey must be 1 to 128 printable ASCII characters")
+            }
+            idempotencyKey = key
+        }
+        device = try reader.string("device", maxLength: 128)
+    }
+
+    /// Sets `parameter` from an answer's value; ``TenderError/notAsked(_:)`` when the intent has no such parameter.
+    public mutating func supply(_ json: JSONValue, for parameter: String) throws(TenderError) {
+        guard let kind = schema.kind(of: parameter) else { throw .notAsked("\(schema.name) has no parameter \"\(parameter.prefix(64))\"") }
+        values[parameter] = try ParameterValue(json: json, kind: kind, field: "value")
+    }
+
+    public func person(_ p: String) -> PersonQuery? { if case let .person(v)? = values[p] { return v } else { return nil } }
+    public func billPayee(_ p: String) -> BillPayeeQuery? { if case let .billPayee(v)? = values[p] { return v } else { return nil } }
+    public func account(_ p: String) -> AccountQuery? { if case let .account(v)? = values[p] { return v } else { return nil } }
+    public func money(_ p: String) -> Money? { if case let .money(v)? = values[p] { return v } else { return nil } }
+    public func transactionAmount(_ p: String) -> TransactionAmount? {
+        if case let .transactionAmount(v)? = values[p] { return v } else { return nil }
+    }
+    public func text(_ p: String) -> String? { if case let .text(v)? = values[p] { return v } else { return nil } }
+    public func date(_ p: String) -> LocalDate? { if case let .date(v)? = values[p] { return v } else { return nil } }
+    public func dateRange(_ p: String) -> DateRange? { if case let .dateRange(v)? = values[p] { return v } else { return nil } }
+    public func phrase(_ p: String) -> String? { if case let .phrase(v)? = values[p] { return v } else { return nil } }
+}

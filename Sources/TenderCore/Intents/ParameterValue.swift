@@ -1,0 +1,43 @@
+/// A parameter's value as the host stated it, checked against its ``ParameterKind``.
+public enum ParameterValue: Equatable, Sendable {
+    case person(PersonQuery)
+    case billPayee(BillPayeeQuery)
+    case account(AccountQuery)
+    case money(Money)
+    case transactionAmount(TransactionAmount)
+    /// A note, a nickname or an organization name.
+    case text(String)
+    case date(LocalDate)
+    case dateRange(DateRange)
+    /// An enum parameter's name or spoken phrase ("electricity", "power"), matched in resolve.
+    case phrase(String)
+
+    /// The longest note accepted, in characters.
+    public static let maxNoteLength = 500
+
+    /// Reads `json` as a value of `kind`, naming `field` in errors.
+    public init(json: JSONValue, kind: ParameterKind, field: String) throws(TenderError) {
+        switch kind {
+        case .person: self = .person(try PersonQuery(json: json, field: field))
+        case .billPayee: self = .billPayee(try BillPayeeQuery(json: json, field: field))
+        case .account: self = .account(try AccountQuery(json: json, field: field))
+        case .currencyAmount: self = .money(try Money(json: json, field: field))
+        case .transactionAmount: self = .transactionAmount(try TransactionAmount(json: json, field: field))
+        case .note, .text:
+            let limit = kind == .note ? Self.maxNoteLength : 200
+            guard let text = json.stringValue, text.count <= limit else {
+                throw .invalidArgument("\(field) must be a string of at most \(limit) characters")
+            }
+            self = .text(text)
+        case .date:
+            guard let text = json.stringValue else { throw .invalidArgument("\(field) must be a date \"YYYY-MM-DD\"") }
+            self = .date(try LocalDate(text: text, field: field))
+        case .dateRange: self = .dateRange(try DateRange(json: json, field: field))
+        case .billType, .paymentStatus, .accountType, .balanceType:
+            guard let text = json.stringValue, text.contains(where: { $0.isLetter }), text.count <= 100 else {
+                throw .invalidArgument("\(field) must be a name or phrase of at most 100 characters")
+            }
+            self = .phrase(text)
+        }
+    }
+}

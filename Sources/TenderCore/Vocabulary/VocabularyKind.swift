@@ -1,0 +1,4 @@
+/// What a user vocabulary names, as SiriKit's `INVocabularyStringType` does.
+public enum VocabularyKind: String, Sendable, CaseIterable {
+    case contactName, paymentOrganizationName, accountNickname
+}

@@ -1,0 +1,36 @@
+import TenderCore
+
+/// One seed scenario the demo plays: what the person asks, the intent a
+/// host would make of it, and the person's replies at each question.
+struct DemoScenario {
+    let request: String
+    let intent: String
+    let replies: [DialogReply]
+
+    static func all(today: LocalDate) -> [DemoScenario] {
+        [
+            DemoScenario(
+                request: "Send $50 to John",
+                intent: #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}, "note": "dinner"}"#,
+                replies: [.choose("John Baily"), .choose("mobile")]),
+            DemoScenario(
+                request: "Pay my Electric Company bill",
+                intent: #"{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}"#,
+                replies: [.choose("Electric Company, 4 Lake Road"), .confirm(true)]),
+            DemoScenario(
+                request: "Transfer $200 from checking to savings",
+                intent: #"{"intent": "transfer_money", "fromAccount": {"nickname": "checking"}, "toAccount": {"nickname": "savings"}, "transactionAmount": {"amount": {"amount": "200", "currency": "USD"}}}"#,
+                replies: []),
+            DemoScenario(
+                request: "What's my Safe-to-Spend?",
+                intent: #"{"intent": "search_for_accounts", "accountNickname": "safe to spend"}"#, replies: []),
+            DemoScenario(
+                request: "What bills are due this month?",
+                intent: #"{"intent": "search_for_bills", "status": "unpaid", "dueDateRange": {"start": "\#(today.firstDayOfMonth)", "end": "\#(today.lastDayOfMonth)"}}"#,
+                replies: []),
+            DemoScenario(
+                request: "Show my payments to John Baily",
+                intent: #"{"intent": "search_for_payments", "party": {"name": "John Baily"}}"#, replies: []),
+        ]
+    }
+}

@@ -1,0 +1,54 @@
+import TenderCore
+
+/// What the person says at one question of a dialog: the label or number of
+/// an option, yes or no, or a JSON value.
+enum DialogReply {
+    case choose(String)
+    case confirm(Bool)
+    case value(String)
+
+    /// Reads a typed line as the reply to `result`: a disambiguation takes a
+    /// label or option number, a confirmation yes/no, anything else a JSON value.
+    static func parse(_ line: String, for result: ResolutionResult) -> DialogReply {
+        let text = line.trimmingASCIIWhitespaceForCLI()
+        switch result {
+        case .disambiguation: return .choose(text)
+        case .confirmationRequired: return .confirm(["y", "yes", "true", "1"].contains(text.lowercased()))
+        default: return .value(text)
+        }
+    }
+
+    /// The answer this reply gives to `open`; nil when it fits no option.
+    func answer(to open: ParameterResolution) throws(TenderError) -> Answer? {
+        switch (self, open.result) {
+        case let (.choose(said), .disambiguation(_, options)):
+            let index = Int(said).map { $0 - 1 }
+            let picked = index.flatMap { options.indices.contains($0) ? options[$0] : nil }
+                ?? options.first { $0.label.lowercased() == said.lowercased() || $0.id == said }
+            return picked.map { Answer(parameter: open.parameter, kind: .choose($0.id)) }
+        case let (.confirm(yes), .confirmationRequired):
+            return Answer(parameter: open.parameter, kind: .confirm(yes))
+        case let (.value(text), _):
+            return Answer(parameter: open.parameter, kind: .value(try JSONParser.parse(text)))
+        default:
+            return nil
+        }
+    }
+
+    var spoken: String {
+        switch self {
+        case let .choose(label): return label
+        case let .confirm(yes): return yes ? "yes" : "no"
+        case let .value(json): return json
+        }
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespaceForCLI() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" || first == "\n" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\n" || last == "\r" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import TenderAuth
+import TenderCore
+import TenderStore
+
+/// `tender intent`: runs one dialog from a JSON intent on a home, asking the
+/// person at each question; one reply per line on standard input.
+struct IntentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intent",
+        abstract: "Run a dialog from a JSON intent (docs/intents.md), one reply per line: an option's label or number, yes/no, or a JSON value.")
+
+    @OptionGroup var home: HomeOption
+
+    @Option(name: .customLong("pam-service"), help: ArgumentHelp("The PAM service for re-authentication.", valueName: "NAME"))
+    var pamService = "tender"
+
+    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("A PAM configuration directory of your own.", valueName: "DIR"))
+    var pamConfigDirectory: String?
+
+    @Argument(help: "The intent, e.g. '{\"intent\": \"search_for_bills\"}'.")
+    var intent: String
+
+    func run() throws {
+        let path = try StoreOpener.requiredHome(home)
+        let store = try StoreOpener.open(home: path)
+        var policy = AuthenticationPolicy()
+        policy.service = pamService
+        policy.configDirectory = pamConfigDirectory
+        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+        let engine = Engine(
+            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store),
+            today: { WallClock.today() })
+        let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
+        session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
+        let printer = DialogPrinter()
+        let outcome = try DialogPlayer(printer: printer).play(session) { open in
+            printer.turn(speaker: "tender", "your answer about \(open.parameter)?")
+            return readLine().map { DialogReply.parse($0, for: open.result) }
+        }
+        guard outcome?.code == .success else { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TenderCore
+
+/// Answers PAM's questions with the next line of standard input, as `sudo -S`
+/// does: for scripts and tests with no terminal. The line goes byte by byte
+/// into PAM's buffer, never into a Swift string. Messages go to standard error.
+struct StandardInputConversation: Conversation {
+    func converse(kind: PromptKind, message: String, answer: UnsafeMutableRawBufferPointer) -> Int? {
+        let line = message + (kind == .info || kind == .error ? "\n" : "")
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        guard kind == .secret || kind == .text else { return 0 }
+        var length = 0
+        while true {
+            let byte = getchar()
+            if byte == EOF { return length > 0 ? length : nil }
+            if byte == 0x0A { break }
+            guard length < answer.count - 1 else {
+                // Too long for PAM's buffer: drain the line and cancel.
+                while true {
+                    let next = getchar()
+                    if next == 0x0A || next == EOF { break }
+                }
+                return nil
+            }
+            answer[length] = UInt8(truncatingIfNeeded: byte)
+            length += 1
+        }
+        if length > 0, answer[length - 1] == 0x0D { length -= 1 }
+        return length
+    }
+}
