@@ -16,12 +16,12 @@ import Testing
         let records = FakeAuthenticationRecords()
         let engine = Engine(
             directory: plain.directory, ledger: plain.ledger, limits: plain.limits,
-            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records))
+            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records), today: { Fixtures.today })
         return Setup(engine: engine, authenticator: authenticator, records: records)
     }
 
     private func pay(_ setup: Setup, payee: String = "tim-cook", amount: String = "10", device: String? = nil, password: String? = "s3cret")
-        throws -> SendPaymentResponseCode
+        throws -> ResponseCode
     {
         let deviceMember = device.map { #","device":"\#($0)""# } ?? ""
         let session = try Fixtures.session(

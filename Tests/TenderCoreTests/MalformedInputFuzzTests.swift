@@ -45,12 +45,16 @@ import Testing
     private func exercise(_ bytes: [UInt8]) {
         guard let json = try? JSONInput.parse(bytes) else { return }
         _ = JSONWriter.string(json)
-        _ = try? SendPaymentIntent(json: json)
+        _ = try? Intent(json: json)
         _ = try? Answer(json: json)
         _ = try? DirectoryDocument(json: json)
         _ = try? EngineConfiguration(json: json)
         _ = try? PaymentLimits(json: json)
         _ = try? AuthenticationPolicy(json: json)
+        _ = try? DirectoryRemoval(json: json)
+        _ = try? UserVocabulary(json: json)
+        _ = try? AppVocabulary(json: json)
+        _ = try? DialogOptions(json: json)
         if case let .string(text) = json {
             _ = Base64URL.decode(text)
             _ = try? CompactJWS(parsing: text)

@@ -12,7 +12,8 @@ import TenderCrypto
         for index in 0..<payments {
             let amount = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
             let submission = PaymentSubmission(
-                idempotencyKey: "k\(index)", fingerprint: "f", accountID: "checking", amount: amount,
+                idempotencyKey: "k\(index)", fingerprint: "f", amount: amount,
+            movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
                 payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
             ) { position in JSONWriter.string(.object(position.members(type: "payment"))) }
             _ = try store.submit(submission)
@@ -91,7 +92,8 @@ import TenderCrypto
         _ = try paidStore(home, payments: 0)
         let amount = try Money(decimal: "2.00", currency: try Currency(code: "USD"))
         _ = try store.submit(PaymentSubmission(
-            idempotencyKey: "after", fingerprint: "f", accountID: "checking", amount: amount,
+            idempotencyKey: "after", fingerprint: "f", amount: amount,
+            movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
         ) { position in JSONWriter.string(.object(position.members(type: "payment"))) })
         let report = try store.verify(trustedKeys: [old.keyID: old.publicKey])

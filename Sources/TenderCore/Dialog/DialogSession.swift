@@ -132,6 +132,11 @@ public final class DialogSession {
         try checkOpen()
         var context = DialogContext(engine: engine, intent: intent, state: state)
         if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
+            // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.
+            if case let .unsupported(reason) = open.result, let code = ResponseCode.failure(for: reason, of: intent.schema) {
+                phase = .resolving
+                return (code, .object([("code", .string(code.name)), ("parameter", .string(open.parameter)), ("reason", .string(reason))]))
+            }
             throw .wrongState("\(open.parameter) is not resolved; resolve and answer first")
         }
         var confirmation: Confirmation

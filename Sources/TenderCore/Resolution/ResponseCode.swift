@@ -43,4 +43,20 @@ public enum ResponseCode: Int32, Sendable, CaseIterable {
         default: return common + [.failurePaymentNotFound]
         }
     }
+
+    /// The failure code `intent` answers at confirm for a parameter unsupported
+    /// for `reason` (an amount below the minimum → failurePaymentsAmountBelowMinimum), or nil.
+    public static func failure(for reason: String, of intent: IntentSchema) -> ResponseCode? {
+        let code: ResponseCode
+        switch UnsupportedReason(rawValue: reason) {
+        case .paymentsAmountBelowMinimum: code = .failurePaymentsAmountBelowMinimum
+        case .paymentsAmountAboveMaximum: code = .failurePaymentsAmountAboveMaximum
+        case .paymentsCurrencyUnsupported: code = .failurePaymentsCurrencyUnsupported
+        case .insufficientFunds: code = .failureInsufficientFunds
+        case .credentialsUnverified: code = .failureCredentialsUnverified
+        case .noAccount: code = .failureNoBankAccount
+        default: return nil
+        }
+        return codes(of: intent).contains(code) ? code : nil
+    }
 }

@@ -10,6 +10,18 @@ final class FakeDirectory: Directory {
     func contacts() throws(TenderError) -> [Contact] { state.withLock { $0.contacts } }
     func contact(id: String) throws(TenderError) -> Contact? { state.withLock { $0.contacts.first { $0.id == id } } }
     func accounts() throws(TenderError) -> [Account] { state.withLock { $0.accounts } }
+    func billPayees() throws(TenderError) -> [BillPayee] { state.withLock { $0.billPayees } }
+    func bills() throws(TenderError) -> [Bill] { state.withLock { $0.bills } }
+    func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary {
+        vocabularies.withLock { $0[kind] } ?? UserVocabulary(kind: kind, items: [])
+    }
+    func isSignedIn() throws(TenderError) -> Bool { signedIn.load(ordering: .relaxed) }
+
+    let signedIn = Atomic(true)
+    let vocabularies = Mutex<[VocabularyKind: UserVocabulary]>([:])
+
+    /// Replaces the directory's bills (as paying one does).
+    func setBills(_ bills: [Bill]) { state.withLock { $0.bills = bills } }
 
     /// Sets an account's balance, as another process paying would.
     func setBalance(_ id: String, minorUnits: Int64) {
@@ -17,7 +29,9 @@ final class FakeDirectory: Directory {
             guard let index = document.accounts.firstIndex(where: { $0.id == id }) else { return }
             let old = document.accounts[index]
             guard let balance = try? Money(minorUnits: minorUnits, currency: old.balance.currency) else { return }
-            document.accounts[index] = Account(id: old.id, nickname: old.nickname, kind: old.kind, balance: balance, isDefault: old.isDefault)
+            document.accounts[index] = Account(
+                id: old.id, nickname: old.nickname, organizationName: old.organizationName, type: old.type, balance: balance,
+                points: old.points, miles: old.miles, isDefault: old.isDefault)
         }
     }
 

@@ -1,9 +1,9 @@
 import Synchronization
 import TenderCore
 
-/// An in-memory ``PaymentLedger`` that debits a ``FakeDirectory``, for core tests.
+/// An in-memory ``PaymentLedger`` that moves the balances of a ``FakeDirectory``, for core tests.
 final class FakeLedger: PaymentLedger {
-    private struct Entry { let fingerprint: String; let record: PaymentRecord; let payee: RecentPayee }
+    private struct Entry { let fingerprint: String; let record: PaymentRecord; let payee: RecentPayee? }
     private let entries = Mutex<[String: Entry]>([:])
     private let order = Mutex<[String]>([])
     private let directory: FakeDirectory
@@ -15,9 +15,22 @@ final class FakeLedger: PaymentLedger {
             guard existing.fingerprint == submission.fingerprint else { throw .idempotencyConflict("other parameters") }
             return .alreadyPaid(existing.record)
         }
-        guard let balance = directory.balance(submission.accountID) else { return .accountMissing }
-        guard balance >= submission.amount.minorUnits else { return .insufficientFunds }
-        directory.setBalance(submission.accountID, minorUnits: balance - submission.amount.minorUnits)
+        for movement in submission.movements {
+            guard let balance = directory.balance(movement.accountID) else { return .accountMissing }
+            guard balance + movement.delta >= 0 else { return .insufficientFunds }
+        }
+        for movement in submission.movements {
+            directory.setBalance(movement.accountID, minorUnits: (directory.balance(movement.accountID) ?? 0) + movement.delta)
+        }
+        if let paid = submission.paidBill {
+            let bills = (try? directory.bills()) ?? []
+            directory.setBills(bills.map { bill in
+                guard bill.id == paid.id else { return bill }
+                return Bill(
+                    id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: .completed, amountDue: bill.amountDue,
+                    minimumDue: bill.minimumDue, lateFee: bill.lateFee, dueDate: bill.dueDate, paymentDate: paid.on)
+            })
+        }
         let sequence = Int64(order.withLock { $0.count } + 1)
         let payload = submission.makePayload(
             LedgerPosition(sequence: sequence, previousHash: LedgerPosition.genesisHash, createdAtMilliseconds: 1_795_000_000_000))
@@ -37,7 +50,7 @@ final class FakeLedger: PaymentLedger {
     }
 
     func mostRecentPayee() throws(TenderError) -> RecentPayee? {
-        guard let key = order.withLock({ $0.last }) else { return nil }
-        return entries.withLock { $0[key]?.payee }
+        let keys = order.withLock { $0 }
+        return entries.withLock { e in keys.reversed().compactMap { e[$0]?.payee }.first }
     }
 }

@@ -21,10 +21,13 @@ enum Fixtures {
     static func engine(limits: PaymentLimits = .standard) throws -> (Engine, FakeDirectory, FakeLedger) {
         let directory = FakeDirectory(try DirectoryDocument(json: try JSONParser.parse(directoryJSON)))
         let ledger = FakeLedger(directory: directory)
-        return (Engine(directory: directory, ledger: ledger, limits: limits), directory, ledger)
+        return (Engine(directory: directory, ledger: ledger, limits: limits, today: { today }), directory, ledger)
     }
 
-    static func session(_ intentJSON: String, engine: Engine) throws -> SendPaymentSession {
-        try SendPaymentSession(engine: engine, json: try JSONParser.parse(intentJSON))
+    static func session(_ intentJSON: String, engine: Engine) throws -> DialogSession {
+        try DialogSession(engine: engine, json: try JSONParser.parse(intentJSON))
     }
+
+    /// The day the core tests live on.
+    static let today = try! LocalDate(year: 2026, month: 11, day: 22)
 }
