@@ -629,6 +629,182 @@ static void test_session_outlives_engine(void) {
     tender_session_free(s);
 }
 
+/* ------------------------------------------------------------ the domain */
+
+static const char *BILLS =
+    "{\"billPayees\": ["
+    " {\"id\": \"ec-main\", \"organizationName\": \"Electric Company\", \"nickname\": \"12 Main Street\"},"
+    " {\"id\": \"ec-lake\", \"organizationName\": \"Electric Company\", \"nickname\": \"4 Lake Road\"}],"
+    " \"bills\": ["
+    " {\"id\": \"b-main\", \"billPayee\": \"ec-main\", \"type\": \"electricity\", \"amountDue\": {\"amount\": \"84.20\", \"currency\": \"USD\"},"
+    "  \"dueDate\": \"2030-01-31\"},"
+    " {\"id\": \"b-lake\", \"billPayee\": \"ec-lake\", \"type\": \"electricity\", \"amountDue\": {\"amount\": \"61.75\", \"currency\": \"USD\"},"
+    "  \"dueDate\": \"2030-01-15\"}],"
+    " \"accounts\": [{\"id\": \"nest\", \"nickname\": \"NestEgg\", \"type\": \"saving\","
+    "   \"balance\": {\"amount\": \"50.00\", \"currency\": \"USD\"}}]}";
+
+/* Pays the Electric Company bill at one address, turn by turn; then the bills, vocabulary, signed-in flag and removal. */
+static void test_domain(tender_engine *engine) {
+    tender_response_code code = -1;
+    char *json = NULL, *jws = (char *)0x1;
+    CHECK_RC(tender_engine_import_directory(engine, BILLS, strlen(BILLS)), TENDER_OK);
+
+    tender_session *pay = new_session(engine, "{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}");
+    char *r = resolve(pay);
+    CHECK(contains(r, "\"prompt\":\"billPayee\"") && contains(r, "\"label\":\"Electric Company, 4 Lake Road\""));
+    tender_string_free(r);
+    CHECK_RC(answer(pay, "{\"parameter\": \"billPayee\", \"choose\": \"ec-lake\"}"), TENDER_OK);
+    r = resolve(pay);
+    CHECK(contains(r, "\"parameter\":\"transactionAmount\",\"result\":\"confirmationRequired\""));
+    tender_string_free(r);
+    CHECK_RC(answer(pay, "{\"parameter\": \"transactionAmount\", \"confirm\": true}"), TENDER_OK);
+    r = resolve(pay);
+    CHECK(contains(r, "\"complete\":true"));
+    tender_string_free(r);
+
+    CHECK_RC(tender_engine_set_signed_in(engine, 0), TENDER_OK);
+    CHECK_RC(tender_session_confirm(pay, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED);
+    CHECK_RC(tender_engine_set_signed_in(NULL, 1), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_signed_in(engine, 1), TENDER_OK);
+    CHECK_RC(tender_session_confirm(pay, &code, &json, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY && contains(json, "\"billDetails\""));
+    tender_string_free(json);
+    json = NULL;
+    CHECK_RC(tender_session_handle(pay, &code, &json, NULL, &jws, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && contains(json, "\"intent\":\"pay_bill\"") && jws != NULL && jws != (char *)0x1);
+    tender_string_free(json);
+    tender_string_free(jws);
+    tender_session_free(pay);
+
+    /* A search answers its result through record_out and sets jws_out to NULL. */
+    tender_session *bills = new_session(engine, "{\"intent\": \"search_for_bills\", \"status\": \"unpaid\"}");
+    CHECK_RC(tender_session_confirm(bills, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    json = NULL;
+    jws = (char *)0x1;
+    CHECK_RC(tender_session_handle(bills, &code, &json, NULL, &jws, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && jws == NULL && contains(json, "\"id\":\"b-main\"") && !contains(json, "\"id\":\"b-lake\""));
+    tender_string_free(json);
+    tender_session_free(bills);
+    tender_session *none = new_session(engine, "{\"intent\": \"search_for_bills\", \"billType\": \"water\"}");
+    CHECK_RC(tender_session_confirm(none, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_BILL_NOT_FOUND);
+    CHECK(strcmp(tender_response_code_str(code), "failureBillNotFound") == 0);
+    tender_session_free(none);
+
+    /* The user vocabulary: an account nickname said another way. */
+    const char *vocabulary = "{\"kind\": \"accountNickname\", \"items\": [{\"id\": \"nest\", \"phrase\": \"rainy day fund\"}]}";
+    CHECK_RC(tender_engine_set_vocabulary(engine, vocabulary, strlen(vocabulary)), TENDER_OK);
+    const char *pets = "{\"kind\": \"pets\", \"items\": []}";
+    CHECK_RC(tender_engine_set_vocabulary(engine, pets, strlen(pets)), TENDER_E_INVALID_ARGUMENT);
+    CHECK_RC(tender_engine_set_vocabulary(engine, NULL, 3), TENDER_E_NULL_ARGUMENT);
+    tender_session *rainy = new_session(engine, "{\"intent\": \"search_for_accounts\", \"accountNickname\": \"Rainy-Day Fund\"}");
+    json = NULL;
+    CHECK_RC(tender_session_confirm(rainy, &code, &json, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY && contains(json, "\"id\":\"nest\""));
+    tender_string_free(json);
+    tender_session_free(rainy);
+
+    /* Removal is all or nothing. */
+    const char *ghost = "{\"bills\": [\"b-main\", \"ghost\"]}";
+    CHECK_RC(tender_engine_remove_from_directory(engine, ghost, strlen(ghost)), TENDER_E_NOT_FOUND);
+    const char *payee = "{\"billPayees\": [\"ec-main\"]}";
+    CHECK_RC(tender_engine_remove_from_directory(engine, payee, strlen(payee)), TENDER_OK);
+    CHECK_RC(tender_engine_directory(engine, &json, NULL), TENDER_OK);
+    CHECK(!contains(json, "\"ec-main\"") && !contains(json, "\"b-main\"") && contains(json, "\"b-lake\""));
+    tender_string_free(json);
+}
+
+/* ------------------------------------------------------ host callbacks */
+
+struct host_state {
+    int lookups, can_sends, sends;
+    tender_response_code can_send_answer;
+    char last_payment[2048];
+};
+
+static int host_lookup(void *userdata, const char *what, tender_reply *reply) {
+    struct host_state *state = userdata;
+    state->lookups++;
+    const char *json = "{}";
+    if (strcmp(what, "contacts") == 0)
+        json = "{\"contacts\": [{\"id\": \"ada\", \"displayName\": \"Ada Lovelace\", \"handles\": ["
+               "{\"id\": \"ada-mail\", \"label\": \"work\", \"type\": \"email\", \"value\": \"ada@example.com\"}]}]}";
+    else if (strcmp(what, "accounts") == 0)
+        json = "{\"accounts\": [{\"id\": \"host-checking\", \"type\": \"checking\", \"balance\": {\"amount\": \"100.00\", \"currency\": \"EUR\"}}]}";
+    else if (strcmp(what, "bills") == 0)
+        return 1; /* the host fails this one */
+    return tender_reply_set(reply, json, strlen(json)) == TENDER_OK ? 0 : 1;
+}
+
+static int host_can_send(void *userdata, const char *payment, size_t len, tender_response_code *code_out) {
+    struct host_state *state = userdata;
+    (void)payment;
+    (void)len;
+    state->can_sends++;
+    *code_out = state->can_send_answer;
+    return 0;
+}
+
+static int host_send(void *userdata, const char *payment, size_t len, tender_response_code *code_out) {
+    struct host_state *state = userdata;
+    state->sends++;
+    snprintf(state->last_payment, sizeof state->last_payment, "%.*s", (int)len, payment);
+    *code_out = TENDER_RESPONSE_SUCCESS;
+    return 0;
+}
+
+static void test_host_callbacks(void) {
+    struct host_state state = {0, 0, 0, TENDER_RESPONSE_READY, ""};
+    tender_host host = {&state, host_lookup, host_can_send, host_send};
+    tender_engine *engine = (tender_engine *)0x1;
+    char config[1024];
+    snprintf(config, sizeof config, "{\"home\": \"%s/host\", \"authentication\": {\"restrictedIntents\": []}}", scratch);
+    tender_host no_send = {&state, host_lookup, NULL, NULL};
+    CHECK_RC(tender_engine_new_with_host(config, strlen(config), &no_send, &engine), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_new_with_host(config, strlen(config), NULL, &engine), TENDER_E_NULL_ARGUMENT);
+    CHECK(engine == (tender_engine *)0x1);
+    CHECK_RC(tender_engine_new_with_host(config, strlen(config), &host, &engine), TENDER_OK);
+    CHECK_RC(tender_reply_set(NULL, "{}", 2), TENDER_E_NULL_ARGUMENT);
+
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Ada\"}, \"idempotencyKey\": \"host-1\","
+                         " \"currencyAmount\": {\"amount\": \"20\", \"currency\": \"EUR\"}}";
+    tender_session *session = new_session(engine, intent);
+    tender_response_code code = -1;
+    state.can_send_answer = TENDER_RESPONSE_FAILURE_NOT_ELIGIBLE;
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_NOT_ELIGIBLE && state.can_sends == 1);
+    state.can_send_answer = TENDER_RESPONSE_READY;
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    char *record = NULL;
+    CHECK_RC(tender_session_handle(session, &code, &record, NULL, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && state.sends == 1 && contains(record, "\"id\":\"ada\""));
+    CHECK(contains(state.last_payment, "\"idempotencyKey\":\"host-1\"") && contains(state.last_payment, "\"amount\":\"20.00\""));
+    tender_string_free(record);
+    tender_session_free(session);
+
+    /* The same key again: the record comes back and the host is not asked to pay twice. */
+    session = new_session(engine, intent);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(session, &code, NULL, NULL, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && state.sends == 1);
+    tender_session_free(session);
+
+    /* A failing callback is a clean error. */
+    session = new_session(engine, "{\"intent\": \"search_for_bills\"}");
+    char *json = NULL;
+    CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_E_STORE);
+    CHECK(json == NULL && contains(tender_last_error(), "lookup callback failed"));
+    tender_session_free(session);
+    char *report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
+    CHECK(contains(report, "\"records\":1"));
+    tender_string_free(report);
+    tender_engine_free(engine);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SCRATCH_DIR\n", argv[0]);
@@ -645,7 +821,9 @@ int main(int argc, char **argv) {
     test_bad_intents(engine);
     test_confirm_failures(engine);
     test_threads(engine);
+    test_domain(engine);
     tender_engine_free(engine);
+    test_host_callbacks();
     test_processes();
     test_session_outlives_engine();
     test_ledger();
