@@ -8,7 +8,7 @@ enum DialogReply {
     case value(String)
 
     /// Reads a typed line as the reply to `result`: a disambiguation takes a
-    /// label or option number, a confirmation yes/no, anything else a JSON value.
+    /// label (or a part of only one label) or option number, a confirmation yes/no, anything else a JSON value.
     static func parse(_ line: String, for result: ResolutionResult) -> DialogReply {
         let text = line.trimmingASCIIWhitespaceForCLI()
         switch result {
@@ -23,8 +23,11 @@ enum DialogReply {
         switch (self, open.result) {
         case let (.choose(said), .disambiguation(_, options)):
             let index = Int(said).map { $0 - 1 }
+            let key = PhraseKey.compact(said)
+            let partial = options.filter { !key.isEmpty && PhraseKey.compact($0.label).contains(key) }
             let picked = index.flatMap { options.indices.contains($0) ? options[$0] : nil }
-                ?? options.first { $0.label.lowercased() == said.lowercased() || $0.id == said }
+                ?? options.first { PhraseKey.compact($0.label) == key || $0.id == said }
+                ?? (partial.count == 1 ? partial[0] : nil)
             return picked.map { Answer(parameter: open.parameter, kind: .choose($0.id)) }
         case let (.confirm(yes), .confirmationRequired):
             return Answer(parameter: open.parameter, kind: .confirm(yes))
