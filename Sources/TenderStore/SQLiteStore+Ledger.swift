@@ -101,7 +101,7 @@ extension SQLiteStore {
         let bill = try Bill(json: try JSONParser.parse(text), field: "stored bill")
         try Self.storeBill(
             Bill(
-                id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: .completed, amountDue: bill.amountDue,
+                id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: paid.status, amountDue: bill.amountDue,
                 minimumDue: bill.minimumDue, lateFee: bill.lateFee, statementBalance: bill.statementBalance,
                 currentBalance: bill.currentBalance, dueDate: bill.dueDate, paymentDate: paid.on), db)
     }

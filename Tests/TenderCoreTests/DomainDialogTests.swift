@@ -199,4 +199,54 @@ import Testing
         #expect(try later.confirm().code == .ready)
         #expect(try JSONParser.parse(try #require(try later.handle().record).json)["status"] == .string("pending"))
     }
+
+    @Test func progressIsNotCountedAgainstThePromptLimit() throws {
+        let (engine, _, _) = try DomainFixtures.engine(dialog: #"{"maxPrompts": 1}"#)
+        let s = try session(#"{"intent":"send_payment","payee":{"name":"John"},"currencyAmount":{"amount":"5","currency":"USD"}}"#, engine)
+        _ = try s.resolve()
+        try s.answer(Answer(parameter: "payee", kind: .choose("john-baily")))
+        #expect(result(try s.resolve(), "payee")?.name == "disambiguation")  // now which handle: a new question
+        try s.answer(Answer(parameter: "payee", kind: .choose("jb-mobile")))
+        #expect(try s.resolve().allSatisfy(\.result.isResolved))
+    }
+
+    @Test func aTransferToItselfOrNowhere() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        let nowhere = try session(#"{"intent":"transfer_money","fromAccount":{"id":"savings"},"toAccount":{"id":"ghost"}}"#, engine)
+        #expect(result(try nowhere.resolve(), "toAccount") == .unsupported(reason: "noMatchingAccount"))
+        let itself = try session(#"{"intent":"transfer_money","fromAccount":{"nickname":"checking"},"toAccount":{"nickname":"checking"}}"#, engine)
+        #expect(result(try itself.resolve(), "toAccount") == .unsupported(reason: "sameAccount"))
+        let savings = try session(#"{"intent":"search_for_accounts","accountType":"savings"}"#, engine)
+        #expect(result(try savings.resolve(), "accountType") == .success(.string("saving")))
+    }
+
+    @Test func aMisheardOrganizationWithTwoAccountsIsStillAChoice() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        let s = try session(#"{"intent":"pay_bill","billPayee":{"name":"Electrik Company"}}"#, engine)
+        guard case let .disambiguation(_, options) = result(try s.resolve(), "billPayee") else { Issue.record("expected a choice"); return }
+        #expect(options.map(\.id) == ["ec-main", "ec-lake"])
+    }
+
+    @Test func aRetryWhileSignedOutStillReturnsTheRecord() throws {
+        let (engine, directory, _) = try DomainFixtures.engine()
+        let intent = #"{"intent":"pay_bill","billPayee":{"id":"ec-main"},"transactionAmount":{"amountType":"amountDue"},"idempotencyKey":"k"}"#
+        let first = try session(intent, engine)
+        _ = try first.confirm()
+        let record = try first.handle().record
+        directory.signedIn.store(false, ordering: .relaxed)
+        let retry = try session(intent, engine)
+        #expect(try retry.confirm().code == .ready)
+        #expect(try retry.handle().record == record)
+    }
+
+    @Test func aBillPaidForALaterDayIsPending() throws {
+        let (engine, directory, _) = try DomainFixtures.engine()
+        let s = try session(
+            #"{"intent":"pay_bill","billPayee":{"id":"ec-main"},"transactionAmount":{"amountType":"amountDue"},"transactionScheduledDate":"2026-11-29"}"#, engine)
+        _ = try s.confirm()
+        _ = try s.handle()
+        let bill = try #require(try directory.bills().first { $0.id == "b-main" })
+        let day = try LocalDate(year: 2026, month: 11, day: 29)
+        #expect(bill.status == .pending && bill.paymentDate == day)
+    }
 }

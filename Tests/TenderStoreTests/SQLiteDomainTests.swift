@@ -79,7 +79,7 @@ import TenderCore
         let day = try LocalDate(year: 2026, month: 11, day: 22)
         _ = try store.submit(PaymentSubmission(
             idempotencyKey: "bill", fingerprint: "f1", amount: amount,
-            movements: [BalanceMovement(accountID: "checking", currency: usd, delta: -8_420)], paidBill: ("b1", day)
+            movements: [BalanceMovement(accountID: "checking", currency: usd, delta: -8_420)], paidBill: PaidBill(id: "b1", status: .completed, on: day)
         ) { _ in "{}" })
         #expect(try store.bills()[0].status == .completed && store.bills()[0].paymentDate == day)
         let transfer = PaymentSubmission(

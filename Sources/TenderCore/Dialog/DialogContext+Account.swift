@@ -8,11 +8,17 @@ extension DialogContext {
     mutating func account(_ parameter: String, required: Bool, fallback: Account? = nil, excluding: Account? = nil) throws(TenderError)
         -> Resolution<Account>
     {
-        let accounts = try directory.accounts().filter { $0.id != excluding?.id }
-        let noMatch = excluding.map { _ in UnsupportedReason.sameAccount } ?? .noMatchingAccount
+        let everyAccount = try directory.accounts()
+        let accounts = everyAccount.filter { $0.id != excluding?.id }
         if let id = state.chosen[parameter] ?? intent.account(parameter)?.id {
-            guard let account = accounts.first(where: { $0.id == id }) else { return askValue(parameter, .unsupported(reason: noMatch.rawValue)) }
+            guard let account = accounts.first(where: { $0.id == id }) else {
+                let reason: UnsupportedReason = id == excluding?.id ? .sameAccount : .noMatchingAccount
+                return askValue(parameter, .unsupported(reason: reason.rawValue))
+            }
             return Resolution(parameter, .success(account.reference), account)
+        }
+        if let excluding, let said = intent.account(parameter)?.nickname, try accountsNamed(said, in: everyAccount) == [excluding] {
+            return askValue(parameter, .unsupported(reason: UnsupportedReason.sameAccount.rawValue))
         }
         guard let query = intent.account(parameter) else {
             if let fallback { return Resolution(parameter, .success(fallback.reference), fallback) }
@@ -34,7 +40,8 @@ extension DialogContext {
             found = named
         }
         switch found.count {
-        case 0: return askValue(parameter, .unsupported(reason: noMatch.rawValue))
+        case 0:
+            return askValue(parameter, .unsupported(reason: UnsupportedReason.noMatchingAccount.rawValue))
         case 1: return Resolution(parameter, .success(found[0].reference), found[0])
         default:
             return askChoice(parameter, key: parameter, prompt: "account", found.map { ResolutionOption(id: $0.id, label: $0.spokenName) })
@@ -51,7 +58,7 @@ extension DialogContext {
         let key = PhraseKey.compact(said)
         found += accounts.filter { PhraseKey.compact($0.nickname ?? "") == key }
         if found.isEmpty { found = accounts.filter { $0.nickname.map { Self.wordsWithin(said, $0) } ?? false } }
-        if found.isEmpty, let type = AccountType.spoken(said) ?? (key == "savings" ? .saving : nil) {
+        if found.isEmpty, let type = AccountType.spoken(said) {
             found = accounts.filter { $0.type == type }
         }
         return Self.unique(found)

@@ -32,10 +32,12 @@ extension DialogContext {
             if found.isEmpty {
                 let items = payees.map { VocabularyItem(id: $0.id, phrase: $0.organizationName, pronunciation: nil, alternatives: []) }
                 let similar = Self.unique(([name] + query.alternatives).flatMap { VocabularyMatcher.matches($0, in: items) }.map(\.id))
-                if let first = similar.first, let payee = payees.first(where: { $0.id == first }), !state.declined.contains(parameter) {
-                    return askConfirm(parameter, key: parameter, choices: [parameter: payee.id], shown: payee.json)
+                    .compactMap { id in payees.first { $0.id == id } }
+                if similar.count == 1, !state.declined.contains(parameter) {
+                    return askConfirm(parameter, key: parameter, choices: [parameter: similar[0].id], shown: similar[0].json)
                 }
-                return askValue(parameter, .unsupported(reason: UnsupportedReason.noMatchingBillPayee.rawValue))
+                found = state.declined.contains(parameter) ? [] : similar
+                if found.isEmpty { return askValue(parameter, .unsupported(reason: UnsupportedReason.noMatchingBillPayee.rawValue)) }
             }
         } else {
             guard offerUnpaid else { return required ? askValue(parameter, .needsValue) : Resolution(parameter, .notRequired) }

@@ -4,11 +4,14 @@ struct DialogContext {
     let engine: Engine
     let intent: Intent
     var state: DialogState
+    /// The session's idempotency key, to recognise a retry of a payment already recorded.
+    let idempotencyKey: String
 
-    init(engine: Engine, intent: Intent, state: DialogState) {
+    init(engine: Engine, intent: Intent, state: DialogState, idempotencyKey: String) {
         self.engine = engine
         self.intent = intent
         self.state = state
+        self.idempotencyKey = idempotencyKey
         self.state.questions = [:]
     }
 

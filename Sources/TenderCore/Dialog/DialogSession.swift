@@ -2,8 +2,10 @@
 /// every intent of the Payments domain.
 ///
 /// The person's choices are explicit state, kept across resolves, never
-/// inferred again. A parameter still unresolved after the engine's
-/// `maxPrompts` resolves ends the dialog (``TenderError/dialogEnded(_:)``).
+/// inferred again. A parameter asked the same question more than the
+/// engine's `maxPrompts` times in a row ends the dialog
+/// (``TenderError/dialogEnded(_:)``); a new question about it (the person
+/// chosen, now which handle) starts the count again.
 /// A session belongs to one thread at a time; it is not Sendable. Every
 /// method either succeeds or throws and leaves the session as it was
 /// (except ending it).
@@ -20,6 +22,7 @@ public final class DialogSession {
     private let dialog: any IntentDialog
     private var state = DialogState()
     private var prompts: [String: Int] = [:]
+    private var lastResults: [String: ResolutionResult] = [:]
     private var phase = Phase.resolving
     private let recordID = RandomID.make()
 
@@ -57,15 +60,17 @@ public final class DialogSession {
     // MARK: resolve
 
     /// Resolves every parameter; the ones that need an answer become the open
-    /// questions. Throws ``TenderError/dialogEnded(_:)`` when one has needed
-    /// an answer more than the engine's `maxPrompts` times.
+    /// questions. Throws ``TenderError/dialogEnded(_:)`` when one has been
+    /// asked the same question more than the engine's `maxPrompts` times in a row.
     public func resolve() throws(TenderError) -> [ParameterResolution] {
         try checkOpen()
-        var context = DialogContext(engine: engine, intent: intent, state: state)
+        var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
         let results = try dialog.resolve(&context)
         var counts = prompts
         for item in results {
-            counts[item.parameter] = item.result.isResolved ? 0 : counts[item.parameter, default: 0] + 1
+            // A new question (the person chosen, now which handle) is progress; the same question again is not.
+            let repeated = lastResults[item.parameter] == item.result
+            counts[item.parameter] = item.result.isResolved ? 0 : (repeated ? counts[item.parameter, default: 0] : 0) + 1
             if counts[item.parameter, default: 0] > engine.maxPrompts {
                 let reason = "\(item.parameter) is still unresolved after \(engine.maxPrompts) prompts; the dialog ended"
                 phase = .ended(reason)
@@ -73,6 +78,7 @@ public final class DialogSession {
             }
         }
         prompts = counts
+        lastResults = Dictionary(results.map { ($0.parameter, $0.result) }, uniquingKeysWith: { a, _ in a })
         state = context.state
         phase = .resolving
         return results
@@ -130,7 +136,7 @@ public final class DialogSession {
     /// while a parameter is unresolved or after handle.
     public func confirm() throws(TenderError) -> (code: ResponseCode, response: JSONValue) {
         try checkOpen()
-        var context = DialogContext(engine: engine, intent: intent, state: state)
+        var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
         if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
             // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.
             if case let .unsupported(reason) = open.result, let code = ResponseCode.failure(for: reason, of: intent.schema) {
@@ -139,21 +145,23 @@ public final class DialogSession {
             }
             throw .wrongState("\(open.parameter) is not resolved; resolve and answer first")
         }
-        var confirmation: Confirmation
-        if try !engine.directory.isSignedIn() {
-            confirmation = Confirmation(.failureCredentialsUnverified, [("reason", .string("notSignedIn"))])
-        } else {
-            confirmation = try dialog.confirm(&context)
-        }
+        var confirmation = try dialog.confirm(&context)
         if case let .payment(plan)? = confirmation.candidate, try alreadyPaid(plan) {
-            // A retry of a payment made before: handle returns its record; funds and limits no longer matter.
+            // A retry of a payment made before: handle returns its record; sign-in, funds and limits no longer matter.
             confirmation = Confirmation(.ready, confirmation.members, plan: .payment(plan))
+        } else if try !engine.directory.isSignedIn() {
+            confirmation = Confirmation(.failureCredentialsUnverified, [("reason", .string("notSignedIn"))])
         } else if let backend = engine.backend, case let .payment(plan)? = confirmation.plan {
             let code = try backend.canSend(backendJSON(plan))
-            if code != .ready { confirmation = Confirmation(code, confirmation.members) }
+            if code != .ready { confirmation = Confirmation(hostFailure(code), confirmation.members) }
         }
         phase = confirmation.plan.map(Phase.ready) ?? .resolving
         return (confirmation.code, .object([("code", .string(confirmation.code.name))] + confirmation.members))
+    }
+
+    /// A host's failure code as this intent answers it: one of its own failure codes, else plain failure.
+    private func hostFailure(_ code: ResponseCode) -> ResponseCode {
+        code.name.hasPrefix("failure") && ResponseCode.codes(of: intent.schema).contains(code) ? code : .failure
     }
 
     private func backendJSON(_ plan: PaymentPlan) -> JSONValue {
@@ -206,7 +214,7 @@ public final class DialogSession {
                 let code = try backend.send(backendJSON(payment))
                 guard code == .success else {
                     phase = .resolving
-                    return HandleOutcome(code: code == .ready ? .failure : code)
+                    return HandleOutcome(code: hostFailure(code))
                 }
             }
             return try submit(payment)

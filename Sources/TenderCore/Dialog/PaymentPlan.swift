@@ -11,9 +11,11 @@ struct PaymentPlan: Sendable {
     let details: [(key: String, value: JSONValue)]
     let movements: [BalanceMovement]
     let payee: RecentPayee?
-    let paidBill: (id: String, on: LocalDate)?
+    let paidBill: PaidBill?
     /// Who or what is paid, for the authentication rules (contact, bill payee or account id).
     let partyID: String
+    /// What identifies the payment when the details hold things that change once it is made (a bill's status).
+    var identity: [(key: String, value: JSONValue)]? = nil
 
     /// The resolved intent: `{"intent", ...details, "account", "fee"}`.
     var intentJSON: JSONValue {
@@ -24,7 +26,10 @@ struct PaymentPlan: Sendable {
     }
 
     /// The canonical parameters: equal exactly when two submissions pay the same thing.
-    var fingerprint: String { JSONWriter.string(intentJSON) }
+    var fingerprint: String {
+        guard let identity else { return JSONWriter.string(intentJSON) }
+        return JSONWriter.string(.object([("intent", .string(intent.name))] + identity + [("account", .string(account?.id ?? ""))]))
+    }
 
     /// SiriKit's payment method: the account's type and nickname.
     private var paymentMethod: JSONValue? {

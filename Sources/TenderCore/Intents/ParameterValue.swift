@@ -25,8 +25,8 @@ public enum ParameterValue: Equatable, Sendable {
         case .transactionAmount: self = .transactionAmount(try TransactionAmount(json: json, field: field))
         case .note, .text:
             let limit = kind == .note ? Self.maxNoteLength : 200
-            guard let text = json.stringValue, text.count <= limit else {
-                throw .invalidArgument("\(field) must be a string of at most \(limit) characters")
+            guard let text = json.stringValue, text.count <= limit, kind == .note || text.contains(where: { $0.isLetter || $0.isNumber }) else {
+                throw .invalidArgument("\(field) must be a string of at most \(limit) characters" + (kind == .note ? "" : " with a letter or digit"))
             }
             self = .text(text)
         case .date:

@@ -24,14 +24,14 @@ public struct PaymentSubmission: Sendable {
     public let movements: [BalanceMovement]
     /// Who is paid, remembered for the most-recent-payee suggestion (send payment only).
     public let payee: RecentPayee?
-    /// The bill this pays, marked completed on the given day.
-    public let paidBill: (id: String, on: LocalDate)?
+    /// The bill this pays and how it stands afterwards.
+    public let paidBill: PaidBill?
     /// Builds the record's JSON once the ledger knows where it goes.
     public let makePayload: @Sendable (LedgerPosition) -> String
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
-        paidBill: (id: String, on: LocalDate)? = nil, makePayload: @escaping @Sendable (LedgerPosition) -> String
+        paidBill: PaidBill? = nil, makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint

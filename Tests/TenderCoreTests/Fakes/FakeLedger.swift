@@ -27,7 +27,7 @@ final class FakeLedger: PaymentLedger {
             directory.setBills(bills.map { bill in
                 guard bill.id == paid.id else { return bill }
                 return Bill(
-                    id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: .completed, amountDue: bill.amountDue,
+                    id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: paid.status, amountDue: bill.amountDue,
                     minimumDue: bill.minimumDue, lateFee: bill.lateFee, dueDate: bill.dueDate, paymentDate: paid.on)
             })
         }

@@ -1,5 +1,6 @@
 /// transfer_money: fromAccount, toAccount, transactionAmount, transactionScheduledDate,
-/// transactionNote; both accounts must hold the amount's currency; the response carries the fee.
+/// transactionNote; both accounts must hold the amount's currency (else the amount is unsupported
+/// paymentsCurrencyUnsupported); the response carries the fee.
 struct TransferMoneyDialog: IntentDialog {
     private struct Settled {
         var results: [ParameterResolution]
@@ -13,7 +14,7 @@ struct TransferMoneyDialog: IntentDialog {
         let from = try c.account("fromAccount", required: true)
         let to = try c.account("toAccount", required: true, excluding: from.value)
         var amount = c.transferAmount("transactionAmount")
-        if let money = amount.value, let account = from.value ?? to.value, account.balance.currency != money.currency {
+        if let money = amount.value, [from.value, to.value].contains(where: { $0.map { $0.balance.currency != money.currency } ?? false }) {
             amount = c.askValue("transactionAmount", .unsupported(reason: UnsupportedReason.paymentsCurrencyUnsupported.rawValue))
         }
         let scheduled = c.optionalDate("transactionScheduledDate", future: true)
