@@ -2,10 +2,10 @@
 
 This package is a ctypes binding of the C API in ``tender.h``. A host opens an
 :class:`Engine` on a home directory (which holds the SQLite store), imports a
-directory of contacts and accounts, and drives each payment through a
-:class:`Session`: resolve every parameter (answering the questions Tender
-asks), confirm, handle. Handling pays exactly once and returns the payment
-record::
+directory of contacts, accounts, bill payees and bills, and drives each
+intent through a :class:`Session`: resolve every parameter (answering the
+questions Tender asks), confirm, handle. Handling pays exactly once and
+returns the payment record::
 
     import tender
 
@@ -20,6 +20,31 @@ record::
             code, response = s.confirm()      # ResponseCode.READY
             code, record = s.handle()         # ResponseCode.SUCCESS, the record
             record.jws                        # the record's compact JWS (Ed25519)
+
+The Payments domain
+-------------------
+Sessions take any of SiriKit's seven payment intents, all through the same
+calls: ``send_payment``, ``request_payment``, ``pay_bill``,
+``transfer_money`` (these move or ask for money and are recorded in the
+ledger) and ``search_for_bills``, ``search_for_accounts``,
+``search_for_payments`` (these answer a result). The schema of every intent,
+parameter, resolution result, unsupported reason, response code and enum is
+in docs/intents.md (the JSON conventions in docs/json.md). For a search,
+:meth:`Session.handle` returns ``(ResponseCode.SUCCESS, None)`` with the
+result on the returned :class:`HandleOutcome`, ``outcome.result`` (e.g.
+``{"bills": [...]}``); a search that finds nothing is answered at confirm
+(:attr:`ResponseCode.FAILURE_BILL_NOT_FOUND`,
+:attr:`~ResponseCode.FAILURE_ACCOUNT_NOT_FOUND`,
+:attr:`~ResponseCode.FAILURE_PAYMENT_NOT_FOUND`).
+
+The engine also keeps the person's vocabulary (:meth:`Engine.set_vocabulary`,
+SiriKit's user-specific vocabulary), whether they are signed in to the
+payment service (:meth:`Engine.set_signed_in`), and the prompt limit
+(configuration ``"dialog": {"maxPrompts": 5}``; a parameter left unresolved
+more often ends the dialog with :class:`DialogEndedError`). A host that keeps
+its own directory and moves the money itself passes ``host=`` to
+:class:`Engine` (see :class:`Host`): Tender then resolves, confirms,
+authenticates and keeps the signed record, and the host's ``send`` pays.
 
 The signed ledger
 -----------------
@@ -99,7 +124,9 @@ Errors
 A failing call raises a :class:`TenderError` subclass named after its result
 code (:class:`InvalidJSONError`, :class:`WrongStateError`, ...), carrying
 ``.code``, ``.name`` and the library's ``.message``. Using a closed engine or
-session raises :class:`ClosedError` (a :class:`ValueError`).
+session raises :class:`ClosedError` (a :class:`ValueError`). When a host
+callback fails, the call raises :class:`StoreError` whose ``__cause__`` is the
+exception the callback raised.
 
 Thread safety
 -------------
@@ -123,13 +150,15 @@ import os
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_size_t, c_void_p
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+import weakref
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _lib as _loader
 from .errors import (
     AuthServiceError,
     ClosedError,
     CryptoError,
+    DialogEndedError,
     HomeError,
     IdempotencyConflictError,
     InternalError,
@@ -163,6 +192,9 @@ __all__ = [
     "Engine",
     "Session",
     "Record",
+    "HandleOutcome",
+    "Host",
+    "VocabularyKind",
     "KeyFormat",
     "PromptKind",
     "ResponseCode",
@@ -191,6 +223,7 @@ __all__ = [
     "NotAskedError",
     "UnknownOptionError",
     "IdempotencyConflictError",
+    "DialogEndedError",
     "StoreError",
     "StoreBusyError",
     "HomeError",
@@ -245,11 +278,33 @@ def _static_text(ptr: Optional[bytes]) -> str:
     return ptr.decode("utf-8", "replace") if ptr else ""
 
 
+#: Per thread: ``engine``, the Engine whose host callback runs on this thread
+#: (a callback must not call back into it); ``error``, the first exception a
+#: host callback raised during the current call into the library.
+_callback_state = threading.local()
+
+
+def _start_call() -> None:
+    """Forget host-callback errors of an earlier call on this thread."""
+    _callback_state.error = None
+
+
 def _raise(code: int) -> None:
-    """Raise the TenderError for a failed call. Call right after the failure."""
+    """Raise the TenderError for a failed call. Call right after the failure.
+
+    When a host callback raised during the call, that exception becomes the
+    error's ``__cause__``; a ``KeyboardInterrupt`` or ``SystemExit`` it raised
+    is re-raised itself."""
     message = _static_text(_clib.tender_last_error())  # first: nothing else may fail before
     name = _static_text(_clib.tender_result_str(code))
-    raise error_class(code)(code, name, message)
+    cause = getattr(_callback_state, "error", None)
+    _callback_state.error = None
+    error = error_class(code)(code, name, message)
+    if cause is None:
+        raise error
+    if not isinstance(cause, Exception):
+        raise cause  # Ctrl-C inside a callback: the call failed, nothing was paid
+    raise error from cause
 
 
 def _take_text(ptr: c_void_p, length: c_size_t) -> Optional[str]:
@@ -426,6 +481,179 @@ class _Conversation:
             return 1
 
 
+class HandleOutcome(tuple):
+    """What :meth:`Session.handle` returns: the pair ``(code, record)``, so
+    ``code, record = session.handle()`` works, plus the search result.
+
+    Attributes:
+        code: the :class:`ResponseCode` (``outcome[0]``).
+        record: for an intent that moves or asks for money, the payment
+            :class:`Record` on success, else None (``outcome[1]``).
+        result: for a search (``search_for_bills``, ``search_for_accounts``,
+            ``search_for_payments``) on success, its result as a dict:
+            ``{"bills": [...]}``, ``{"accounts": [...]}`` or
+            ``{"payments": [...]}`` (docs/intents.md); else None.
+
+    Compares equal to the plain tuple ``(code, record)``.
+    """
+
+    def __new__(cls, code: "ResponseCode", record: Optional[Record] = None,
+                result: Optional[dict] = None) -> "HandleOutcome":
+        self = super().__new__(cls, (code, record))
+        self.result = result
+        return self
+
+    @property
+    def code(self) -> "ResponseCode":
+        return self[0]
+
+    @property
+    def record(self) -> Optional[Record]:
+        return self[1]
+
+    def __reduce__(self) -> Any:
+        return (HandleOutcome, (self[0], self[1], self.result))
+
+    def __repr__(self) -> str:
+        return f"HandleOutcome(code={self[0]!r}, record={self[1]!r}, result={self.result!r})"
+
+
+class VocabularyKind(str, enum.Enum):
+    """The kinds of user vocabulary (SiriKit's ``INVocabularyStringType``),
+    for :meth:`Engine.set_vocabulary`. An item's ``id`` names what it stands
+    for: a contact id, a bill payee id (or an organization name), an account
+    id."""
+
+    CONTACT_NAME = "contactName"
+    PAYMENT_ORGANIZATION_NAME = "paymentOrganizationName"
+    ACCOUNT_NICKNAME = "accountNickname"
+
+
+class Host:
+    """A host that keeps its own directory and moves the money with its own
+    payment service (SiriKit's app-provided contacts, ``canSend`` and
+    ``send``), for ``Engine(home, host=...)``.
+
+    Subclassing is optional: any object with callable ``lookup`` and
+    ``send`` attributes (and optionally ``can_send``) will do.
+
+    * ``lookup(what)``: ``what`` is ``"contacts"``, ``"accounts"``,
+      ``"billPayees"`` or ``"bills"``; return a directory document holding
+      that list (docs/json.md), e.g. ``{"contacts": [...]}``, as a dict (or
+      JSON ``str``/``bytes``). Required.
+    * ``can_send(payment)``: ``payment`` is the resolved intent as a dict,
+      with its ``"idempotencyKey"``; return :attr:`ResponseCode.READY` or a
+      failure code. Called by :meth:`Session.confirm`. Leave it ``None``
+      (as here) for "always ready".
+    * ``send(payment)``: make the payment; return
+      :attr:`ResponseCode.SUCCESS` or a failure code (nothing is recorded
+      then). Called by :meth:`Session.handle` after authentication, before
+      the record is kept. A key seen before must not pay again: a crash
+      between send and the record makes Tender send again. Required.
+
+    The callbacks may be called from any thread that uses the engine (make
+    them thread-safe) and must not use the engine or its sessions (that
+    raises ``RuntimeError``, which fails the call). An exception a callback
+    raises, or an answer of the wrong type, never reaches C: the Tender call
+    fails with :class:`StoreError` whose ``__cause__`` is that exception
+    (``KeyboardInterrupt`` and ``SystemExit`` are re-raised as they are).
+    """
+
+    #: None: every payment is ready (the C callback is left NULL).
+    can_send: Optional[Callable[[dict], int]] = None
+
+    def lookup(self, what: str) -> Any:
+        raise NotImplementedError("Host.lookup must be implemented")
+
+    def send(self, payment: dict) -> int:
+        raise NotImplementedError("Host.send must be implemented")
+
+
+def _response_number(value: Any, what: str) -> int:
+    """A callback's response code as an int32, or TypeError/ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must return a ResponseCode (an int), not {type(value).__name__}")
+    number = int(value)
+    if not -2**31 <= number < 2**31:
+        raise ValueError(f"{what} returned {number}, which is not a response code")
+    return number
+
+
+class _HostCallbacks:
+    """An engine's host: the host object and the ctypes callbacks the library
+    holds. The :class:`Engine` keeps this object as long as it lives, and
+    every open :class:`Session` keeps its engine, so the callbacks outlive
+    the library's engine. Refers to its engine weakly (no cycle)."""
+
+    __slots__ = ("host", "owner", "lookup", "can_send", "send", "struct")
+
+    def __init__(self, host: Any):
+        lookup = getattr(host, "lookup", None)
+        send = getattr(host, "send", None)
+        can_send = getattr(host, "can_send", None)
+        if not callable(lookup):
+            raise TypeError("host.lookup must be callable")
+        if not callable(send):
+            raise TypeError("host.send must be callable")
+        if can_send is not None and not callable(can_send):
+            raise TypeError("host.can_send must be callable or None")
+        self.host = host
+        self.owner: Optional["weakref.ReferenceType[Engine]"] = None
+        self.lookup = _loader.LOOKUP_FN(self._lookup)
+        self.can_send = (_loader.SEND_FN(self._can_send) if can_send is not None
+                         else _loader.SEND_FN())  # NULL: always ready
+        self.send = _loader.SEND_FN(self._send)
+        self.struct = _loader.TenderHost(None, self.lookup, self.can_send, self.send)
+
+    def _run(self, body: Callable[[], int]) -> int:
+        # Nothing may escape into C: ctypes would print the exception and
+        # hand C an undefined result.
+        try:
+            previous = getattr(_callback_state, "engine", None)
+            _callback_state.engine = self.owner() if self.owner is not None else None
+            try:
+                return body()
+            finally:
+                _callback_state.engine = previous
+        except BaseException as exc:  # noqa: B036 - KeyboardInterrupt too; re-raised by _raise
+            try:
+                if getattr(_callback_state, "error", None) is None:
+                    _callback_state.error = exc
+            except BaseException:  # pragma: no cover - nothing may escape
+                pass
+            return 1
+
+    def _lookup(self, _userdata: Any, what: Optional[bytes], reply: Optional[int]) -> int:
+        def body() -> int:
+            if not reply:
+                raise ValueError("the library gave no reply to write to")
+            text = what.decode("utf-8", "replace") if what is not None else ""
+            data = _encode(self.host.lookup(text), "the answer of host.lookup")
+            code = _clib.tender_reply_set(reply, data, len(data))
+            if code:
+                message = _static_text(_clib.tender_last_error())
+                raise error_class(code)(code, _static_text(_clib.tender_result_str(code)), message)
+            return 0
+        return self._run(body)
+
+    def _payment_call(self, name: str, address: Optional[int], length: int, code_out: Any) -> int:
+        def body() -> int:
+            if not code_out:
+                raise ValueError("the library gave no code_out")
+            text = ctypes.string_at(address, length).decode("utf-8") if address else ""
+            payment = json.loads(text)
+            answer = getattr(self.host, name)(payment)
+            code_out[0] = _response_number(answer, f"host.{name}")
+            return 0
+        return self._run(body)
+
+    def _can_send(self, _userdata: Any, payment: Optional[int], length: int, code_out: Any) -> int:
+        return self._payment_call("can_send", payment, int(length), code_out)
+
+    def _send(self, _userdata: Any, payment: Optional[int], length: int, code_out: Any) -> int:
+        return self._payment_call("send", payment, int(length), code_out)
+
+
 class KeyFormat(enum.IntEnum):
     """The forms of a public key :meth:`Engine.public_key` returns
     (``tender_key_format``)."""
@@ -467,8 +695,11 @@ def response_code_name(code: int) -> str:
 
 
 class ResponseCode(enum.IntEnum):
-    """The outcome of :meth:`Session.confirm` and :meth:`Session.handle`,
-    following SiriKit's ``INSendPaymentIntentResponseCode`` (same numbers).
+    """The outcome of :meth:`Session.confirm` and :meth:`Session.handle` for
+    every intent, with SiriKit's names: 0 to 13 are
+    ``INSendPaymentIntentResponseCode``'s numbers, the codes only other
+    intents have follow (docs/intents.md lists which codes each intent
+    answers).
 
     A number the binding does not know becomes a pseudo-member named
     ``UNKNOWN_<n>`` rather than an error. :attr:`sirikit_name` gives the
@@ -489,6 +720,12 @@ class ResponseCode(enum.IntEnum):
     FAILURE_NO_BANK_ACCOUNT = 11
     FAILURE_NOT_ELIGIBLE = 12
     FAILURE_TERMS_AND_CONDITIONS_ACCEPTANCE_REQUIRED = 13
+    #: search_for_bills: no bill matches.
+    FAILURE_BILL_NOT_FOUND = 14
+    #: search_for_accounts: no account matches.
+    FAILURE_ACCOUNT_NOT_FOUND = 15
+    #: search_for_payments: no payment matches.
+    FAILURE_PAYMENT_NOT_FOUND = 16
 
     @classmethod
     def _missing_(cls, value: object) -> Optional["ResponseCode"]:
@@ -512,12 +749,24 @@ class Engine:
     """An engine: one store (a home directory holding ``tender.sqlite3``) and
     the payment policy.
 
-    ``Engine(home, limits=None, authentication=None, **config)`` builds the
-    configuration document ``{"home": home, "limits": limits,
+    ``Engine(home, limits=None, authentication=None, host=None, **config)``
+    builds the configuration document ``{"home": home, "limits": limits,
     "authentication": authentication, **config}`` (docs/json.md; ``limits``
     and ``authentication`` left out when None) and opens the engine. The home
     directory is created (mode 0700) when missing. ``home`` may be a ``str``,
-    ``bytes`` or path-like object.
+    ``bytes`` or path-like object. Other configuration members go in
+    ``config``: ``dialog={"maxPrompts": 5, "transferFee": {"USD": "0.50"}}``
+    (the prompt limit, transfer fees), the app-wide vocabulary
+    ``vocabulary={"parameterVocabularies": [...]}`` or
+    ``vocabularyFile="/path"`` (docs/intents.md).
+
+    ``host`` (see :class:`Host`) opens the engine with host callbacks
+    (``tender_engine_new_with_host``): the directory (contacts, accounts,
+    bill payees, bills) comes from ``host.lookup`` and payments go through
+    ``host.can_send`` and ``host.send``; the store keeps the signed ledger,
+    the user vocabulary, the signed-in flag and the authentication records,
+    but no balances. The engine keeps ``host`` (as :attr:`host`) and the
+    ctypes callbacks alive for as long as it or any of its sessions lives.
 
     ``authentication`` is the re-authentication policy, every member
     optional: ``{"restrictedIntents": ["send_payment"], "aboveAmount":
@@ -536,8 +785,11 @@ class Engine:
     bad limits or a bad policy), :class:`InvalidAmountError`,
     :class:`UnknownCurrencyError`, :class:`HomeError` (the home cannot be
     used), :class:`StoreError`, :class:`AuthServiceError` (the PAM service
-    has no file, or the process user is unknown) and the other
-    :class:`TenderError` subclasses listed for ``tender_engine_new``.
+    has no file, or the process user is unknown), :class:`NotFoundError`
+    (the ``vocabularyFile`` cannot be read) and the other
+    :class:`TenderError` subclasses listed for ``tender_engine_new``;
+    :class:`TypeError` for a ``host`` without callable ``lookup`` and
+    ``send``.
 
     Thread safety: an engine may be shared by any number of threads and
     sessions. :meth:`close` releases this object's reference; sessions already
@@ -547,11 +799,16 @@ class Engine:
     """
 
     def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping] = None,
-                 authentication: Optional[Mapping] = None, **config: Any):
+                 authentication: Optional[Mapping] = None, *, host: Any = None, **config: Any):
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
         self._users = 0
         self._closed = False
+        # Never released before this object: the library may call them as long
+        # as the engine or a session lives, and sessions keep this object.
+        self._callbacks: Optional[_HostCallbacks] = None
+        #: The host object given as ``host=`` (None for a plain engine).
+        self.host: Any = host
         document: Dict[str, Any] = {"home": os.fsdecode(home)}
         if limits is not None:
             document["limits"] = limits
@@ -560,7 +817,14 @@ class Engine:
         document.update(config)
         data = _encode(document, "configuration")
         out = c_void_p()
-        code = _clib.tender_engine_new(data, len(data), byref(out))
+        _start_call()
+        if host is None:
+            code = _clib.tender_engine_new(data, len(data), byref(out))
+        else:
+            callbacks = _HostCallbacks(host)
+            callbacks.owner = weakref.ref(self)
+            self._callbacks = callbacks
+            code = _clib.tender_engine_new_with_host(data, len(data), byref(callbacks.struct), byref(out))
         if code:
             _raise(code)
         if not out.value:  # pragma: no cover - a library defect
@@ -574,6 +838,9 @@ class Engine:
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[int]:
+        if getattr(_callback_state, "engine", None) is self:
+            raise RuntimeError("a host callback must not call back into its engine")
+        _start_call()
         with self._lock:
             if self._closed or self._handle is None:
                 raise ClosedError("the Tender engine is closed")
@@ -628,13 +895,15 @@ class Engine:
     # -- API
 
     def import_directory(self, directory: JSONInput) -> None:
-        """Adds or replaces contacts (with their handles) and accounts (with
-        their balances) from a directory document (docs/json.md), in one
-        transaction: on any error nothing changes.
+        """Adds or replaces contacts (with their handles), accounts (with
+        their balances), bill payees and bills from a directory document
+        ``{"contacts", "accounts", "billPayees", "bills"}`` (each optional;
+        docs/json.md), in one transaction: on any error nothing changes.
 
         Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
         :class:`TooLargeError`, :class:`InvalidArgumentError`,
         :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
+        :class:`NotFoundError` (a bill's payee does not exist),
         :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`
         after :meth:`close`. Thread-safe.
         """
@@ -644,9 +913,94 @@ class Engine:
             if code:
                 _raise(code)
 
+    def remove_from_directory(self, removal: Optional[JSONInput] = None, *,
+                              contacts: Optional[Iterable[str]] = None,
+                              accounts: Optional[Iterable[str]] = None,
+                              bill_payees: Optional[Iterable[str]] = None,
+                              bills: Optional[Iterable[str]] = None) -> None:
+        """Removes directory items by id, in one transaction: either a
+        removal document ``{"contacts": [ids], "accounts": [...],
+        "billPayees": [...], "bills": [...]}`` or the keyword lists, e.g.
+        ``remove_from_directory(contacts=["tim-cook"])``. A bill payee takes
+        its bills with it; a contact its handles.
+
+        Raises :class:`NotFoundError` (an id does not exist: nothing is
+        removed), :class:`InvalidArgumentError` (e.g. no id at all),
+        :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
+        :class:`TooLargeError`, :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`TypeError` for both a document and keyword lists;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        lists = {"contacts": contacts, "accounts": accounts, "billPayees": bill_payees, "bills": bills}
+        given = {key: value for key, value in lists.items() if value is not None}
+        if removal is not None and given:
+            raise TypeError("give a removal document or keyword lists, not both")
+        if removal is None:
+            for key, ids in given.items():
+                if isinstance(ids, (str, bytes)):
+                    raise TypeError(f"{key} must be a list of ids, not a single {type(ids).__name__}")
+            removal = {key: list(ids) for key, ids in given.items()}
+        data = _encode(removal, "removal")
+        with self._use() as handle:
+            code = _clib.tender_engine_remove_from_directory(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def set_vocabulary(self, kind: Union[str, "VocabularyKind", JSONInput],
+                       items: Optional[Iterable[Mapping]] = None) -> None:
+        """Replaces the person's whole vocabulary of one kind, as SiriKit's
+        ``setVocabularyStrings`` does: ``set_vocabulary("contactName",
+        [{"id": "john-baily", "phrase": "Johnny B", "pronunciation": ...,
+        "alternatives": [...]}])``, or one document ``{"kind": ...,
+        "items": [...]}``. ``kind`` is a :class:`VocabularyKind` or its
+        name (``"contactName"``, ``"paymentOrganizationName"``,
+        ``"accountNickname"``); the items are an ordered set (earlier wins),
+        each ``id`` naming the contact, bill payee (or organization) or
+        account it stands for. An empty list clears that kind.
+
+        Raises :class:`InvalidArgumentError` (an unknown kind, a bad item),
+        :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
+        :class:`TooLargeError`, :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`TypeError` for arguments of other types; :class:`ClosedError`
+        after :meth:`close`. Thread-safe.
+        """
+        if items is None:
+            if isinstance(kind, str) and not isinstance(kind, VocabularyKind) and not kind.lstrip().startswith("{"):
+                raise TypeError("set_vocabulary(kind, items) needs items; or pass one document")
+            document: Any = kind
+        else:
+            if isinstance(kind, VocabularyKind):
+                name = kind.value
+            elif isinstance(kind, str):
+                name = kind
+            else:
+                raise TypeError(f"kind must be a VocabularyKind or str, not {type(kind).__name__}")
+            if isinstance(items, (str, bytes, Mapping)):
+                raise TypeError("items must be a list of vocabulary items")
+            document = {"kind": name, "items": list(items)}
+        data = _encode(document, "vocabulary")
+        with self._use() as handle:
+            code = _clib.tender_engine_set_vocabulary(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def set_signed_in(self, signed_in: bool) -> None:
+        """Records whether the person is signed in to the payment service
+        (True by default). Kept in the store, so every process using the
+        home sees it. While it is False, :meth:`Session.confirm` answers
+        :attr:`ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED`.
+
+        Raises :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        with self._use() as handle:
+            code = _clib.tender_engine_set_signed_in(handle, 1 if signed_in else 0)
+            if code:
+                _raise(code)
+
     def directory(self) -> dict:
         """The whole directory (contacts, handles, accounts with their current
-        balances) as a dict.
+        balances, bill payees, bills) as a dict.
 
         Raises :class:`StoreError`, :class:`StoreBusyError`;
         :class:`ClosedError` after :meth:`close`. Thread-safe.
@@ -827,10 +1181,13 @@ class Engine:
         return json.loads(self._text_call(_clib.tender_engine_audit))
 
     def session(self, intent: JSONInput) -> "Session":
-        """Starts a dialog from a structured intent, e.g.
-        ``{"intent": "send_payment", "payee": {"name": "John"},
-        "currencyAmount": {"amount": "50", "currency": "USD"}}``; an optional
-        ``"device"`` names the device the request came from (for the
+        """Starts a dialog from a structured intent of any of the seven
+        intents (schema in docs/intents.md), e.g. ``{"intent":
+        "send_payment", "payee": {"name": "John"}, "currencyAmount":
+        {"amount": "50", "currency": "USD"}}`` or ``{"intent": "pay_bill",
+        "billPayee": {"name": "Electric Company"}}``; an optional
+        ``"idempotencyKey"`` names the payment for retries, an optional
+        ``"device"`` the device the request came from (for the
         ``newDevice`` rule). Same as ``Session(engine, intent)``.
 
         Raises :class:`InvalidUTF8Error`, :class:`InvalidJSONError`,
@@ -848,7 +1205,7 @@ class Engine:
 
 class Session:
     """A session: one dialog about one intent (create it with
-    :meth:`Engine.session`).
+    :meth:`Engine.session`), any of the seven intents of docs/intents.md.
 
     The dialog: :meth:`resolve`; while the resolution is not ``complete``,
     answer its open questions (:meth:`choose`, :meth:`confirm_value`,
@@ -856,7 +1213,9 @@ class Session:
     and, when it is :attr:`ResponseCode.READY`, :meth:`handle`. A failed call
     leaves the session unchanged. When the engine's policy asks for
     re-authentication, :meth:`handle` asks the person through the callable
-    given to :meth:`set_conversation`.
+    given to :meth:`set_conversation`. A parameter left unresolved for more
+    resolves than the engine's ``maxPrompts`` ends the dialog: that call and
+    every later one raise :class:`DialogEndedError`.
 
     Attributes:
         engine: the :class:`Engine` the session was started from.
@@ -878,6 +1237,11 @@ class Session:
     """
 
     def __init__(self, engine: Engine, intent: JSONInput):
+        """Starts a dialog on ``engine`` from ``intent``, a structured intent
+        document (docs/intents.md: ``{"intent": "pay_bill", "billPayee":
+        {"name": "Electric Company"}}``; the parameters of each intent, their
+        values and the resolution results are listed there). Errors as
+        :meth:`Engine.session`."""
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
         # The conversation (and its ctypes callback) lives as long as the
@@ -909,6 +1273,9 @@ class Session:
     @contextlib.contextmanager
     def _use(self) -> Iterator[int]:
         self._check_not_conversing()
+        if getattr(_callback_state, "engine", None) is self.engine:
+            raise RuntimeError("a host callback must not use a session of its engine")
+        _start_call()
         with self._lock:
             if self._handle is None:
                 raise ClosedError("the Tender session is closed")
@@ -1015,12 +1382,18 @@ class Session:
     def resolve(self) -> dict:
         """Resolves every parameter and returns the resolution,
         ``{"intent": "send_payment", "complete": bool, "parameters": [...]}``
-        (docs/json.md). Parameters that need an answer become the open
-        questions.
+        (docs/json.md, docs/intents.md): each parameter's ``result`` is
+        ``success`` (``value``), ``disambiguation`` (``prompt``: ``person``,
+        ``handle``, ``billPayee`` or ``account``, and ``options``),
+        ``confirmationRequired`` (``value``), ``needsValue``,
+        ``notRequired`` or ``unsupported`` (``reason``). Parameters that need
+        an answer become the open questions.
 
         Raises :class:`WrongStateError` (already handled),
-        :class:`StoreError`, :class:`StoreBusyError`; :class:`ClosedError`
-        after :meth:`close`.
+        :class:`DialogEndedError` (a parameter stayed unresolved more than
+        ``maxPrompts`` times), :class:`StoreError` (also: a host callback
+        failed), :class:`StoreBusyError`; :class:`ClosedError` after
+        :meth:`close`.
         """
         ptr, length = c_void_p(), c_size_t()
         with self._use() as handle:
@@ -1040,8 +1413,8 @@ class Session:
         :class:`InvalidAmountError`, :class:`UnknownCurrencyError`,
         :class:`NotAskedError` (not an open question, or the wrong kind of
         answer), :class:`UnknownOptionError` (an id that was not offered),
-        :class:`WrongStateError` (after handle); :class:`ClosedError` after
-        :meth:`close`.
+        :class:`WrongStateError` (after handle), :class:`DialogEndedError`;
+        :class:`ClosedError` after :meth:`close`.
         """
         data = _encode(answer, "answer")
         with self._use() as handle:
@@ -1069,14 +1442,21 @@ class Session:
         self.answer({"parameter": parameter, "value": value})
 
     def confirm(self) -> Tuple[ResponseCode, dict]:
-        """Confirms the resolved intent: checks limits, currency, a bank
-        account and funds. Returns ``(code, response)``: ``code`` is
-        :attr:`ResponseCode.READY` or a failure code, ``response`` the
-        confirm response document (``code``, resolved ``intent``, paying
-        ``account``).
+        """Confirms the resolved intent: checks that it can be carried out
+        (signed in, limits, currency, an account, funds; the host's
+        ``can_send``; for a search, that something matches). Returns
+        ``(code, response)``: ``code`` is :attr:`ResponseCode.READY` or a
+        failure code (e.g. :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`,
+        :attr:`ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED` for a person not
+        signed in, :attr:`ResponseCode.FAILURE_BILL_NOT_FOUND` for a search
+        that finds nothing), ``response`` the confirm response document
+        (``code``, the resolved ``intent``, the paying ``account``,
+        ``billDetails`` for pay_bill, ``fee`` for transfer_money, ``result``
+        for a search; docs/intents.md).
 
         Raises :class:`WrongStateError` (a parameter is still unresolved, or
-        the session was handled), :class:`StoreError`,
+        the session was handled), :class:`DialogEndedError`,
+        :class:`StoreError` (also: a host callback failed),
         :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
         """
         response_code = c_int32()
@@ -1087,17 +1467,23 @@ class Session:
                 _raise(code)
         return ResponseCode(response_code.value), _take_json(ptr, length)
 
-    def handle(self) -> Tuple[ResponseCode, Optional[Record]]:
+    def handle(self) -> HandleOutcome:
         """Handles a confirmed intent: re-authenticates the person when the
         engine's policy asks for it (through the callable given to
         :meth:`set_conversation`; the reuse window may spare it), then pays
-        exactly once. Returns ``(code, record)``:
+        exactly once (through the host's ``send`` for an engine with a
+        host). Returns a :class:`HandleOutcome`, the pair ``(code, record)``:
         :attr:`ResponseCode.SUCCESS` and the payment :class:`Record` (a dict
         of the record's fields, with its compact JWS as ``record.jws``), or a
         failure code (e.g. :attr:`ResponseCode.FAILURE_INSUFFICIENT_FUNDS`)
         and None. Handling again, or from another session or process with the
         same idempotency key, returns the original record (and JWS) and pays
         nothing.
+
+        For a search (``search_for_bills``, ``search_for_accounts``,
+        ``search_for_payments``) the record is None and the search result is
+        ``outcome.result``: ``{"bills": [...]}``, ``{"accounts": [...]}`` or
+        ``{"payments": [...]}`` (docs/intents.md); it is None otherwise.
 
         :attr:`ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED` means the person
         was not authenticated: wrong, empty or cancelled credentials, too many
@@ -1108,8 +1494,10 @@ class Session:
         other outcome.
 
         Raises :class:`WrongStateError` (not confirmed ready),
+        :class:`DialogEndedError`,
         :class:`IdempotencyConflictError` (the key was used with other
-        parameters), :class:`StoreError`, :class:`StoreBusyError`,
+        parameters), :class:`StoreError` (also: the host's ``send`` failed;
+        nothing is recorded then), :class:`StoreBusyError`,
         :class:`CryptoError`, :class:`KeyFileError` (the signing key cannot
         be used); :class:`ClosedError` after :meth:`close`; the
         ``KeyboardInterrupt`` or ``SystemExit`` the conversation callable
@@ -1153,5 +1541,9 @@ class Session:
         if (interrupt is not None and not isinstance(interrupt, Exception)
                 and result != ResponseCode.SUCCESS):
             raise interrupt  # Ctrl-C at the prompt: nothing was paid
-        record = None if record_text is None else Record(json.loads(record_text), jws)
-        return result, record
+        if record_text is None:
+            return HandleOutcome(result)
+        if jws is None:
+            # A search: record_out held its result and jws_out was set to NULL.
+            return HandleOutcome(result, None, json.loads(record_text))
+        return HandleOutcome(result, Record(json.loads(record_text), jws))

@@ -46,6 +46,28 @@ _c_prompt_kind = c_int32  # tender_prompt_kind
 #: so the answer is written in place and never copied into a Python object.
 CONVERSATION_FN = CFUNCTYPE(c_int, c_void_p, _c_prompt_kind, c_char_p, c_void_p, c_size_t)
 
+#: tender_host.lookup: int (*)(void *userdata, const char *what, tender_reply
+#: *reply). ``what`` arrives as bytes, ``reply`` as an address, valid during
+#: the call only, for tender_reply_set().
+LOOKUP_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
+
+#: tender_host.can_send and tender_host.send: int (*)(void *userdata, const
+#: char *payment_json, size_t payment_len, tender_response_code *code_out).
+#: ``payment_json`` arrives as an address, read with its length.
+SEND_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_size_t, POINTER(_c_response))
+
+
+class TenderHost(ctypes.Structure):
+    """struct tender_host: the host's directory and payment callbacks (the
+    library copies the struct; the callbacks must outlive the engine)."""
+
+    _fields_ = [
+        ("userdata", c_void_p),
+        ("lookup", LOOKUP_FN),
+        ("can_send", SEND_FN),  # a NULL SEND_FN(): always ready
+        ("send", SEND_FN),
+    ]
+
 # name: (restype, argtypes) for every function of tender.h.
 _SIGNATURES = {
     # version
@@ -59,8 +81,17 @@ _SIGNATURES = {
     "tender_response_code_str": (c_char_p, [_c_response]),
     # engine
     "tender_engine_new": (_c_result, [c_char_p, c_size_t, POINTER(_c_handle)]),
+    "tender_engine_new_with_host": (
+        _c_result,
+        [c_char_p, c_size_t, POINTER(TenderHost), POINTER(_c_handle)],
+    ),
     "tender_engine_free": (None, [_c_handle]),
     "tender_engine_import_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_remove_from_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_set_vocabulary": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_set_signed_in": (_c_result, [_c_handle, c_int]),
+    # reply: the tender_reply * a lookup callback received
+    "tender_reply_set": (_c_result, [c_void_p, c_char_p, c_size_t]),
     "tender_engine_directory": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_engine_payments": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     # ledger

@@ -43,6 +43,7 @@ __all__ = [
     "NotAskedError",
     "UnknownOptionError",
     "IdempotencyConflictError",
+    "DialogEndedError",
     "StoreError",
     "StoreBusyError",
     "HomeError",
@@ -73,6 +74,7 @@ class ResultCode(enum.IntEnum):
     NOT_ASKED = 201
     UNKNOWN_OPTION = 202
     IDEMPOTENCY_CONFLICT = 203
+    DIALOG_ENDED = 204
     STORE = 300
     STORE_BUSY = 301
     HOME = 302
@@ -235,8 +237,21 @@ class IdempotencyConflictError(TenderError):
     code_value = ResultCode.IDEMPOTENCY_CONFLICT
 
 
+class DialogEndedError(TenderError):
+    """TENDER_E_DIALOG_ENDED (204): a parameter stayed unresolved for more
+    resolves than the engine's ``"dialog": {"maxPrompts": N}`` allows (5 by
+    default). The dialog is over: every later call on the session (resolve,
+    answer, confirm, handle) raises this error again; start a new session."""
+
+    code_value = ResultCode.DIALOG_ENDED
+
+
 class StoreError(TenderError):
-    """TENDER_E_STORE (300): the SQLite store failed."""
+    """TENDER_E_STORE (300): the SQLite store failed, or, for an engine with
+    host callbacks (``Engine(..., host=...)``), a host callback failed (raised,
+    answered something invalid, or returned non-zero); the message says which
+    (``"the host's send callback failed"``), and the Python exception a
+    callback raised is the error's ``__cause__``."""
 
     code_value = ResultCode.STORE
 
@@ -254,7 +269,9 @@ class HomeError(TenderError):
 
 
 class NotFoundError(TenderError):
-    """TENDER_E_NOT_FOUND (303): a referenced contact or account does not exist."""
+    """TENDER_E_NOT_FOUND (303): a referenced item does not exist: an id to
+    remove from the directory (nothing is removed then), a bill's payee on
+    import, or the engine's ``vocabularyFile``."""
 
     code_value = ResultCode.NOT_FOUND
 
@@ -316,6 +333,7 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         NotAskedError,
         UnknownOptionError,
         IdempotencyConflictError,
+        DialogEndedError,
         StoreError,
         StoreBusyError,
         HomeError,
