@@ -33,8 +33,13 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The day a Unix time in milliseconds falls on, in UTC.
     public init(unixMilliseconds: Int64) {
+        self.init(daysSinceEpoch: Int(unixMilliseconds / 86_400_000))
+    }
+
+    /// The day `days` after 1970-01-01.
+    public init(daysSinceEpoch days: Int) {
         // Days since 1970-01-01 to civil date (Howard Hinnant's algorithm).
-        let z = Int(unixMilliseconds / 86_400_000) + 719_468
+        let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
@@ -45,6 +50,30 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         year = yoe + era * 400 + (m <= 2 ? 1 : 0)
         month = m
         day = d
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The day `days` later (earlier when negative).
+    public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// The day of the week, 0 for Monday to 6 for Sunday.
+    public var weekday: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
+
+    /// The same day `count` months later (clamped to the month's last day).
+    public func adding(months count: Int) -> LocalDate {
+        let index = year * 12 + (month - 1) + count
+        let (y, m) = (index / 12, index % 12 + 1)
+        return (try? LocalDate(year: y, month: m, day: min(day, LocalDate.days(in: m, of: y)))) ?? self
     }
 
     /// The first day of this day's month.

@@ -15,5 +15,13 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
         self.exponent = exponent
     }
 
+    /// The US dollar, the default currency of amounts said without one.
+    public static let usDollar = Currency(known: "USD", exponent: 2)
+
+    private init(known code: String, exponent: Int) {
+        self.code = code
+        self.exponent = exponent
+    }
+
     public var description: String { code }
 }

@@ -1,0 +1,85 @@
+/// Finds the amounts of money an utterance says: "$50", "50 bucks", "fifty
+/// dollars", "1,250.50", "twelve dollars and 5 cents", "€20", "20 euros",
+/// "50 dólares". Amounts are built as decimal text, never as floating point.
+public enum AmountExtractor {
+    /// An amount found and the tokens it spans; `explicit` when a currency was said.
+    public struct Found: Equatable, Sendable {
+        public let money: Money
+        public let tokens: Range<Int>
+        public let explicit: Bool
+    }
+
+    static let symbols: [String: String] = ["$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"]
+    static let words: [String: String] = [
+        "dollar": "USD", "dollars": "USD", "buck": "USD", "bucks": "USD", "usd": "USD", "dólar": "USD", "dólares": "USD", "dolares": "USD",
+        "euro": "EUR", "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "yen": "JPY", "jpy": "JPY",
+    ]
+    static let cents: Set<String> = ["cent", "cents", "centavos", "céntimos", "pennies"]
+
+    /// Every amount in `tokens`, left to right. A bare number counts (in
+    /// `defaultCurrency`, not explicit) only when `bareNumbers` and it is no
+    /// date ("the 15th").
+    public static func find(in tokens: [TextToken], defaultCurrency: Currency, bareNumbers: Bool) -> [Found] {
+        var found: [Found] = []
+        var i = 0
+        while i < tokens.count {
+            if let hit = match(tokens, at: i, defaultCurrency: defaultCurrency, bareNumbers: bareNumbers) {
+                found.append(hit)
+                i = hit.tokens.upperBound
+            } else {
+                i += 1
+            }
+        }
+        return found
+    }
+
+    /// A number at `i`: digits as written (commas dropped), or number words; and the tokens it took.
+    static func number(_ tokens: [TextToken], at i: Int) -> (text: String, count: Int)? {
+        guard i < tokens.count else { return nil }
+        if tokens[i].kind == .number { return (tokens[i].text.filter { $0 != "," }, 1) }
+        guard let words = NumberWords.read(tokens, from: i) else { return nil }
+        return (String(words.value), words.count)
+    }
+
+    private static func match(_ tokens: [TextToken], at i: Int, defaultCurrency: Currency, bareNumbers: Bool) -> Found? {
+        let token = tokens[i]
+        if token.kind == .symbol, let code = symbols[token.text], let n = number(tokens, at: i + 1) {
+            return make(n.text, code, i..<(i + 1 + n.count), explicit: true)
+        }
+        guard let n = number(tokens, at: i) else { return nil }
+        var end = i + n.count
+        if end < tokens.count, tokens[end].kind == .word {
+            let unit = tokens[end].text
+            if cents.contains(unit) {
+                return make(centsText(n.text), defaultCurrency.code, i..<(end + 1), explicit: true)
+            }
+            if let code = words[unit] {
+                end += 1
+                var text = n.text
+                // "twelve dollars and 5 cents", "twelve dollars 5 cents"
+                var j = end
+                if j < tokens.count, tokens[j].text == "and" || tokens[j].text == "y" { j += 1 }
+                if !text.contains("."), let c = number(tokens, at: j), j + c.count < tokens.count, cents.contains(tokens[j + c.count].text),
+                    let value = Int(c.text), (0..<100).contains(value)
+                {
+                    text += "." + (value < 10 ? "0" : "") + String(value)
+                    end = j + c.count + 1
+                }
+                return make(text, code, i..<end, explicit: true)
+            }
+            if DateExtractor.ordinalSuffixes.contains(unit) { return nil }
+        }
+        guard bareNumbers, tokens[i].kind == .number else { return nil }
+        return make(n.text, defaultCurrency.code, i..<end, explicit: false)
+    }
+
+    private static func centsText(_ whole: String) -> String {
+        guard let value = Int(whole), value < 100 else { return whole + "00" }  // refused below as too many digits
+        return "0." + (value < 10 ? "0" : "") + String(value)
+    }
+
+    private static func make(_ text: String, _ code: String, _ tokens: Range<Int>, explicit: Bool) -> Found? {
+        guard let currency = try? Currency(code: code), let money = try? Money(decimal: text, currency: currency) else { return nil }
+        return Found(money: money, tokens: tokens, explicit: explicit)
+    }
+}

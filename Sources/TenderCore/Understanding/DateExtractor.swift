@@ -1,0 +1,105 @@
+/// Finds the days and ranges of days an utterance says, relative to today:
+/// "today", "tomorrow", "yesterday", "on the 15th", "next Friday", "this
+/// month", "last week", "mañana".
+public enum DateExtractor {
+    /// A day or a range found, and the tokens it spans.
+    public struct Found: Equatable, Sendable {
+        public let day: LocalDate?
+        public let range: DateRange?
+        public let tokens: Range<Int>
+    }
+
+    static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    static let months = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+    ]
+    static let ordinalSuffixes: Set<String> = ["st", "nd", "rd", "th"]
+
+    /// Every date phrase in `tokens`, left to right, without overlaps.
+    public static func find(in tokens: [TextToken], today: LocalDate) -> [Found] {
+        var found: [Found] = []
+        var index = 0
+        while index < tokens.count {
+            if let hit = match(tokens, at: index, today: today) {
+                found.append(hit)
+                index = hit.tokens.upperBound
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    private static func word(_ tokens: [TextToken], _ i: Int) -> String? {
+        i < tokens.count && tokens[i].kind == .word ? tokens[i].text : nil
+    }
+
+    private static func match(_ tokens: [TextToken], at i: Int, today: LocalDate) -> Found? {
+        let w = word(tokens, i)
+        func day(_ d: LocalDate, _ n: Int) -> Found { Found(day: d, range: nil, tokens: i..<(i + n)) }
+        func span(_ r: DateRange, _ n: Int) -> Found { Found(day: nil, range: r, tokens: i..<(i + n)) }
+        switch w {
+        case "today", "tonight", "hoy", "heute": return day(today, 1)
+        case "tomorrow", "mañana", "morgen": return day(today.adding(days: 1), 1)
+        case "yesterday", "ayer", "gestern": return day(today.adding(days: -1), 1)
+        case "this", "next", "last", "past", "previous", "coming":
+            let offset = w == "this" ? 0 : (w == "next" || w == "coming" ? 1 : -1)
+            switch word(tokens, i + 1) {
+            case "month":
+                let month = today.adding(months: offset)
+                return span(DateRange(start: month.firstDayOfMonth, end: month.lastDayOfMonth), 2)
+            case "week":
+                let monday = today.adding(days: -today.weekday + 7 * offset)
+                return span(DateRange(start: monday, end: monday.adding(days: 6)), 2)
+            case "year":
+                let y = today.year + offset
+                return span(DateRange(start: try? LocalDate(year: y, month: 1, day: 1), end: try? LocalDate(year: y, month: 12, day: 31)), 2)
+            case let name? where weekdays.contains(name):
+                return day(nextWeekday(weekdays.firstIndex(of: name) ?? 0, after: today, backwards: offset < 0), 2)
+            default: return nil
+            }
+        case let name? where weekdays.contains(name):
+            return day(nextWeekday(weekdays.firstIndex(of: name) ?? 0, after: today, backwards: false), 1)
+        case let name? where months.contains(name) && name != "may":
+            // "march 15", "march 15th": the next such day, this year or next.
+            guard i + 1 < tokens.count, tokens[i + 1].kind == .number, let n = Int(tokens[i + 1].text), (1...31).contains(n),
+                let month = months.firstIndex(of: name).map({ $0 + 1 })
+            else { return nil }
+            let length = word(tokens, i + 2).map { ordinalSuffixes.contains($0) } == true ? 3 : 2
+            var date = try? LocalDate(year: today.year, month: month, day: n)
+            if let found = date, found < today { date = try? LocalDate(year: today.year + 1, month: month, day: n) }
+            return date.map { day($0, length) }
+        case "the", "on":
+            // "on the 15th", "the 15th", "on 15th"
+            var j = i + 1
+            if word(tokens, j) == "the" { j += 1 }
+            guard j < tokens.count, tokens[j].kind == .number, let n = Int(tokens[j].text), (1...31).contains(n),
+                let suffix = word(tokens, j + 1), ordinalSuffixes.contains(suffix)
+            else { return nil }
+            return day(nextDayOfMonth(n, after: today), j + 2 - i)
+        default:
+            return nil
+        }
+    }
+
+    /// The next `weekday` (0 Monday) after today, or the last one before it.
+    static func nextWeekday(_ weekday: Int, after today: LocalDate, backwards: Bool) -> LocalDate {
+        if backwards {
+            let back = (today.weekday - weekday + 7) % 7
+            return today.adding(days: -(back == 0 ? 7 : back))
+        }
+        let ahead = (weekday - today.weekday + 7) % 7
+        return today.adding(days: ahead == 0 ? 7 : ahead)
+    }
+
+    /// Day `n` of this month if it is still to come (today included), else of the next month that has it.
+    static func nextDayOfMonth(_ n: Int, after today: LocalDate) -> LocalDate {
+        var month = today.firstDayOfMonth
+        if n < today.day { month = month.adding(months: 1) }
+        for _ in 0..<3 {
+            if let date = try? LocalDate(year: month.year, month: month.month, day: n) { return date }
+            month = month.adding(months: 1)
+        }
+        return today
+    }
+}

@@ -1,0 +1,82 @@
+/// Sending and requesting money, which the trained model has no labels for:
+/// a send or request verb, an amount and a person, all three, or nothing.
+/// Everything else is the model's to decide.
+enum EnglishRules {
+    static let sendVerbs: Set<String> = ["send", "pay", "give", "venmo", "zelle", "wire", "transfer", "sent", "paypal"]
+    static let requestVerbs: Set<String> = ["request", "charge", "collect", "invoice"]
+    /// Words that end a name said after "to", "from" or a verb.
+    static let stops: Set<String> = [
+        "for", "on", "with", "from", "by", "to", "tomorrow", "today", "tonight", "my", "the", "a", "an", "and", "using", "via", "at", "in",
+        "please", "now", "bill", "back", "me", "some", "money", "cash", "this", "next", "every", "each",
+    ]
+    /// Words that make a phrase a bill or an account, not a person.
+    static let notPeople: Set<String> = Set([
+        "bill", "bills", "account", "accounts", "checking", "savings", "saving", "card", "company", "loan", "rent", "mortgage", "utility",
+        "utilities", "electric", "water", "phone", "cable", "internet", "insurance", "bank", "it", "them", "him", "her", "myself", "you",
+        "everyone", "someone",
+    ]).union(Featurizer.billKinds)
+
+    /// send_payment or request_payment when the utterance says a verb, an
+    /// amount and a person; nil otherwise. A person the directory knows may
+    /// come with a bare number ("pay John 20"); anyone else needs a currency
+    /// said, and must be named after "to" (send) or "from" (request), or
+    /// between the verb and the amount ("pay Sam $20").
+    static func sendOrRequest(_ u: Utterance, _ finder: PhraseFinder) throws(TenderError) -> JSONValue? {
+        guard let first = u.amounts.first(where: \.explicit) ?? u.amounts.first else { return nil }
+        let asking = u.hasAny(requestVerbs) || (u.has("ask") && u.has("for")) || u.has("owes")
+        guard asking || u.hasAny(sendVerbs) else { return nil }
+        var name = try finder.person()?.name
+        if name == nil, first.explicit {
+            name = candidate(u, after: asking ? ["from"] : ["to"]) ?? candidate(u, before: first.tokens.lowerBound, verbs: asking ? requestVerbs.union(["ask"]) : sendVerbs)
+        }
+        guard let name else { return nil }
+        var members: [(key: String, value: JSONValue)] = [
+            ("intent", .string(asking ? "request_payment" : "send_payment")), (asking ? "payer" : "payee", .object([("name", .string(name))])),
+            ("currencyAmount", first.money.json),
+        ]
+        if let note = note(u) { members.append(("note", .string(note))) }
+        return .object(members)
+    }
+
+    /// A name said right after one of `markers` ("to Sam").
+    private static func candidate(_ u: Utterance, after markers: [String]) -> String? {
+        for marker in markers {
+            for (at, word) in u.words.enumerated() where word == marker {
+                if let phrase = u.phrase(after: at, limit: 3, stops: stops), looksLikeAName(phrase.text) { return phrase.text }
+            }
+        }
+        return nil
+    }
+
+    /// A name said between a verb and the amount ("pay Sam $20", "ask Sam for $20").
+    private static func candidate(_ u: Utterance, before amountStart: Int, verbs: Set<String>) -> String? {
+        let words = u.words
+        for (at, word) in words.enumerated() where verbs.contains(word) && at < amountStart {
+            guard let phrase = u.phrase(after: at, limit: 3, stops: stops), looksLikeAName(phrase.text) else { continue }
+            let next = phrase.range.upperBound
+            if next == amountStart || (next < words.count && words[next] == "for" && next + 1 == amountStart) { return phrase.text }
+        }
+        return nil
+    }
+
+    /// Not a bill, an account, a bank or a word that is never a name.
+    private static func looksLikeAName(_ phrase: String) -> Bool {
+        let words = phrase.split(separator: " ").map(String.init)
+        return words.allSatisfy { !notPeople.contains($0) && !PhraseFinder.fillers.contains($0) && !commonWords.contains($0) }
+            && !Featurizer.banks.contains(where: { $0.allSatisfy(words.contains) })
+    }
+
+    /// Words after a verb that are not a person ("pay off", "give up").
+    static let commonWords: Set<String> = [
+        "off", "up", "down", "out", "over", "attention", "extra", "more", "less", "all", "everything", "what", "how", "if", "when",
+        "that", "those", "these", "there", "here", "an", "uber", "taxi", "cab", "ride", "car", "flight", "order", "pto", "time", "vacation",
+    ]
+
+    /// "for dinner" → "dinner": what follows "for" when it is not an amount.
+    static func note(_ u: Utterance) -> String? {
+        guard let at = u.words.lastIndex(of: "for"),
+            let note = u.phrase(after: at, limit: 8, stops: ["on", "tomorrow", "today", "with", "using", "from", "to", "via"])
+        else { return nil }
+        return note.text
+    }
+}

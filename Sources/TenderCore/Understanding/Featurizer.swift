@@ -1,0 +1,89 @@
+/// Turns an utterance into the hashed features of the intent model: word
+/// unigrams and bigrams over normalised tokens (amounts → "zmoney", numbers
+/// → "znum", bank and card names → "zbank", bill kinds → "zbilltype"), and
+/// character 3- to 5-grams of each word. The same code produces the training
+/// features (`tender features`), so training and parsing cannot drift.
+public enum Featurizer {
+    static let banks: [[String]] = [
+        ["wells", "fargo"], ["bank", "of", "america"], ["capital", "one"], ["american", "express"], ["us", "bank"], ["td", "bank"],
+        ["mellon", "bank"], ["chase"], ["citibank"], ["citi"], ["pnc"], ["mellon"], ["usaa"], ["ally"], ["amex"], ["mastercard"], ["visa"],
+        ["discover"], ["boa"],
+    ]
+    static let billKinds: Set<String> = [
+        "water", "electric", "electricity", "gas", "phone", "cable", "internet", "utility", "utilities", "rent", "mortgage", "insurance",
+        "power", "sewer", "trash", "garbage", "tuition", "wifi",
+    ]
+
+    /// The normalised words of `tokens`.
+    public static func words(_ tokens: [TextToken]) -> [String] {
+        let amounts = AmountExtractor.find(in: tokens, defaultCurrency: .usDollar, bareNumbers: false)
+        var out: [String] = []
+        var i = 0
+        while i < tokens.count {
+            if let amount = amounts.first(where: { $0.tokens.lowerBound == i }) {
+                out.append("zmoney")
+                i = amount.tokens.upperBound
+                continue
+            }
+            if let n = AmountExtractor.number(tokens, at: i) {
+                if out.last != "znum" { out.append("znum") }
+                i += n.count
+                continue
+            }
+            let token = tokens[i]
+            if token.kind == .symbol {
+                i += 1
+                continue
+            }
+            if let bank = banks.first(where: { phrase in
+                i + phrase.count <= tokens.count && (0..<phrase.count).allSatisfy { tokens[i + $0].text == phrase[$0] }
+            }) {
+                out.append("zbank")
+                i += bank.count
+                continue
+            }
+            out.append(billKinds.contains(token.text) ? "zbilltype" : token.text)
+            i += 1
+        }
+        return out
+    }
+
+    /// The feature hashes of `text`, with repeats.
+    public static func features(_ text: String) -> [UInt64] {
+        let normalised = words(TextToken.tokenize(text))
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(normalised.count * 14)
+        var previous: [UInt8] = []
+        for word in normalised {
+            let bytes = Array(word.utf8)
+            hashes.append(FNV.start(0x77).adding(bytes[...]).value)
+            if !previous.isEmpty { hashes.append(FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes[...]).value) }
+            previous = bytes
+            guard !placeholders.contains(word) else { continue }
+            let bounded = [0x3C] + bytes + [0x3E]
+            for n in 3...5 where bounded.count >= n {
+                for start in 0...(bounded.count - n) { hashes.append(FNV.start(0x63).adding(bounded[start..<(start + n)]).value) }
+            }
+        }
+        return hashes
+    }
+
+    /// The words that stand for a kind of value; they get no character n-grams.
+    static let placeholders: Set<String> = ["zmoney", "znum", "zbank", "zbilltype"]
+
+    /// FNV-1a, 64 bits: a one-byte kind tag, ":", then the feature's bytes.
+    struct FNV {
+        var value: UInt64
+
+        static func start(_ tag: UInt8) -> FNV { FNV(value: 0xcbf2_9ce4_8422_2325).adding(tag).adding(0x3A) }
+
+        func adding(_ byte: UInt8) -> FNV { FNV(value: (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3) }
+
+        func adding(_ bytes: ArraySlice<UInt8>) -> FNV {
+            var h = value
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return FNV(value: h)
+        }
+    }
+
+}

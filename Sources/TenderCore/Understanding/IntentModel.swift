@@ -1,0 +1,142 @@
+internal import CTenderModel
+
+/// The trained intent classifier (scripts/train-intent-model.py): a linear
+/// model over tf-idf weighted feature hashes, one score per CLINC150 label,
+/// each label mapped to a Tender intent or out_of_scope. Immutable and
+/// thread-safe; ``shared`` is read once from the bytes compiled into the library.
+public struct IntentModel: Sendable {
+    /// What the model decided about one utterance.
+    public struct Decision: Equatable, Sendable {
+        /// A Tender intent name, or "out_of_scope".
+        public let intent: String
+        /// The dataset label that scored best, and its score (the margin of the linear model).
+        public let label: String
+        public let score: Float
+    }
+
+    static let targets = ["out_of_scope", "pay_bill", "transfer_money", "search_for_accounts", "search_for_bills", "search_for_payments"]
+
+    let labels: [String]
+    let targetOf: [Int]
+    let intercepts: [Float]
+    let weightScale: Float
+    let idfScale: Float
+    let rejectBelow: Float
+    let hashes: [UInt64]
+    let idf: [UInt8]
+    /// Start of each feature's weights in `entryClass`/`entryWeight` (count + 1 offsets).
+    let offsets: [Int32]
+    let entryClass: [UInt8]
+    let entryWeight: [Int8]
+
+    /// The model compiled into the library; nil only if its bytes are damaged.
+    public static let shared: IntentModel? = {
+        IntentModel(bytes: [UInt8](UnsafeBufferPointer(start: tdr_intent_model_bytes(), count: tdr_intent_model_size)))
+    }()
+
+    /// Reads the model's binary form; nil when it is malformed.
+    init?(bytes: [UInt8]) {
+        var reader = ByteReader(bytes)
+        guard reader.take(4) == Array("TIM1".utf8), let classCount = reader.u16(), let weightScale = reader.f32(), let idfScale = reader.f32(),
+            let featureCount = reader.u32(), let rejectBelow = reader.f32()
+        else { return nil }
+        var labels: [String] = []
+        var targetOf: [Int] = []
+        for _ in 0..<classCount {
+            guard let length = reader.u8(), let name = reader.take(Int(length)), let target = reader.u8(), Int(target) < Self.targets.count else { return nil }
+            labels.append(String(decoding: name, as: UTF8.self))
+            targetOf.append(Int(target))
+        }
+        var intercepts: [Float] = []
+        for _ in 0..<classCount {
+            guard let value = reader.f32() else { return nil }
+            intercepts.append(value)
+        }
+        let count = Int(featureCount)
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let hash = reader.u64() else { return nil }
+            hashes.append(hash)
+        }
+        guard let idf = reader.take(count), let counts = reader.take(count) else { return nil }
+        var offsets: [Int32] = [0]
+        offsets.reserveCapacity(count + 1)
+        for n in counts { offsets.append(offsets[offsets.count - 1] + Int32(n)) }
+        let total = Int(offsets[count])
+        guard let entries = reader.take(total * 2), reader.atEnd else { return nil }
+        var entryClass: [UInt8] = []
+        var entryWeight: [Int8] = []
+        entryClass.reserveCapacity(total)
+        entryWeight.reserveCapacity(total)
+        for i in 0..<total {
+            guard Int(entries[2 * i]) < Int(classCount) else { return nil }
+            entryClass.append(entries[2 * i])
+            entryWeight.append(Int8(bitPattern: entries[2 * i + 1]))
+        }
+        (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
+        (self.weightScale, self.idfScale, self.rejectBelow) = (weightScale, idfScale, rejectBelow)
+        (self.hashes, self.idf, self.offsets, self.entryClass, self.entryWeight) = (hashes, idf, offsets, entryClass, entryWeight)
+    }
+
+    /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
+    public func decide(_ features: [UInt64]) -> Decision {
+        // Term counts of the known features, tf-idf weighted and L2-normalised as in training.
+        var counts: [(index: Int, count: Float)] = []
+        for hash in features.sorted() {
+            guard let index = lookup(hash) else { continue }
+            if let last = counts.last, last.index == index { counts[counts.count - 1].count += 1 } else { counts.append((index, 1)) }
+        }
+        var scores = intercepts
+        var norm: Float = 0
+        for (index, count) in counts {
+            let value = count * Float(idf[index]) * idfScale
+            norm += value * value
+        }
+        norm = norm.squareRoot()
+        if norm > 0 {
+            for (index, count) in counts {
+                let value = count * Float(idf[index]) * idfScale / norm * weightScale
+                for entry in Int(offsets[index])..<Int(offsets[index + 1]) {
+                    scores[Int(entryClass[entry])] += value * Float(entryWeight[entry])
+                }
+            }
+        }
+        var best = 0
+        for i in 1..<scores.count where scores[i] > scores[best] { best = i }
+        let intent = scores[best] >= rejectBelow ? Self.targets[targetOf[best]] : "out_of_scope"
+        return Decision(intent: intent, label: labels[best], score: scores[best])
+    }
+
+    private func lookup(_ hash: UInt64) -> Int? {
+        var low = 0
+        var high = hashes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+        }
+        return low < hashes.count && hashes[low] == hash ? low : nil
+    }
+}
+
+/// Reads little-endian numbers from bytes, refusing to read past the end.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { position == bytes.count }
+
+    mutating func take(_ count: Int) -> [UInt8]? {
+        guard count >= 0, bytes.count - position >= count else { return nil }
+        defer { position += count }
+        return Array(bytes[position..<(position + count)])
+    }
+
+    mutating func u8() -> UInt8? { take(1)?[0] }
+    mutating func u16() -> UInt16? { take(2).map { UInt16($0[0]) | UInt16($0[1]) << 8 } }
+    mutating func u32() -> UInt32? { take(4).map { $0.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } } }
+    mutating func u64() -> UInt64? { take(8).map { $0.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } }
+    mutating func f32() -> Float? { u32().map(Float.init(bitPattern:)) }
+}

@@ -1,0 +1,21 @@
+/// What parsing may look at besides the text: the person's directory (to
+/// find names, organizations and accounts), their shortcuts, the app-wide
+/// vocabulary, today, and the currency of amounts said without one.
+public struct ParseContext: Sendable {
+    public var directory: (any Directory)?
+    public var shortcuts: [Shortcut]
+    public var vocabulary: AppVocabulary
+    public var today: LocalDate
+    public var defaultCurrency: Currency
+
+    public init(
+        directory: (any Directory)? = nil, shortcuts: [Shortcut] = [], vocabulary: AppVocabulary = .empty, today: LocalDate,
+        defaultCurrency: Currency = .usDollar
+    ) {
+        self.directory = directory
+        self.shortcuts = shortcuts
+        self.vocabulary = vocabulary
+        self.today = today
+        self.defaultCurrency = defaultCurrency
+    }
+}

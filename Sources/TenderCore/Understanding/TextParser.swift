@@ -1,0 +1,84 @@
+/// Understands a typed or spoken request, offline: a registered shortcut
+/// first, then Spanish rules, then sending and requesting money (rules),
+/// then the trained model for the other intents, with the parameters the
+/// text says filled in. Anything else is out_of_scope, with no intent: a
+/// payment dialog never starts from unrelated speech.
+///
+/// Pure and thread-safe; reads the directory through the context.
+public enum TextParser {
+    /// The longest text looked at, in characters.
+    public static let maxTextLength = 1000
+    /// The most alternatives considered.
+    public static let maxAlternatives = 10
+
+    /// Understands one utterance. Throws ``TenderError/invalidArgument(_:)``
+    /// for text over ``maxTextLength``, and the directory's errors.
+    public static func parse(_ text: String, context: ParseContext) throws(TenderError) -> ParseResult {
+        guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
+        let u = Utterance(text, context: context)
+        let finder = PhraseFinder(utterance: u, directory: context.directory)
+        func result(_ intent: JSONValue?, _ language: String, _ source: ParseResult.Source, _ score: Float) -> ParseResult {
+            ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
+        }
+        let spoken = PhraseKey.compact(u.spoken)
+        if !spoken.isEmpty, let shortcut = context.shortcuts.first(where: { PhraseKey.compact($0.phrase) == spoken }) {
+            return result(shortcut.intent, "en", .shortcut, 1)
+        }
+        guard u.tokens.contains(where: { $0.kind == .word }) else { return result(nil, "en", .none, 0) }
+        if SpanishRules.isSpanish(u) {
+            let intent = try SpanishRules.parse(u, finder, context)
+            return result(intent, "es", intent == nil ? .none : .rules, intent == nil ? 0 : 1)
+        }
+        if let intent = try EnglishRules.sendOrRequest(u, finder) { return result(intent, "en", .rules, 1) }
+        guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
+        let decision = model.decide(Featurizer.features(u.spoken))
+        guard decision.intent != "out_of_scope" else { return result(nil, "en", .model, decision.score) }
+        return result(try SlotFiller.fill(decision.intent, u, finder, context), "en", .model, decision.score)
+    }
+
+    /// Understands the recogniser's n-best list: every alternative is parsed
+    /// and the best in-scope one wins (shortcut, then rules, then the model;
+    /// ties by the host's score, else by order). The other hearings of the
+    /// chosen intent's person are kept as its name's alternatives.
+    public static func parse(alternatives: [(text: String, score: Double?)], context: ParseContext) throws(TenderError) -> ParseResult {
+        guard !alternatives.isEmpty, alternatives.count <= maxAlternatives else {
+            throw .invalidArgument("give 1 to \(maxAlternatives) alternatives")
+        }
+        var parsed: [(result: ParseResult, rank: Double)] = []
+        for (index, alternative) in alternatives.enumerated() {
+            let result = try parse(alternative.text, context: context)
+            let sourceRank: Double = [.shortcut: 3, .rules: 2, .model: 1, .none: 0][result.source] ?? 0
+            let hostRank = alternative.score ?? (1 - Double(index) * 0.01)
+            parsed.append((result, (result.isOutOfScope ? 0 : 10 + sourceRank) + hostRank))
+        }
+        guard let best = parsed.max(by: { $0.rank < $1.rank })?.result else { throw .internal("no alternative parsed") }
+        return withOtherHearings(best, of: parsed.map(\.result))
+    }
+
+    private static func withOtherHearings(_ best: ParseResult, of results: [ParseResult]) -> ParseResult {
+        guard case var .object(members)? = best.intent else { return best }
+        for key in ["payee", "payer", "party"] {
+            guard let index = members.firstIndex(where: { $0.key == key }), let name = members[index].value["name"]?.stringValue else { continue }
+            var others: [String] = []
+            for other in results where other.intentName == best.intentName {
+                if let heard = other.intent?[key]?["name"]?.stringValue, heard != name, !others.contains(heard) { others.append(heard) }
+            }
+            guard !others.isEmpty else { continue }
+            members[index].value = .object([("name", .string(name)), ("alternatives", .array(others.prefix(10).map(JSONValue.string)))])
+        }
+        return ParseResult(
+            intent: .object(members), text: best.text, language: best.language, source: best.source, score: best.score, namedApp: best.namedApp)
+    }
+
+    /// `intent` when it is a valid intent document; else only its name (a
+    /// value the text said in a form the schema refuses is left for the dialog to ask).
+    private static func valid(_ intent: JSONValue) -> JSONValue {
+        if (try? Intent(json: intent)) != nil { return intent }
+        guard case let .object(members) = intent else { return intent }
+        var kept: [(key: String, value: JSONValue)] = []
+        for member in members {
+            if (try? Intent(json: .object(kept + [member]))) != nil { kept.append(member) }
+        }
+        return .object(kept)
+    }
+}

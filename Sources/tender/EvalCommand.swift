@@ -1,0 +1,73 @@
+import ArgumentParser
+import TenderCore
+import TenderCrypto
+import TenderStore
+
+/// `tender eval FILE.jsonl`: how well text understanding does on labelled
+/// utterances: in-scope accuracy, out-of-scope false-accept rate, a
+/// confusion table, and the parse cost against one Ed25519 signature timed
+/// in the same run.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Score text understanding on a JSONL file of {\"text\", \"expected\"} lines (expected \"any\" is not scored).")
+
+    @Argument(help: "The JSONL file.") var file: String
+
+    @Flag(help: "Print one JSON object instead of the table.") var json = false
+
+    @Flag(help: "Also print every line answered wrongly.") var errors = false
+
+    struct Line {
+        let text: String
+        let expected: String
+    }
+
+    func run() throws {
+        var lines: [Line] = []
+        for (number, raw) in try TextFile.read(file).split(separator: "\n").enumerated() where !raw.isEmpty {
+            let value = try JSONParser.parse(String(raw))
+            guard let text = value["text"]?.stringValue, let expected = value["expected"]?.stringValue else {
+                throw ValidationError("line \(number + 1) needs \"text\" and \"expected\" strings")
+            }
+            lines.append(Line(text: text, expected: expected))
+        }
+        guard !lines.isEmpty else { throw ValidationError("\(file) has no lines") }
+        let context = ParseContext(today: WallClock.today())
+        var predicted: [String] = []
+        var parseTimes: [Double] = []
+        for line in lines {
+            let start = Stopwatch.now()
+            let result = try TextParser.parse(line.text, context: context)
+            parseTimes.append(Stopwatch.now() - start)
+            predicted.append(result.intentName)
+        }
+        // Parse again, timed, now that everything is warm; the median of the two passes' best.
+        for (index, line) in lines.enumerated() {
+            let start = Stopwatch.now()
+            _ = try TextParser.parse(line.text, context: context)
+            parseTimes[index] = min(parseTimes[index], Stopwatch.now() - start)
+        }
+        let signTimes = try Self.signatureTimes(count: 501)
+        let report = EvalReport(expected: lines.map(\.expected), predicted: predicted, parseSeconds: parseTimes, signSeconds: signTimes)
+        print(json ? JSONWriter.string(report.json) : report.table)
+        if errors {
+            for (line, answer) in zip(lines, predicted) where line.expected != "any" && line.expected != answer {
+                print("\(line.expected) → \(answer): \(line.text)")
+            }
+        }
+    }
+
+    /// One Ed25519 signature of a record-sized payload, timed `count` times.
+    static func signatureTimes(count: Int) throws -> [Double] {
+        let key = try Ed25519PrivateKey.generate()
+        let payload = [UInt8](repeating: 0x61, count: 600)
+        var times: [Double] = []
+        for _ in 0..<count {
+            let start = Stopwatch.now()
+            _ = try key.sign(payload)
+            times.append(Stopwatch.now() - start)
+        }
+        return times
+    }
+}
