@@ -432,7 +432,7 @@ def test_an_unknown_policy_key_is_refused(tmp_path, pam_dir):
     with pytest.raises(tender.InvalidArgumentError):
         tender.Engine(tmp_path / "h", authentication={"restrictedIntents": [], "bogus": 1})
     with pytest.raises(tender.InvalidArgumentError):
-        tender.Engine(tmp_path / "h", authentication={"restrictedIntents": ["request_payment"]})
+        tender.Engine(tmp_path / "h", authentication={"restrictedIntents": ["order_pizza"]})
 
 
 # ------------------------------------------------------------ throttling

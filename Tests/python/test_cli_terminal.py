@@ -10,6 +10,7 @@ import pwd
 import select
 import shutil
 import subprocess
+import termios
 import time
 
 import pytest
@@ -32,13 +33,14 @@ def stack(directory, password):
 
 
 def run_on_terminal(args, answer, timeout=60):
-    """Runs args on a new pseudo-terminal (its controlling terminal); types `answer` at the password prompt."""
+    """Runs args on a new pseudo-terminal (its controlling terminal); types `answer` at every password
+    prompt (the demo authenticates once per intent that moves money), once the program has turned echo
+    off: it does so with TCSAFLUSH after writing the prompt, which discards anything typed earlier."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(args, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True,
                                preexec_fn=lambda: __import__("fcntl").ioctl(0, __import__("termios").TIOCSCTTY, 0))
-    os.close(terminal)
     output = b""
-    typed = False
+    typed = 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         ready, _, _ = select.select([controller], [], [], 0.2)
@@ -50,12 +52,13 @@ def run_on_terminal(args, answer, timeout=60):
             if not chunk:
                 break
             output += chunk
-        if not typed and b"Password" in output:
+        if output.count(b"Password") > typed and not termios.tcgetattr(terminal)[3] & termios.ECHO:
             os.write(controller, answer.encode() + b"\n")
-            typed = True
+            typed += 1
         if process.poll() is not None and not ready:
             break
     process.wait(timeout=10)
+    os.close(terminal)
     os.close(controller)
     return process.returncode, output.decode(errors="replace")
 

@@ -533,8 +533,11 @@ def test_too_large(engine):
 
 def test_unknown_intent(engine):
     with pytest.raises(tender.UnknownIntentError) as info:
-        engine.session({"intent": "request_payment"})
+        engine.session({"intent": "order_pizza"})
     assert info.value.code == 107
+    with pytest.raises(tender.UnknownIntentError):
+        engine.session({"intent": "sendPayment"})  # names are exact
+    engine.session({"intent": "request_payment"}).close()  # one of the seven
 
 
 def test_unknown_key(engine):

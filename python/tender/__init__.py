@@ -72,7 +72,9 @@ Before a restricted payment is submitted, :meth:`Session.handle` makes the
 person authenticate again through the system login (PAM), like SiriKit's
 restricted-while-locked intents. What needs it is the engine's policy, the
 ``authentication`` configuration (docs/json.md): ``restrictedIntents``
-(``["send_payment"]`` by default, so every payment asks; ``[]`` for none),
+(by default the four intents that move money, ``["send_payment",
+"request_payment", "pay_bill", "transfer_money"]``, so every payment asks;
+``[]`` for none),
 ``aboveAmount`` (``{"USD": "100.00"}``: larger amounts ask), ``newPayee``
 (a payee never paid asks), ``newDevice`` (an intent whose ``"device"`` never
 authenticated asks), ``reuseSeconds`` (0-300: a successful authentication
@@ -773,8 +775,9 @@ class Engine:
     {"USD": "100.00"}, "newPayee": False, "newDevice": False,
     "reuseSeconds": 0, "service": "tender", "pamConfigDirectory": "/path",
     "throttle": {"freeAttempts": 3, "baseDelaySeconds": 30,
-    "maxDelaySeconds": 900}}``. Left out, every payment asks through the PAM
-    service ``"tender"``. When the policy can ask anything, that service must
+    "maxDelaySeconds": 900}}``. Left out, every payment (send_payment,
+    request_payment, pay_bill, transfer_money) asks through the PAM service
+    ``"tender"``. When the policy can ask anything, that service must
     have a file in ``pamConfigDirectory`` (else in
     ``$PAM_WRAPPER_SERVICE_DIR`` when ``PAM_WRAPPER=1``, else in
     ``/etc/pam.d``), or :class:`AuthServiceError` is raised: on a machine
