@@ -3,7 +3,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     static let migrations: [String] = [
         """
@@ -96,6 +96,14 @@ enum Schema {
         CREATE TABLE settings (
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
+        );
+        """,
+        // 3: shortcuts, the phrases a person registered for prefilled intents.
+        """
+        CREATE TABLE shortcuts (
+            phrase_key TEXT PRIMARY KEY,
+            document TEXT NOT NULL,
+            position INTEGER NOT NULL
         );
         """,
     ]

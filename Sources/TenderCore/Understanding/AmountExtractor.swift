@@ -20,10 +20,15 @@ public enum AmountExtractor {
     /// `defaultCurrency`, not explicit) only when `bareNumbers` and it is no
     /// date ("the 15th").
     public static func find(in tokens: [TextToken], defaultCurrency: Currency, bareNumbers: Bool) -> [Found] {
+        find(in: tokens, numbers: NumberSpans(tokens), defaultCurrency: defaultCurrency, bareNumbers: bareNumbers)
+    }
+
+    /// As ``find(in:defaultCurrency:bareNumbers:)``, with the numbers of `tokens` already read.
+    static func find(in tokens: [TextToken], numbers: NumberSpans, defaultCurrency: Currency, bareNumbers: Bool) -> [Found] {
         var found: [Found] = []
         var i = 0
         while i < tokens.count {
-            if let hit = match(tokens, at: i, defaultCurrency: defaultCurrency, bareNumbers: bareNumbers) {
+            if let hit = match(tokens, numbers, at: i, defaultCurrency: defaultCurrency, bareNumbers: bareNumbers) {
                 found.append(hit)
                 i = hit.tokens.upperBound
             } else {
@@ -41,12 +46,12 @@ public enum AmountExtractor {
         return (String(words.value), words.count)
     }
 
-    private static func match(_ tokens: [TextToken], at i: Int, defaultCurrency: Currency, bareNumbers: Bool) -> Found? {
+    private static func match(_ tokens: [TextToken], _ numbers: NumberSpans, at i: Int, defaultCurrency: Currency, bareNumbers: Bool) -> Found? {
         let token = tokens[i]
-        if token.kind == .symbol, let code = symbols[token.text], let n = number(tokens, at: i + 1) {
+        if token.kind == .symbol, let code = symbols[token.text], let n = numbers[i + 1] {
             return make(n.text, code, i..<(i + 1 + n.count), explicit: true)
         }
-        guard let n = number(tokens, at: i) else { return nil }
+        guard let n = numbers[i] else { return nil }
         var end = i + n.count
         if end < tokens.count, tokens[end].kind == .word {
             let unit = tokens[end].text
@@ -59,7 +64,7 @@ public enum AmountExtractor {
                 // "twelve dollars and 5 cents", "twelve dollars 5 cents"
                 var j = end
                 if j < tokens.count, tokens[j].text == "and" || tokens[j].text == "y" { j += 1 }
-                if !text.contains("."), let c = number(tokens, at: j), j + c.count < tokens.count, cents.contains(tokens[j + c.count].text),
+                if !text.contains("."), let c = numbers[j], j + c.count < tokens.count, cents.contains(tokens[j + c.count].text),
                     let value = Int(c.text), (0..<100).contains(value)
                 {
                     text += "." + (value < 10 ? "0" : "") + String(value)
@@ -82,4 +87,16 @@ public enum AmountExtractor {
         guard let currency = try? Currency(code: code), let money = try? Money(decimal: text, currency: currency) else { return nil }
         return Found(money: money, tokens: tokens, explicit: explicit)
     }
+}
+
+/// The number starting at each token, read once: digits as written (commas
+/// dropped) or number words, with how many tokens it takes.
+struct NumberSpans {
+    private let spans: [(text: String, count: Int)?]
+
+    init(_ tokens: [TextToken]) {
+        spans = tokens.indices.map { AmountExtractor.number(tokens, at: $0) }
+    }
+
+    subscript(index: Int) -> (text: String, count: Int)? { index < spans.count ? spans[index] : nil }
 }

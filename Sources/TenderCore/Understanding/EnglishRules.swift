@@ -39,7 +39,7 @@ enum EnglishRules {
     }
 
     /// A name said right after one of `markers` ("to Sam").
-    private static func candidate(_ u: Utterance, after markers: [String]) -> String? {
+    static func candidate(_ u: Utterance, after markers: [String]) -> String? {
         for marker in markers {
             for (at, word) in u.words.enumerated() where word == marker {
                 if let phrase = u.phrase(after: at, limit: 3, stops: stops), looksLikeAName(phrase.text) { return phrase.text }
@@ -77,6 +77,13 @@ enum EnglishRules {
         guard let at = u.words.lastIndex(of: "for"),
             let note = u.phrase(after: at, limit: 8, stops: ["on", "tomorrow", "today", "with", "using", "from", "to", "via"])
         else { return nil }
-        return note.text
+        return withoutArticle(note.text)
+    }
+
+    /// `phrase` without a leading article ("the dinner" → "dinner", "la cena" → "cena").
+    static func withoutArticle(_ phrase: String) -> String {
+        let words = phrase.split(separator: " ")
+        guard words.count > 1, ["the", "a", "an", "el", "la", "los", "las", "un", "una"].contains(String(words[0])) else { return phrase }
+        return words.dropFirst().joined(separator: " ")
     }
 }

@@ -9,6 +9,7 @@ public enum Featurizer {
         ["mellon", "bank"], ["chase"], ["citibank"], ["citi"], ["pnc"], ["mellon"], ["usaa"], ["ally"], ["amex"], ["mastercard"], ["visa"],
         ["discover"], ["boa"],
     ]
+    static let banksByFirstWord: [String: [[String]]] = Dictionary(grouping: banks, by: { $0[0] })
     static let billKinds: Set<String> = [
         "water", "electric", "electricity", "gas", "phone", "cable", "internet", "utility", "utilities", "rent", "mortgage", "insurance",
         "power", "sewer", "trash", "garbage", "tuition", "wifi",
@@ -16,7 +17,8 @@ public enum Featurizer {
 
     /// The normalised words of `tokens`.
     public static func words(_ tokens: [TextToken]) -> [String] {
-        let amounts = AmountExtractor.find(in: tokens, defaultCurrency: .usDollar, bareNumbers: false)
+        let numbers = NumberSpans(tokens)
+        let amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: .usDollar, bareNumbers: false)
         var out: [String] = []
         var i = 0
         while i < tokens.count {
@@ -25,7 +27,7 @@ public enum Featurizer {
                 i = amount.tokens.upperBound
                 continue
             }
-            if let n = AmountExtractor.number(tokens, at: i) {
+            if let n = numbers[i] {
                 if out.last != "znum" { out.append("znum") }
                 i += n.count
                 continue
@@ -35,7 +37,7 @@ public enum Featurizer {
                 i += 1
                 continue
             }
-            if let bank = banks.first(where: { phrase in
+            if let candidates = banksByFirstWord[token.text], let bank = candidates.first(where: { phrase in
                 i + phrase.count <= tokens.count && (0..<phrase.count).allSatisfy { tokens[i + $0].text == phrase[$0] }
             }) {
                 out.append("zbank")

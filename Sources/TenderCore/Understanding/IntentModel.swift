@@ -82,23 +82,37 @@ public struct IntentModel: Sendable {
     /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
     public func decide(_ features: [UInt64]) -> Decision {
         // Term counts of the known features, tf-idf weighted and L2-normalised as in training.
-        var counts: [(index: Int, count: Float)] = []
-        for hash in features.sorted() {
-            guard let index = lookup(hash) else { continue }
-            if let last = counts.last, last.index == index { counts[counts.count - 1].count += 1 } else { counts.append((index, 1)) }
-        }
+        var indices: [Int] = []
+        indices.reserveCapacity(features.count)
+        for hash in features { if let index = lookup(hash) { indices.append(index) } }
+        indices.sort()
         var scores = intercepts
         var norm: Float = 0
-        for (index, count) in counts {
-            let value = count * Float(idf[index]) * idfScale
+        var at = 0
+        while at < indices.count {
+            var end = at + 1
+            while end < indices.count, indices[end] == indices[at] { end += 1 }
+            let value = Float(end - at) * Float(idf[indices[at]])
             norm += value * value
+            at = end
         }
-        norm = norm.squareRoot()
         if norm > 0 {
-            for (index, count) in counts {
-                let value = count * Float(idf[index]) * idfScale / norm * weightScale
-                for entry in Int(offsets[index])..<Int(offsets[index + 1]) {
-                    scores[Int(entryClass[entry])] += value * Float(entryWeight[entry])
+            // Each occurrence adds its feature's weights once, so a feature said n times counts n times.
+            let factor = weightScale / norm.squareRoot()
+            scores.withUnsafeMutableBufferPointer { scores in
+                offsets.withUnsafeBufferPointer { offsets in
+                    entryClass.withUnsafeBufferPointer { classes in
+                        entryWeight.withUnsafeBufferPointer { weights in
+                            idf.withUnsafeBufferPointer { idf in
+                                for index in indices {
+                                    let scaled = Float(idf[index]) * factor
+                                    for entry in Int(offsets[index])..<Int(offsets[index + 1]) {
+                                        scores[Int(classes[entry])] += scaled * Float(weights[entry])
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -109,13 +123,15 @@ public struct IntentModel: Sendable {
     }
 
     private func lookup(_ hash: UInt64) -> Int? {
-        var low = 0
-        var high = hashes.count
-        while low < high {
-            let mid = (low + high) / 2
-            if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+        hashes.withUnsafeBufferPointer { hashes in
+            var low = 0
+            var high = hashes.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+            }
+            return low < hashes.count && hashes[low] == hash ? low : nil
         }
-        return low < hashes.count && hashes[low] == hash ? low : nil
     }
 }
 

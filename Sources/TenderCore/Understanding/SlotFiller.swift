@@ -58,7 +58,9 @@ enum SlotFiller {
                 members.append(("requestedBalanceType", .string("miles")))
             }
         case "search_for_payments":
-            if let person = try finder.person() { members.append(("party", .object([("name", .string(person.name))]))) }
+            if let name = try finder.person()?.name ?? EnglishRules.candidate(u, after: ["to", "from", "with"]) {
+                members.append(("party", .object([("name", .string(name))])))
+            }
             if let range = dateRange(u) { members.append(("dateRange", range.json)) }
             let statuses: [String: PaymentStatus] = ["pending": .pending, "failed": .failed, "declined": .failed, "canceled": .canceled, "cancelled": .canceled]
             if let status = u.words.compactMap({ statuses[$0] }).first { members.append(("status", .string(status.rawValue))) }

@@ -42,7 +42,7 @@ enum SpanishRules {
             ("intent", .string("send_payment")), ("payee", .object([("name", .string(name))])), ("currencyAmount", amount.json),
         ]
         if let at = words.lastIndex(of: "para"), let note = u.phrase(after: at, limit: 8, stops: ["mañana", "hoy", "con"]) {
-            members.append(("note", .string(note.text)))
+            members.append(("note", .string(EnglishRules.withoutArticle(note.text))))
         }
         return .object(members)
     }

@@ -20,7 +20,7 @@ public enum TextParser {
         func result(_ intent: JSONValue?, _ language: String, _ source: ParseResult.Source, _ score: Float) -> ParseResult {
             ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
         }
-        let spoken = PhraseKey.compact(u.spoken)
+        let spoken = context.shortcuts.isEmpty ? "" : PhraseKey.compact(u.spoken)
         if !spoken.isEmpty, let shortcut = context.shortcuts.first(where: { PhraseKey.compact($0.phrase) == spoken }) {
             return result(shortcut.intent, "en", .shortcut, 1)
         }
@@ -32,8 +32,9 @@ public enum TextParser {
         if let intent = try EnglishRules.sendOrRequest(u, finder) { return result(intent, "en", .rules, 1) }
         guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
         let decision = model.decide(Featurizer.features(u.spoken))
-        guard decision.intent != "out_of_scope" else { return result(nil, "en", .model, decision.score) }
-        return result(try SlotFiller.fill(decision.intent, u, finder, context), "en", .model, decision.score)
+        let intent = try IntentHints.intent(u, finder, model: decision.intent) ?? decision.intent
+        guard intent != "out_of_scope" else { return result(nil, "en", .model, decision.score) }
+        return result(try SlotFiller.fill(intent, u, finder, context), "en", .model, decision.score)
     }
 
     /// Understands the recogniser's n-best list: every alternative is parsed

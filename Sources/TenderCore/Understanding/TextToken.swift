@@ -19,35 +19,36 @@ public struct TextToken: Equatable, Sendable {
     /// else separates tokens.
     public static func tokenize(_ text: String) -> [TextToken] {
         var tokens: [TextToken] = []
-        let characters = Array(text.lowercased())
+        let scalars = Array(text.lowercased().unicodeScalars)
+        func isDigit(_ i: Int) -> Bool { i < scalars.count && scalars[i].value >= 0x30 && scalars[i].value <= 0x39 }
+        func isLetter(_ i: Int) -> Bool {
+            let v = scalars[i].value
+            return (v >= 0x61 && v <= 0x7A) || (v > 0x7F && (scalars[i].properties.isAlphabetic || scalars[i].properties.generalCategory == .nonspacingMark))
+        }
         var index = 0
-        while index < characters.count {
-            let c = characters[index]
-            if c.isLetter {
+        while index < scalars.count {
+            if isLetter(index) {
                 var end = index
-                while end < characters.count, characters[end].isLetter { end += 1 }
-                tokens.append(TextToken(.word, String(characters[index..<end])))
+                while end < scalars.count, isLetter(end) { end += 1 }
+                tokens.append(TextToken(.word, String(String.UnicodeScalarView(scalars[index..<end]))))
                 index = end
-            } else if c.isASCII, c.isNumber {
+            } else if isDigit(index) {
                 var end = index
                 var seenPoint = false
-                while end < characters.count {
-                    let d = characters[end]
-                    if d.isASCII, d.isNumber {
+                while end < scalars.count {
+                    if isDigit(end) {
                         end += 1
-                    } else if (d == "," || (d == "." && !seenPoint)), end + 1 < characters.count, characters[end + 1].isASCII,
-                        characters[end + 1].isNumber
-                    {
-                        if d == "." { seenPoint = true }
+                    } else if scalars[end] == "," || (scalars[end] == "." && !seenPoint), isDigit(end + 1) {
+                        if scalars[end] == "." { seenPoint = true }
                         end += 1
                     } else {
                         break
                     }
                 }
-                tokens.append(TextToken(.number, String(characters[index..<end])))
+                tokens.append(TextToken(.number, String(String.UnicodeScalarView(scalars[index..<end]))))
                 index = end
             } else {
-                if "$€£¥".contains(c) { tokens.append(TextToken(.symbol, String(c))) }
+                if "$€£¥".unicodeScalars.contains(scalars[index]) { tokens.append(TextToken(.symbol, String(scalars[index]))) }
                 index += 1
             }
         }

@@ -1,0 +1,26 @@
+/// Plain signals that settle what the model is unsure of, each narrow enough
+/// never to turn unrelated speech into a payment: an imperative "pay … bill",
+/// a balance asked of an account the directory knows, points or miles
+/// asked about, the person's own payment history asked for.
+enum IntentHints {
+    static let politeOpenings: Set<String> = ["please", "can", "could", "you", "would", "i", "want", "to", "need", "like", "tender"]
+
+    /// The intent the hints settle on, or nil to keep the model's decision.
+    static func intent(_ u: Utterance, _ finder: PhraseFinder, model: String) throws(TenderError) -> String? {
+        let words = u.words
+        let firstVerb = words.first { !politeOpenings.contains($0) }
+        if firstVerb == "pay", u.hasAny(["bill", "bills"]) { return "pay_bill" }
+        let asksBalance = u.has("balance") || SlotFiller.contains(words, ["how", "much"]) || SlotFiller.contains(words, ["how", "many"])
+        if asksBalance, model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
+        if SlotFiller.contains(words, ["how", "many"]) || u.has("balance"), u.hasAny(["miles", "points"]), !u.hasAny(["redeem", "earn", "get"]) {
+            return "search_for_accounts"
+        }
+        let history: Set<String> = ["payments", "transactions", "purchases"]
+        let listing = u.hasAny(["show", "list", "see", "view", "what", "which"]) || SlotFiller.contains(words, ["did", "i", "pay"])
+        if listing, words.indices.contains(where: { $0 + 1 < words.count && words[$0] == "my" && history.contains(words[$0 + 1]) }) {
+            return "search_for_payments"
+        }
+        if SlotFiller.contains(words, ["payment", "history"]) { return "search_for_payments" }
+        return nil
+    }
+}
