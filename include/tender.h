@@ -100,6 +100,7 @@ enum tender_result_code {
     TENDER_E_INVALID_AMOUNT = 105,  /**< negative, zero, malformed or absurd amount */
     TENDER_E_UNKNOWN_CURRENCY = 106,/**< not an ISO 4217 currency code */
     TENDER_E_UNKNOWN_INTENT = 107,  /**< an intent type Tender does not know */
+    TENDER_E_OUT_OF_SCOPE = 108,    /**< the text is not a request Tender handles; no dialog started */
 
     /* 200-299: the dialog */
     TENDER_E_WRONG_STATE = 200,     /**< call out of order (e.g. handle before confirm) */
@@ -555,6 +556,68 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
 tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
                                     char **record_out, size_t *record_len_out,
                                     char **jws_out, size_t *jws_len_out);
+
+/* ---------------------------------------------------------- understanding */
+
+/**
+ * Understands a typed or spoken request, offline: a registered shortcut
+ * first, then the rules and the trained model. Writes
+ * `{"intent": "send_payment" | ... | "out_of_scope", "parameters": {...} | null,
+ *   "text", "language", "source", "score", "namedApp"}` to *json_out: the
+ * parameters are an intent document's (docs/intents.md) without "intent",
+ * ready for tender_session_new(); out_of_scope carries none. Names,
+ * organizations and accounts are found through the engine's directory and
+ * vocabulary (docs/understanding.md). Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT (text
+ * over 1000 characters), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_parse(tender_engine *engine, const char *text, size_t text_len,
+                                  char **json_out, size_t *len_out);
+
+/**
+ * Like tender_engine_parse() for the recogniser's n-best list:
+ * `{"alternatives": [{"text": "...", "score": 0.92}, ...]}` (1 to 10, score
+ * optional, best first). Every alternative is parsed; the best in-scope one
+ * wins, and the other hearings of its person are kept as the name's
+ * "alternatives". Errors: those of tender_engine_parse(), and
+ * TENDER_E_INVALID_JSON. Thread-safe.
+ */
+tender_result tender_engine_parse_alternatives(tender_engine *engine, const char *json, size_t json_len,
+                                               char **json_out, size_t *len_out);
+
+/**
+ * Understands a request without an engine: no directory, no shortcuts (a
+ * person's name is whatever the text says). Same output and errors as
+ * tender_engine_parse(), without the store's. Thread-safe.
+ */
+tender_result tender_parse(const char *text, size_t text_len, char **json_out, size_t *len_out);
+
+/**
+ * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}`: the
+ * phrase (case, spaces and punctuation ignored) starts that intent before
+ * anything else is tried; the same phrase again replaces it. Kept in the
+ * store. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
+ * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
+ * TENDER_E_UNKNOWN_INTENT, TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_add_shortcut(tender_engine *engine, const char *json, size_t json_len);
+
+/**
+ * Removes the shortcut with this phrase. Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE, TENDER_E_NOT_FOUND,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ */
+tender_result tender_engine_remove_shortcut(tender_engine *engine, const char *phrase, size_t phrase_len);
+
+/**
+ * Starts a dialog from text: tender_engine_parse(), then tender_session_new()
+ * with the intent understood. An out-of-scope text starts nothing and answers
+ * TENDER_E_OUT_OF_SCOPE. Errors: those of both. Thread-safe with respect to
+ * the engine.
+ */
+tender_result tender_session_new_from_text(tender_engine *engine, const char *text, size_t text_len,
+                                           tender_session **session_out);
 
 #ifdef __cplusplus
 }

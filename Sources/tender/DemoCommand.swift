@@ -61,7 +61,7 @@ struct DemoCommand: ParsableCommand {
         } else {
             printer.line("pam: DEMO PAM STACK, service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
         }
-        let player = DialogPlayer(printer: printer)
+        let player = DialogPlayer(observer: printer, today: today)
         for scenario in DemoScenario.all(today: today) {
             printer.banner("\n── \(scenario.request)")
             printer.turn(speaker: "person", scenario.request)

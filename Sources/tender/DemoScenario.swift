@@ -5,18 +5,19 @@ import TenderCore
 struct DemoScenario {
     let request: String
     let intent: String
-    let replies: [DialogReply]
+    /// What the person says at each question, in order.
+    let replies: [String]
 
     static func all(today: LocalDate) -> [DemoScenario] {
         [
             DemoScenario(
                 request: "Send $50 to John",
                 intent: #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}, "note": "dinner"}"#,
-                replies: [.choose("John Baily"), .choose("mobile")]),
+                replies: ["John Baily", "mobile"]),
             DemoScenario(
                 request: "Pay my Electric Company bill",
                 intent: #"{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}"#,
-                replies: [.choose("Electric Company, 4 Lake Road"), .confirm(true)]),
+                replies: ["4 Lake Road", "yes"]),
             DemoScenario(
                 request: "Transfer $200 from checking to savings",
                 intent: #"{"intent": "transfer_money", "fromAccount": {"nickname": "checking"}, "toAccount": {"nickname": "savings"}, "transactionAmount": {"amount": {"amount": "200", "currency": "USD"}}}"#,

@@ -1,7 +1,7 @@
 import TenderCore
 
 /// Prints a dialog turn by turn for people to read.
-struct DialogPrinter {
+struct DialogPrinter: DialogObserver {
     func banner(_ text: String) { print(text) }
     func line(_ text: String) { print(text) }
 
@@ -11,6 +11,47 @@ struct DialogPrinter {
 
     func detail(_ label: String, _ text: String) {
         print("\(String().padding(to: 7)) │   \(label.padding(to: 14)) \(text)")
+    }
+
+    func resolved(_ results: [ParameterResolution]) { resolution(results) }
+
+    func asked(_ open: ParameterResolution) {
+        switch open.result {
+        case let .disambiguation(prompt, options):
+            let numbered = options.enumerated().map { "\($0.offset + 1)) \($0.element.label)" }.joined(separator: "  ")
+            turn(speaker: "tender", "which \(prompt)? \(numbered)")
+        case let .confirmationRequired(value): turn(speaker: "tender", "\(open.parameter): did you mean \(Self.spoken(value))? (yes/no)")
+        case let .unsupported(reason): turn(speaker: "tender", "\(open.parameter) cannot be used (\(reason)); say another")
+        default: turn(speaker: "tender", "what \(open.parameter)?")
+        }
+    }
+
+    func answered(_ parameter: String, _ said: String) { turn(speaker: "person", said) }
+
+    func confirmed(_ code: ResponseCode, _ response: JSONValue) {
+        turn(speaker: "tender", "confirm → \(code.name)")
+        detail("response", JSONWriter.string(response))
+    }
+
+    func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?) {
+        turn(speaker: "tender", "handle → \(outcome.code.name)")
+        if let record = outcome.record {
+            detail("record", record.json)
+            detail("jws", String(record.jws.prefix(60)) + "…")
+        }
+        if let result = outcome.result { detail("result", JSONWriter.string(result)) }
+        if let denial { detail("denied", denial.message) }
+    }
+
+    /// A resolved value as a person would say it: a name, a label, an amount.
+    static func spoken(_ value: JSONValue) -> String {
+        if let name = value["displayName"]?.stringValue ?? value["nickname"]?.stringValue ?? value["organizationName"]?.stringValue { return name }
+        if let amount = value["amount"]?["amount"]?.stringValue ?? value["amount"]?.stringValue,
+            let currency = value["amount"]?["currency"]?.stringValue ?? value["currency"]?.stringValue
+        {
+            return "\(amount) \(currency)"
+        }
+        return value.stringValue ?? JSONWriter.string(value)
     }
 
     func resolution(_ results: [ParameterResolution]) {

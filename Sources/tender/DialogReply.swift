@@ -1,14 +1,14 @@
 import TenderCore
 
 /// What the person says at one question of a dialog: the label or number of
-/// an option, yes or no, or a JSON value.
+/// an option, yes or no, or a value in words ("20 dollars", "John") or JSON.
 enum DialogReply {
     case choose(String)
     case confirm(Bool)
     case value(String)
 
     /// Reads a typed line as the reply to `result`: a disambiguation takes a
-    /// label (or a part of only one label) or option number, a confirmation yes/no, anything else a JSON value.
+    /// label (or a part of only one label) or option number, a confirmation yes/no, anything else a value.
     static func parse(_ line: String, for result: ResolutionResult) -> DialogReply {
         let text = line.trimmingASCIIWhitespaceForCLI()
         switch result {
@@ -18,8 +18,8 @@ enum DialogReply {
         }
     }
 
-    /// The answer this reply gives to `open`; nil when it fits no option.
-    func answer(to open: ParameterResolution) throws(TenderError) -> Answer? {
+    /// The answer this reply gives to `open`, a parameter of `kind`; nil when it fits no option.
+    func answer(to open: ParameterResolution, kind: ParameterKind?, today: LocalDate) throws(TenderError) -> Answer? {
         switch (self, open.result) {
         case let (.choose(said), .disambiguation(_, options)):
             let index = Int(said).map { $0 - 1 }
@@ -32,7 +32,8 @@ enum DialogReply {
         case let (.confirm(yes), .confirmationRequired):
             return Answer(parameter: open.parameter, kind: .confirm(yes))
         case let (.value(text), _):
-            return Answer(parameter: open.parameter, kind: .value(try JSONParser.parse(text)))
+            guard let kind else { return Answer(parameter: open.parameter, kind: .value(try JSONParser.parse(text))) }
+            return Answer(parameter: open.parameter, kind: .value(try SpokenValue.value(text, kind: kind, today: today)))
         default:
             return nil
         }

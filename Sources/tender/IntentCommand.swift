@@ -11,7 +11,7 @@ import TenderStore
 struct IntentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intent",
-        abstract: "Run a dialog from a JSON intent (docs/intents.md), one reply per line: an option's label or number, yes/no, or a JSON value.")
+        abstract: "Run a dialog from a JSON intent (docs/intents.md), one reply per line: an option's label or number, yes/no, or a value.")
 
     @OptionGroup var home: HomeOption
 
@@ -37,10 +37,7 @@ struct IntentCommand: ParsableCommand {
         let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
         let printer = DialogPrinter()
-        let outcome = try DialogPlayer(printer: printer).play(session) { open in
-            printer.turn(speaker: "tender", "your answer about \(open.parameter)?")
-            return readLine().map { DialogReply.parse($0, for: open.result) }
-        }
+        let outcome = try DialogPlayer(observer: printer, today: WallClock.today()).play(session) { _ in readLine() }
         guard outcome?.code == .success else { throw ExitCode(1) }
     }
 }

@@ -7,9 +7,14 @@ import TenderCore
 /// does: for scripts and tests with no terminal. The line goes byte by byte
 /// into PAM's buffer, never into a Swift string. Messages go to standard error.
 struct StandardInputConversation: Conversation {
-    func converse(kind: PromptKind, message: String, answer: UnsafeMutableRawBufferPointer) -> Int? {
+    /// Shows PAM's message before the answer is read; by default on standard error.
+    var announce: @Sendable (PromptKind, String) -> Void = { kind, message in
         let line = message + (kind == .info || kind == .error ? "\n" : "")
         _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    func converse(kind: PromptKind, message: String, answer: UnsafeMutableRawBufferPointer) -> Int? {
+        announce(kind, message)
         guard kind == .secret || kind == .text else { return 0 }
         var length = 0
         while true {

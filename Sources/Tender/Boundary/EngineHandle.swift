@@ -29,6 +29,11 @@ final class EngineHandle: CHandle {
             appVocabulary: vocabulary, backend: host.map { HostBackend(callbacks: $0) }, today: { WallClock.today() })
     }
 
+    /// What parsing text may look at: the engine's directory, the store's shortcuts, the app vocabulary, today.
+    func parseContext() throws(TenderError) -> ParseContext {
+        ParseContext(directory: engine.directory, shortcuts: try store.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today())
+    }
+
     /// The app-wide vocabulary file at `path`.
     private static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
         guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }

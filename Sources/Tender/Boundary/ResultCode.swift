@@ -19,6 +19,7 @@ enum ResultCode {
         case .invalidAmount: return value(TENDER_E_INVALID_AMOUNT)
         case .unknownCurrency: return value(TENDER_E_UNKNOWN_CURRENCY)
         case .unknownIntent: return value(TENDER_E_UNKNOWN_INTENT)
+        case .outOfScope: return value(TENDER_E_OUT_OF_SCOPE)
         case .wrongState: return value(TENDER_E_WRONG_STATE)
         case .notAsked: return value(TENDER_E_NOT_ASKED)
         case .unknownOption: return value(TENDER_E_UNKNOWN_OPTION)
@@ -48,6 +49,7 @@ enum ResultCode {
         case value(TENDER_E_INVALID_AMOUNT): return "TENDER_E_INVALID_AMOUNT"
         case value(TENDER_E_UNKNOWN_CURRENCY): return "TENDER_E_UNKNOWN_CURRENCY"
         case value(TENDER_E_UNKNOWN_INTENT): return "TENDER_E_UNKNOWN_INTENT"
+        case value(TENDER_E_OUT_OF_SCOPE): return "TENDER_E_OUT_OF_SCOPE"
         case value(TENDER_E_WRONG_STATE): return "TENDER_E_WRONG_STATE"
         case value(TENDER_E_NOT_ASKED): return "TENDER_E_NOT_ASKED"
         case value(TENDER_E_UNKNOWN_OPTION): return "TENDER_E_UNKNOWN_OPTION"

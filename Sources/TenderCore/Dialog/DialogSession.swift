@@ -49,6 +49,9 @@ public final class DialogSession {
     /// The intent's name, e.g. "pay_bill".
     public var intentName: String { intent.schema.name }
 
+    /// What `parameter` of this intent holds, or nil when it has no such parameter.
+    public func kind(of parameter: String) -> ParameterKind? { intent.schema.kind(of: parameter) }
+
     private func checkOpen() throws(TenderError) {
         switch phase {
         case .handled: throw .wrongState("the intent was already handled")

@@ -9,6 +9,7 @@ public enum TenderError: Error, Equatable, Sendable {
     case invalidAmount(String)
     case unknownCurrency(String)
     case unknownIntent(String)
+    case outOfScope(String)
     case wrongState(String)
     case notAsked(String)
     case unknownOption(String)
@@ -28,7 +29,7 @@ public enum TenderError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case let .nullArgument(m), let .invalidUTF8(m), let .invalidJSON(m), let .tooLarge(m), let .invalidArgument(m),
-            let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .wrongState(m),
+            let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .outOfScope(m), let .wrongState(m),
             let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .dialogEnded(m), let .store(m),
             let .storeBusy(m), let .home(m), let .notFound(m), let .crypto(m), let .keyFile(m), let .ledgerTampered(m), let .authService(m),
             let .internal(m):

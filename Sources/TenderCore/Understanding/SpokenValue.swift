@@ -1,0 +1,47 @@
+/// Reads a value the person says in answer to a question about a parameter
+/// ("twenty dollars", "John", "the minimum", "tomorrow"), as the JSON value
+/// tender_session_answer takes; a JSON text is taken as it is.
+public enum SpokenValue {
+    /// The value for a parameter of `kind`; ``TenderError/invalidArgument(_:)`` when the words say none.
+    public static func value(_ said: String, kind: ParameterKind, today: LocalDate, currency: Currency = .usDollar) throws(TenderError) -> JSONValue {
+        let text = said.trimmingCharacters()
+        if let first = text.first, first == "{" || first == "\"" || first == "[" { return try JSONParser.parse(text) }
+        guard !text.isEmpty else { throw .invalidArgument("say a value") }
+        let tokens = TextToken.tokenize(text)
+        switch kind {
+        case .person: return .object([("name", .string(text))])
+        case .billPayee: return .object([("name", .string(text))])
+        case .account: return .object([("nickname", .string(text))])
+        case .currencyAmount:
+            guard let amount = AmountExtractor.find(in: tokens, defaultCurrency: currency, bareNumbers: true).first else {
+                throw .invalidArgument("say an amount, like \"20 dollars\"")
+            }
+            return amount.money.json
+        case .transactionAmount:
+            let u = Utterance(text, context: ParseContext(today: today, defaultCurrency: currency))
+            if let money = u.amount { return .object([("amount", money.json)]) }
+            if let type = SlotFiller.amountType(u) { return .object([("amountType", .string(type.rawValue))]) }
+            throw .invalidArgument("say an amount, or \"the minimum\" or \"the full balance\"")
+        case .date:
+            if let day = DateExtractor.find(in: tokens, today: today).compactMap(\.day).first { return day.json }
+            return .string(text)
+        case .dateRange:
+            if let found = DateExtractor.find(in: tokens, today: today).first {
+                return (found.range ?? DateRange(start: found.day, end: found.day)).json
+            }
+            throw .invalidArgument("say a period, like \"this month\"")
+        case .note, .text, .billType, .paymentStatus, .accountType, .balanceType:
+            return .string(text)
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace.
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}

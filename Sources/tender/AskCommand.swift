@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import TenderAuth
+import TenderCore
+import TenderStore
+
+/// `tender ask "utterance"`: the whole dialog from text: understanding,
+/// resolution with its questions, confirmation, authentication, handling and
+/// the signed record. On a terminal it asks in words (the password without
+/// echo); otherwise it reads one answer per line from standard input, the
+/// password included, as `sudo -S` does. With --json every turn is one JSON
+/// object per line (docs/understanding.md).
+struct AskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ask",
+        abstract: "Run the whole dialog from a request in words (more texts: the recogniser's alternatives).",
+        discussion: """
+            Exit status: 0 handled successfully, 1 the dialog ended in a failure code, 2 the request is out of scope, 3 an error.
+            """)
+
+    @OptionGroup var home: HomeOption
+
+    @Flag(help: "Write every turn as one JSON object per line.") var json = false
+
+    @Option(name: .customLong("pam-service"), help: ArgumentHelp("The PAM service for re-authentication.", valueName: "NAME"))
+    var pamService = "tender"
+
+    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("A PAM configuration directory of your own.", valueName: "DIR"))
+    var pamConfigDirectory: String?
+
+    @Argument(help: "The request, e.g. \"send $50 to John\"; more texts are alternatives, best first.") var texts: [String]
+
+    func run() throws {
+        guard !texts.isEmpty else { throw ValidationError("say a request") }
+        let turns = JSONTurns()
+        let status: Int32
+        do throws(TenderError) {
+            status = try converse(turns)
+        } catch {
+            if json { turns.failed(error) } else { printError(error.message) }
+            status = 3
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func printError(_ message: String) {
+        _ = "tender: \(message)\n".withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// Plays the dialog; answers the exit status (0 success, 1 a failure code, 2 out of scope).
+    private func converse(_ turns: JSONTurns) throws(TenderError) -> Int32 {
+        guard let path = home.resolved else { throw .home("set --home DIR or TENDER_HOME") }
+        let store = try StoreOpener.open(home: path)
+        let today = WallClock.today()
+        let context = ParseContext(directory: store, shortcuts: try store.shortcuts(), today: today)
+        let understood = texts.count == 1
+            ? try TextParser.parse(texts[0], context: context) : try TextParser.parse(alternatives: texts.map { ($0, nil) }, context: context)
+        let printer = DialogPrinter()
+        if json { turns.understood(understood) } else { printer.turn(speaker: "tender", "understood: \(understood.intentName)") }
+        guard let intent = understood.intent else {
+            if !json { printer.detail("", "that is not a payment request Tender handles") }
+            return 2
+        }
+        var policy = AuthenticationPolicy()
+        policy.service = pamService
+        policy.configDirectory = pamConfigDirectory
+        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+        let engine = Engine(
+            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store), today: { today })
+        let session = try DialogSession(engine: engine, json: intent)
+        if isatty(0) != 0 && !json {
+            session.conversation = TerminalConversation()
+        } else {
+            var conversation = StandardInputConversation()
+            if json { conversation.announce = { kind, message in JSONTurns().authenticate(kind, message) } }
+            session.conversation = conversation
+        }
+        let observer: any DialogObserver = json ? turns : printer
+        let outcome = try DialogPlayer(observer: observer, today: today).play(session) { _ in
+            if isatty(0) != 0 && !json { print("        │ > ", terminator: ""); fflush(nil) }
+            return readLine()
+        }
+        return outcome?.code == .success ? 0 : 1
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TenderCore
+
+/// Writes each turn of a dialog as one JSON object per line on standard
+/// output (`tender ask --json`), for hosts and tests that script Tender.
+/// The protocol is documented in docs/understanding.md.
+struct JSONTurns: DialogObserver {
+    static func emit(_ members: [(key: String, value: JSONValue)]) {
+        print(JSONWriter.string(.object(members)))
+        fflush(nil)
+    }
+
+    func understood(_ result: ParseResult) { Self.emit([("turn", .string("understood"))] + (result.json.objectMembers ?? [])) }
+
+    func resolved(_ results: [ParameterResolution]) {
+        Self.emit([
+            ("turn", .string("resolve")), ("complete", .bool(results.allSatisfy(\.result.isResolved))),
+            ("parameters", .array(results.map(\.json))),
+        ])
+    }
+
+    func asked(_ open: ParameterResolution) {
+        Self.emit([("turn", .string("question"))] + (open.json.objectMembers ?? []))
+    }
+
+    func answered(_ parameter: String, _ said: String) {
+        Self.emit([("turn", .string("answer")), ("parameter", .string(parameter)), ("said", .string(said))])
+    }
+
+    func confirmed(_ code: ResponseCode, _ response: JSONValue) {
+        Self.emit([("turn", .string("confirm")), ("code", .string(code.name)), ("response", response)])
+    }
+
+    func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?) {
+        var members: [(key: String, value: JSONValue)] = [("turn", .string("handle")), ("code", .string(outcome.code.name))]
+        if let record = outcome.record {
+            members.append(("record", (try? JSONParser.parse(record.json)) ?? .string(record.json)))
+            members.append(("jws", .string(record.jws)))
+        }
+        if let result = outcome.result { members.append(("result", result)) }
+        if let denial { members.append(("denied", .string(denial.name))) }
+        Self.emit(members)
+    }
+
+    func authenticate(_ kind: PromptKind, _ message: String) {
+        Self.emit([("turn", .string("authenticate")), ("kind", .string(String(describing: kind))), ("message", .string(message))])
+    }
+
+    func failed(_ error: TenderError) {
+        Self.emit([("turn", .string("error")), ("message", .string(error.message))])
+    }
+}
