@@ -805,6 +805,62 @@ static void test_host_callbacks(void) {
     tender_engine_free(engine);
 }
 
+/* -------------------------------------------------------- understanding */
+
+static void test_understanding(void) {
+    tender_engine *engine = open_engine("understanding");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    char *json = NULL;
+    size_t len = 0;
+    const char *text = "Send fifty dollars to John Baily for dinner with Tender";
+    CHECK_RC(tender_engine_parse(engine, text, strlen(text), &json, &len), TENDER_OK);
+    CHECK(json != NULL && strlen(json) == len);
+    CHECK(contains(json, "\"intent\":\"send_payment\"") && contains(json, "\"name\":\"john baily\"") && contains(json, "\"amount\":\"50.00\""));
+    CHECK(contains(json, "\"note\":\"dinner\"") && contains(json, "\"namedApp\":true"));
+    tender_string_free(json);
+
+    const char *weather = "will it rain in Lisbon tomorrow";
+    CHECK_RC(tender_parse(weather, strlen(weather), &json, NULL), TENDER_OK);
+    CHECK(contains(json, "\"intent\":\"out_of_scope\"") && contains(json, "\"parameters\":null"));
+    tender_string_free(json);
+    CHECK_RC(tender_parse("\xff\xfe", 2, &json, NULL), TENDER_E_INVALID_UTF8);
+    CHECK_RC(tender_parse(NULL, 3, &json, NULL), TENDER_E_NULL_ARGUMENT);
+
+    const char *nbest = "{\"alternatives\": [{\"text\": \"what's the weather\", \"score\": 0.6},"
+                        " {\"text\": \"send $5 to Tim Cook\", \"score\": 0.4}]}";
+    CHECK_RC(tender_engine_parse_alternatives(engine, nbest, strlen(nbest), &json, NULL), TENDER_OK);
+    CHECK(contains(json, "\"intent\":\"send_payment\"") && contains(json, "tim cook"));
+    tender_string_free(json);
+    const char *none = "{\"alternatives\": []}";
+    CHECK_RC(tender_engine_parse_alternatives(engine, none, strlen(none), &json, NULL), TENDER_E_INVALID_ARGUMENT);
+
+    const char *shortcut = "{\"phrase\": \"Coffee expense\", \"intent\": {\"intent\": \"send_payment\","
+                           " \"payee\": {\"id\": \"tim-cook\"}, \"currencyAmount\": {\"amount\": \"4.50\", \"currency\": \"USD\"}}}";
+    CHECK_RC(tender_engine_add_shortcut(engine, shortcut, strlen(shortcut)), TENDER_OK);
+    const char *bad = "{\"phrase\": \"x\", \"intent\": {\"intent\": \"order_pizza\"}}";
+    CHECK_RC(tender_engine_add_shortcut(engine, bad, strlen(bad)), TENDER_E_UNKNOWN_INTENT);
+    const char *said = "coffee expense";
+    CHECK_RC(tender_engine_parse(engine, said, strlen(said), &json, NULL), TENDER_OK);
+    CHECK(contains(json, "\"source\":\"shortcut\"") && contains(json, "\"amount\":\"4.50\""));
+    tender_string_free(json);
+
+    tender_session *session = (tender_session *)0x1;
+    CHECK_RC(tender_session_new_from_text(engine, weather, strlen(weather), &session), TENDER_E_OUT_OF_SCOPE);
+    CHECK(session == (tender_session *)0x1);
+    CHECK(strcmp(tender_result_str(TENDER_E_OUT_OF_SCOPE), "TENDER_E_OUT_OF_SCOPE") == 0);
+    CHECK_RC(tender_session_new_from_text(engine, said, strlen(said), &session), TENDER_OK);
+    tender_response_code code = -1;
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    CHECK_RC(tender_session_handle(session, &code, NULL, NULL, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS);
+    tender_session_free(session);
+
+    CHECK_RC(tender_engine_remove_shortcut(engine, "COFFEE  expense!", 16), TENDER_OK);
+    CHECK_RC(tender_engine_remove_shortcut(engine, said, strlen(said)), TENDER_E_NOT_FOUND);
+    tender_engine_free(engine);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SCRATCH_DIR\n", argv[0]);
@@ -824,6 +880,7 @@ int main(int argc, char **argv) {
     test_domain(engine);
     tender_engine_free(engine);
     test_host_callbacks();
+    test_understanding();
     test_processes();
     test_session_outlives_engine();
     test_ledger();
