@@ -11,7 +11,9 @@ struct PhraseFinder {
         for length in stride(from: size, through: 1, by: -1) {
             for start in 0..<max(0, tokens.count - length + 1) {
                 let range = start..<(start + length)
-                guard range.allSatisfy({ tokens[$0].kind == .word && !utterance.isValue($0) && !PhraseFinder.fillers.contains(tokens[$0].text) })
+                // Filler words may sit inside a phrase ("Safe to Spend") but never begin or end one.
+                guard range.allSatisfy({ tokens[$0].kind == .word && !utterance.isValue($0) }),
+                    !PhraseFinder.fillers.contains(tokens[range.lowerBound].text), !PhraseFinder.fillers.contains(tokens[range.upperBound - 1].text)
                 else { continue }
                 found.append((range.map { tokens[$0].text }.joined(separator: " "), range))
             }

@@ -1,0 +1,137 @@
+import Testing
+@testable import TenderCore
+
+@Suite struct UnderstandingTests {
+    let context = ParseContext(today: Fixtures.today)  // Sunday 2026-11-22
+
+    private func amount(_ text: String) -> String? {
+        AmountExtractor.find(in: TextToken.tokenize(text), defaultCurrency: .usDollar, bareNumbers: false).first.map {
+            "\($0.money.decimalString) \($0.money.currency.code)"
+        }
+    }
+
+    @Test(arguments: [
+        ("$50", "50.00 USD"), ("50 bucks", "50.00 USD"), ("fifty dollars", "50.00 USD"), ("$1,250.50", "1250.50 USD"),
+        ("twelve dollars and 5 cents", "12.05 USD"), ("€20", "20.00 EUR"), ("20 euros", "20.00 EUR"), ("one hundred and fifty bucks", "150.00 USD"),
+        ("two thousand five hundred dollars", "2500.00 USD"), ("75 cents", "0.75 USD"), ("£3.5", "3.50 GBP"), ("¥500", "500 JPY"),
+        ("cincuenta dólares", "50.00 USD"),
+    ])
+    func amountsInEveryWayPeopleSayThem(text: String, expected: String) {
+        #expect(amount(text) == expected)
+    }
+
+    @Test func numbersThatAreNotAmounts() {
+        #expect(amount("on the 15th") == nil)
+        #expect(amount("a dollar") == nil || amount("a dollar") == "1.00 USD")
+        #expect(amount("$1.999") == nil)  // more fraction digits than USD has
+        #expect(amount("pay it") == nil)
+    }
+
+    @Test func datesRelativeToToday() throws {
+        func day(_ text: String) -> String? { DateExtractor.find(in: TextToken.tokenize(text), today: Fixtures.today).first?.day?.description }
+        func range(_ text: String) -> String? {
+            DateExtractor.find(in: TextToken.tokenize(text), today: Fixtures.today).first?.range.map { "\($0.start!)..\($0.end!)" }
+        }
+        #expect(day("tomorrow") == "2026-11-23")
+        #expect(day("yesterday") == "2026-11-21")
+        #expect(day("on the 15th") == "2026-12-15")  // the 15th has passed this month
+        #expect(day("on the 30th") == "2026-11-30")
+        #expect(day("next friday") == "2026-11-27")
+        #expect(day("last friday") == "2026-11-20")
+        #expect(day("march 2") == "2027-03-02")
+        #expect(range("this month") == "2026-11-01..2026-11-30")
+        #expect(range("next month") == "2026-12-01..2026-12-31")
+        #expect(range("last week") == "2026-11-09..2026-11-15")
+        #expect(day("mañana") == "2026-11-23")
+        #expect(Fixtures.today.weekday == 6)
+        #expect(try LocalDate(year: 2024, month: 2, day: 29).adding(months: 12).description == "2025-02-28")
+    }
+
+    @Test func sendingAndRequestingNeedAVerbAnAmountAndAPerson() throws {
+        let send = try TextParser.parse("Send fifty bucks to Sam for the concert tickets with Tender", context: context)
+        #expect(send.intentName == "send_payment" && send.namedApp && send.source == .rules)
+        #expect(send.intent?["payee"]?["name"] == .string("sam"))
+        #expect(send.intent?["note"] == .string("concert tickets"))
+        let request = try TextParser.parse("ask Dana for $12.50", context: context)
+        #expect(request.intentName == "request_payment" && request.intent?["payer"]?["name"] == .string("dana"))
+        for unrelated in ["send a text to John", "send $50", "pay attention to the road", "give me directions to Boston",
+                          "request pto for march 2 and 3", "send me an uber at 5pm"] {
+            #expect(try TextParser.parse(unrelated, context: context).intentName != "send_payment", "\(unrelated)")
+            #expect(try TextParser.parse(unrelated, context: context).intentName != "request_payment", "\(unrelated)")
+        }
+    }
+
+    @Test func theModelKeepsOtherRequestsOut() throws {
+        for text in ["what's the weather like in Paris", "play some jazz", "freeze my card", "change my pin", "set an alarm for 7am",
+                     "tell me a joke", "how do I say thank you in french", "book a table for two"] {
+            let result = try TextParser.parse(text, context: context)
+            #expect(result.isOutOfScope, "\(text) → \(result.intentName)")
+            #expect(result.json["parameters"] == .null)
+        }
+    }
+
+    @Test func theModelFindsTheOtherIntentsAndTheirParameters() throws {
+        let bill = try TextParser.parse("pay the minimum on my electric bill tomorrow", context: context)
+        #expect(bill.intentName == "pay_bill")
+        #expect(bill.intent?["transactionAmount"]?["amountType"] == .string("minimumDue"))
+        #expect(bill.intent?["billType"] == .string("electricity"))
+        #expect(bill.intent?["transactionScheduledDate"] == .string("2026-11-23"))
+        let due = try TextParser.parse("what bills are due this month", context: context)
+        #expect(due.intentName == "search_for_bills" && due.intent?["dueDateRange"]?["end"] == .string("2026-11-30"))
+        let transfer = try TextParser.parse("transfer $200 from checking to savings", context: context)
+        #expect(transfer.intentName == "transfer_money")
+        #expect(transfer.intent?["fromAccount"]?["nickname"] == .string("checking") && transfer.intent?["toAccount"]?["nickname"] == .string("savings"))
+        #expect(try TextParser.parse("how many miles do i have", context: context).intent?["requestedBalanceType"] == .string("miles"))
+        #expect(try TextParser.parse("show my payments to john last week", context: context).intent?["party"]?["name"] == .string("john"))
+    }
+
+    @Test func theDirectoryNamesPeopleOrganizationsAndAccounts() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        let balance = try TextParser.parse("what's my safe to spend balance", context: withDirectory)
+        #expect(balance.intentName == "search_for_accounts" && balance.intent?["accountNickname"] == .string("Safe-to-Spend"))
+        let pay = try TextParser.parse("pay John Baily 20", context: withDirectory)  // a known person may come with a bare number
+        #expect(pay.intentName == "send_payment" && pay.intent?["currencyAmount"]?["amount"] == .string("20.00"))
+        #expect(try TextParser.parse("pay Jordan 20", context: withDirectory).intentName != "send_payment")
+        let bill = try TextParser.parse("pay my electric company bill", context: withDirectory)
+        #expect(bill.intent?["billPayee"]?["name"] == .string("electric company"))
+    }
+
+    @Test func shortcutsComeFirst() throws {
+        var withShortcut = context
+        withShortcut.shortcuts = [try Shortcut(phrase: "Coffee expense", intent: try JSONParser.parse(
+            #"{"intent":"send_payment","payee":{"id":"tim"},"currencyAmount":{"amount":"4.50","currency":"USD"}}"#))]
+        let result = try TextParser.parse("coffee, expense!", context: withShortcut)
+        #expect(result.source == .shortcut && result.intent?["currencyAmount"]?["amount"] == .string("4.50"))
+        #expect(throws: TenderError.self) { try Shortcut(phrase: "x", intent: try JSONParser.parse(#"{"intent":"order_pizza"}"#)) }
+    }
+
+    @Test func spanishForSendingAndPayingBills() throws {
+        let send = try TextParser.parse("envía 50 dólares a Juan para la cena", context: context)
+        #expect(send.language == "es" && send.intentName == "send_payment" && send.intent?["note"] == .string("cena"))
+        let bill = try TextParser.parse("paga mi factura de la luz", context: context)
+        #expect(bill.intentName == "pay_bill" && bill.intent?["billType"] == .string("electricity"))
+        #expect(try TextParser.parse("¿qué tiempo hace en Madrid mañana?", context: context).isOutOfScope)
+    }
+
+    @Test func theBestHearingWinsAndKeepsTheOthers() throws {
+        let result = try TextParser.parse(
+            alternatives: [("what's the weather", nil), ("send $5 to Jon", nil), ("send $5 to John", nil)], context: context)
+        #expect(result.intentName == "send_payment" && result.intent?["payee"]?["alternatives"] == .array([.string("john")]))
+        #expect(throws: TenderError.self) { try TextParser.parse(alternatives: [], context: context) }
+    }
+
+    @Test func answersInWords() throws {
+        #expect(try SpokenValue.value("twenty dollars", kind: .currencyAmount, today: Fixtures.today) == Money(decimal: "20", currency: .usDollar).json)
+        #expect(try SpokenValue.value("the minimum", kind: .transactionAmount, today: Fixtures.today)["amountType"] == .string("minimumDue"))
+        #expect(try SpokenValue.value("Tim", kind: .person, today: Fixtures.today) == .object([("name", .string("Tim"))]))
+        #expect(try SpokenValue.value("tomorrow", kind: .date, today: Fixtures.today) == .string("2026-11-23"))
+        #expect(throws: TenderError.self) { try SpokenValue.value("lots", kind: .currencyAmount, today: Fixtures.today) }
+    }
+
+    @Test func tooLongTextIsRefused() {
+        #expect(throws: TenderError.self) { try TextParser.parse(String(repeating: "a", count: 1001), context: context) }
+        #expect(IntentModel.shared != nil)
+    }
+}
