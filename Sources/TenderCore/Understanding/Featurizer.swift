@@ -16,8 +16,10 @@ public enum Featurizer {
     ]
 
     /// The normalised words of `tokens`.
-    public static func words(_ tokens: [TextToken]) -> [String] {
-        let numbers = NumberSpans(tokens)
+    public static func words(_ tokens: [TextToken]) -> [String] { words(tokens, numbers: NumberSpans(tokens)) }
+
+    /// As ``words(_:)``, with the numbers of `tokens` already read.
+    static func words(_ tokens: [TextToken], numbers: NumberSpans) -> [String] {
         let amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: .usDollar, bareNumbers: false)
         var out: [String] = []
         var i = 0
@@ -52,7 +54,12 @@ public enum Featurizer {
 
     /// The feature hashes of `text`, with repeats.
     public static func features(_ text: String) -> [UInt64] {
-        let normalised = words(TextToken.tokenize(text))
+        let tokens = TextToken.tokenize(text)
+        return features(normalised: words(tokens, numbers: NumberSpans(tokens)))
+    }
+
+    /// The feature hashes of normalised words.
+    static func features(normalised: [String]) -> [UInt64] {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(normalised.count * 14)
         var previous: [UInt8] = []

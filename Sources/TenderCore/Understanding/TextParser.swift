@@ -31,7 +31,7 @@ public enum TextParser {
         }
         if let intent = try EnglishRules.sendOrRequest(u, finder) { return result(intent, "en", .rules, 1) }
         guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
-        let decision = model.decide(Featurizer.features(u.spoken))
+        let decision = model.decide(u.features)
         let intent = try IntentHints.intent(u, finder, model: decision.intent) ?? decision.intent
         guard intent != "out_of_scope" else { return result(nil, "en", .model, decision.score) }
         return result(try SlotFiller.fill(intent, u, finder, context), "en", .model, decision.score)

@@ -6,6 +6,8 @@ struct Utterance {
     let namedApp: Bool
     let amounts: [AmountExtractor.Found]
     let dates: [DateExtractor.Found]
+    /// The number starting at each token, read once for the amounts and the model's features.
+    let numbers: NumberSpans
 
     static let appPhrases: [[String]] = [
         ["with", "tender"], ["using", "tender"], ["in", "tender"], ["on", "tender"], ["via", "tender"], ["through", "tender"],
@@ -33,12 +35,16 @@ struct Utterance {
         self.namedApp = named
         self.dates = DateExtractor.find(in: tokens, today: context.today)
         let days = dates.map(\.tokens)
-        self.amounts = AmountExtractor.find(in: tokens, defaultCurrency: context.defaultCurrency, bareNumbers: true)
+        self.numbers = NumberSpans(tokens)
+        self.amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: context.defaultCurrency, bareNumbers: true)
             .filter { amount in !days.contains { $0.overlaps(amount.tokens) } }
     }
 
-    /// The text without the app's name, for shortcuts and the model.
+    /// The text without the app's name, for shortcuts.
     var spoken: String { tokens.map(\.text).joined(separator: " ") }
+
+    /// The model's features of the text without the app's name (as ``Featurizer/features(_:)`` of ``spoken``).
+    var features: [UInt64] { Featurizer.features(normalised: Featurizer.words(tokens, numbers: numbers)) }
 
     /// The lower-cased words, in order.
     var words: [String] { tokens.map(\.text) }
