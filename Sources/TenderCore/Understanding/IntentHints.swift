@@ -1,7 +1,8 @@
 /// Plain signals that settle what the model is unsure of, each narrow enough
 /// never to turn unrelated speech into a payment: an imperative "pay … bill",
-/// a balance asked of an account the directory knows, points or miles
-/// asked about, the person's own payment history asked for.
+/// a question about a bill (a search, not a payment), a balance asked of an
+/// account the directory knows, points or miles one has, the person's own
+/// payment history asked for.
 enum IntentHints {
     static let politeOpenings: Set<String> = ["please", "can", "could", "you", "would", "i", "want", "to", "need", "like", "tender"]
 
@@ -10,9 +11,14 @@ enum IntentHints {
         let words = u.words
         let firstVerb = words.first { !politeOpenings.contains($0) }
         if firstVerb == "pay", u.hasAny(["bill", "bills"]) { return "pay_bill" }
+        // A question about paying a bill (when, what day, how much) asks about the bill; it pays nothing.
+        let asksWhenOrHowMuch = u.has("when") || SlotFiller.contains(words, ["what", "day"]) || SlotFiller.contains(words, ["what", "date"])
+            || SlotFiller.contains(words, ["how", "much"])
+        if model == "pay_bill", asksWhenOrHowMuch, u.hasAny(["bill", "bills"]) { return "search_for_bills" }
         let asksBalance = u.has("balance") || SlotFiller.contains(words, ["how", "much"]) || SlotFiller.contains(words, ["how", "many"])
         if asksBalance, model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
-        if SlotFiller.contains(words, ["how", "many"]) || u.has("balance"), u.hasAny(["miles", "points"]), !u.hasAny(["redeem", "earn", "get"]) {
+        let asksLoyaltyBalance = u.has("balance") || (SlotFiller.contains(words, ["how", "many"]) && u.hasAny(["have", "my", "got"]))
+        if asksLoyaltyBalance, u.hasAny(["miles", "points"]), !u.hasAny(["redeem", "earn", "get", "away", "far"]) {
             return "search_for_accounts"
         }
         let history: Set<String> = ["payments", "transactions", "purchases"]
