@@ -95,6 +95,26 @@ says why (``"wrongCredentials: ..."``, ``"throttled: ..."``,
 ``"cancelled: ..."``). :meth:`Engine.audit` lists every authentication
 decision; it never holds a secret.
 
+Understanding requests
+----------------------
+Tender also understands a request in words, offline (docs/understanding.md):
+:func:`parse` (no engine: no directory, no shortcuts) and :meth:`Engine.parse`
+(names, organizations and accounts found through the engine's directory and
+vocabulary, registered shortcuts first) return a :class:`ParseResult`, a
+``dict`` ``{"intent", "parameters", "text", "language", "source", "score",
+"namedApp"}`` with attribute access::
+
+    result = engine.parse("send $50 to John for dinner")
+    result.intent        # "send_payment" (or "out_of_scope")
+    result.parameters    # {"payee": {"name": "John"}, "currencyAmount": {...}, "note": "dinner"}
+    engine.session(result.intent_document())   # == engine.session_from_text(...)
+
+:meth:`Engine.parse_alternatives` takes a recogniser's n-best list,
+:meth:`Engine.add_shortcut` and :meth:`Engine.remove_shortcut` keep phrases
+that start a fixed intent, and :meth:`Engine.session_from_text` starts the
+dialog at once (:class:`OutOfScopeError` when the text is not a payment
+request; nothing is started then).
+
 Finding the library
 -------------------
 The shared library is loaded when this package is imported, from the first of:
@@ -144,6 +164,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import copy
 import ctypes
 import decimal
 import enum
@@ -173,6 +194,7 @@ from .errors import (
     NotAskedError,
     NotFoundError,
     NullArgumentError,
+    OutOfScopeError,
     ResultCode,
     StoreBusyError,
     StoreError,
@@ -193,6 +215,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Engine",
     "Session",
+    "ParseResult",
+    "parse",
     "Record",
     "HandleOutcome",
     "Host",
@@ -221,6 +245,7 @@ __all__ = [
     "InvalidAmountError",
     "UnknownCurrencyError",
     "UnknownIntentError",
+    "OutOfScopeError",
     "WrongStateError",
     "NotAskedError",
     "UnknownOptionError",
@@ -332,6 +357,139 @@ def _free_all(*pointers: c_void_p) -> None:
         if ptr.value:
             _clib.tender_string_free(ptr.value)
             ptr.value = None
+
+
+def _encode_text(value: Any, what: str = "text") -> bytes:
+    """A text input as bytes: ``str`` as UTF-8 (lone surrogates pass through
+    and are refused by the library as invalid UTF-8), bytes-like unchanged."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"{what} must be a str or bytes, not {type(value).__name__}")
+
+
+# ------------------------------------------------------------ understanding
+
+
+# The ``intent`` of a ParseResult for a text that is not a request Tender handles.
+_OUT_OF_SCOPE = "out_of_scope"
+
+
+class ParseResult(dict):
+    """What :func:`parse`, :meth:`Engine.parse` and
+    :meth:`Engine.parse_alternatives` return: a ``dict`` of the library's
+    JSON answer (docs/understanding.md), so it compares equal to the plain
+    dict and serialises with :func:`json.dumps`, with attribute access to its
+    members:
+
+    * ``intent`` (``result["intent"]``): one of the seven intent names
+      (``"send_payment"``, ``"request_payment"``, ``"pay_bill"``,
+      ``"search_for_bills"``, ``"transfer_money"``, ``"search_for_accounts"``,
+      ``"search_for_payments"``) or ``"out_of_scope"``.
+    * ``parameters``: the intent's parameters as an intent document without
+      ``"intent"`` (docs/intents.md), e.g. ``{"payee": {"name": "John"},
+      "currencyAmount": {"amount": "50.00", "currency": "USD"}}``; None when
+      out of scope.
+    * ``text``: the text understood (for alternatives: the hearing that won).
+    * ``language``: ``"en"`` or ``"es"``.
+    * ``source``: what understood it: ``"shortcut"``, ``"rules"``,
+      ``"model"`` or ``"none"``.
+    * ``score``: the understanding's score, a float.
+    * ``named_app`` (``result["namedApp"]``): True when the request named the
+      app ("... with Tender").
+
+    :meth:`intent_document` gives the document :meth:`Engine.session` takes.
+    """
+
+    __slots__ = ()
+
+    @property
+    def intent(self) -> str:
+        return self.get("intent")
+
+    @property
+    def parameters(self) -> Optional[dict]:
+        return self.get("parameters")
+
+    @property
+    def text(self) -> str:
+        return self.get("text")
+
+    @property
+    def language(self) -> str:
+        return self.get("language")
+
+    @property
+    def source(self) -> str:
+        return self.get("source")
+
+    @property
+    def score(self) -> float:
+        return self.get("score")
+
+    @property
+    def named_app(self) -> bool:
+        return bool(self.get("namedApp"))
+
+    @property
+    def in_scope(self) -> bool:
+        """False for ``"out_of_scope"``."""
+        return self.get("intent") != _OUT_OF_SCOPE
+
+    def intent_document(self) -> Optional[dict]:
+        """``{"intent": name, **parameters}``, ready for
+        :meth:`Engine.session` (docs/intents.md); None when out of scope."""
+        if not self.in_scope:
+            return None
+        document = {"intent": self.intent}
+        document.update(copy.deepcopy(self.parameters or {}))
+        return document
+
+    def copy(self) -> "ParseResult":
+        return ParseResult(self)
+
+    def __reduce__(self) -> Any:
+        return (ParseResult, (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"ParseResult({dict.__repr__(self)})"
+
+
+def _take_parse(ptr: c_void_p, length: c_size_t) -> ParseResult:
+    document = _take_json(ptr, length)
+    if not isinstance(document, dict):  # pragma: no cover - a library defect
+        raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                            "a parse succeeded without a result document")
+    return ParseResult(document)
+
+
+def parse(text: Union[str, bytes]) -> ParseResult:
+    """Understands a typed or spoken request offline, without an engine
+    (``tender_parse``): no directory and no shortcuts, so a person's or
+    organization's name is whatever the text says. Returns a
+    :class:`ParseResult`; a text that is not a payment request is answered
+    with ``intent == "out_of_scope"`` (not an error). See
+    docs/understanding.md for what is understood, and docs/intents.md for the
+    parameters.
+
+    ``text`` is a ``str`` (sent as UTF-8) or ``bytes`` (sent unchanged).
+    Raises :class:`InvalidUTF8Error`, :class:`InvalidArgumentError` (text
+    over 1000 characters), :class:`TooLargeError`; :class:`TypeError` for
+    other types. Thread-safe.
+    """
+    data = _encode_text(text)
+    ptr, length = c_void_p(), c_size_t()
+    _start_call()
+    code = _clib.tender_parse(data, len(data), byref(ptr), byref(length))
+    if code:
+        _raise(code)
+    return _take_parse(ptr, length)
+
+
+class _FromText(bytes):
+    """A request in words for ``Session(engine, ...)``: the session starts
+    with tender_session_new_from_text (see :meth:`Engine.session_from_text`)."""
 
 
 # ------------------------------------------------------------------- record
@@ -1202,6 +1360,154 @@ class Engine:
         """
         return Session(self, intent)
 
+    # -- understanding (docs/understanding.md)
+
+    def parse(self, text: Union[str, bytes]) -> ParseResult:
+        """Understands a typed or spoken request offline
+        (``tender_engine_parse``): a registered shortcut first (see
+        :meth:`add_shortcut`), then the rules and the trained model. People,
+        bill payees and accounts are found through this engine's directory
+        and vocabulary. Returns a :class:`ParseResult`, e.g. for ``"send $50
+        to John for dinner"`` ``{"intent": "send_payment", "parameters":
+        {"payee": {"name": "John"}, "currencyAmount": {"amount": "50.00",
+        "currency": "USD"}, "note": "dinner"}, "text": ..., "language": "en",
+        "source": "rules", "score": 1.0, "namedApp": False}``; a text that is
+        not a payment request has ``intent == "out_of_scope"`` and no
+        parameters (not an error). What is understood (amounts, dates,
+        people, bill types, English and Spanish) is in docs/understanding.md;
+        the parameters are those of docs/intents.md, and
+        ``result.intent_document()`` is ready for :meth:`session`.
+
+        ``text`` is a ``str`` (sent as UTF-8) or ``bytes`` (sent unchanged).
+        Raises :class:`InvalidUTF8Error`, :class:`InvalidArgumentError` (text
+        over 1000 characters), :class:`TooLargeError`, :class:`StoreError`,
+        :class:`StoreBusyError`; :class:`TypeError` for other types;
+        :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        data = _encode_text(text)
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _clib.tender_engine_parse(handle, data, len(data), byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        return _take_parse(ptr, length)
+
+    def parse_alternatives(self, alternatives: Any) -> ParseResult:
+        """Like :meth:`parse` for a speech recogniser's n-best list
+        (``tender_engine_parse_alternatives``), best first, 1 to 10 hearings.
+        Each item is a text (``"send $50 to Jon"``), a ``(text, score)`` pair
+        with a score from 0 to 1, or a dict ``{"text": ..., "score": ...}``;
+        a whole document ``{"alternatives": [...]}`` (dict, or bytes sent
+        unchanged) is accepted too. Every hearing is parsed; the best in-scope
+        one wins, and the other hearings of its person are kept as the name's
+        ``"alternatives"`` (docs/understanding.md, docs/intents.md).
+
+        Raises :class:`InvalidArgumentError` (no hearing, more than 10, a
+        score outside 0..1, a text over 1000 characters),
+        :class:`InvalidJSONError`, :class:`InvalidUTF8Error`,
+        :class:`TooLargeError`, :class:`StoreError`, :class:`StoreBusyError`;
+        :class:`TypeError` for a single ``str`` (use :meth:`parse`) or items
+        of other types; :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        if isinstance(alternatives, str):
+            raise TypeError("parse_alternatives takes a list of texts; use parse() for one text")
+        if isinstance(alternatives, (bytes, bytearray, memoryview, Mapping)):
+            document: Any = alternatives
+        else:
+            items = []
+            for item in alternatives:
+                if isinstance(item, str):
+                    items.append({"text": item})
+                elif isinstance(item, Mapping):
+                    items.append(dict(item))
+                elif isinstance(item, (tuple, list)) and len(item) == 2:
+                    items.append({"text": item[0], "score": item[1]})
+                else:
+                    raise TypeError("each alternative must be a text, a (text, score) pair or a dict, "
+                                    f"not {type(item).__name__}")
+            document = {"alternatives": items}
+        data = _encode(document, "alternatives")
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _clib.tender_engine_parse_alternatives(handle, data, len(data), byref(ptr),
+                                                          byref(length))
+            if code:
+                _raise(code)
+        return _take_parse(ptr, length)
+
+    def add_shortcut(self, phrase: Union[str, JSONInput], intent: Optional[JSONInput] = None) -> None:
+        """Registers a shortcut (``tender_engine_add_shortcut``):
+        ``add_shortcut("coffee expense", {"intent": "send_payment", "payee":
+        {"name": "Tim"}, "currencyAmount": {"amount": "4.50", "currency":
+        "USD"}})``, or one document ``{"phrase": ..., "intent": {...}}``.
+        From then on :meth:`parse` (and :meth:`session_from_text`) answers the
+        phrase (case, spaces and punctuation ignored) with that intent before
+        anything else is tried, with ``source == "shortcut"``. The same
+        phrase again replaces it. Kept in the store, so it survives reopening
+        the home. The intent is any valid intent document (docs/intents.md),
+        a dict or its JSON text. See docs/understanding.md.
+
+        Raises :class:`InvalidArgumentError` (a blank phrase, a bad intent),
+        :class:`UnknownIntentError`, :class:`InvalidAmountError`,
+        :class:`UnknownCurrencyError`, :class:`InvalidUTF8Error`,
+        :class:`InvalidJSONError`, :class:`TooLargeError`,
+        :class:`StoreError`, :class:`StoreBusyError`; :class:`TypeError` for
+        arguments of other types; :class:`ClosedError` after :meth:`close`.
+        Thread-safe.
+        """
+        if intent is None:
+            if isinstance(phrase, str) and not phrase.lstrip().startswith("{"):
+                raise TypeError("add_shortcut(phrase, intent) needs an intent; or pass one document")
+            document: Any = phrase
+        else:
+            if not isinstance(phrase, str):
+                raise TypeError(f"phrase must be a str, not {type(phrase).__name__}")
+            if isinstance(intent, (str, bytes, bytearray, memoryview)):
+                try:
+                    intent = json.loads(bytes(intent) if not isinstance(intent, str) else intent)
+                except ValueError as exc:
+                    raise InvalidJSONError(int(ResultCode.INVALID_JSON),
+                                           result_name(ResultCode.INVALID_JSON),
+                                           f"the shortcut's intent is not JSON: {exc}") from None
+            elif not isinstance(intent, Mapping):
+                raise TypeError(f"intent must be a dict or JSON text, not {type(intent).__name__}")
+            document = {"phrase": phrase, "intent": intent}
+        data = _encode(document, "shortcut")
+        with self._use() as handle:
+            code = _clib.tender_engine_add_shortcut(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def remove_shortcut(self, phrase: Union[str, bytes]) -> None:
+        """Removes the shortcut with this phrase (``tender_engine_remove_shortcut``;
+        case, spaces and punctuation ignored, as when matching it).
+
+        Raises :class:`NotFoundError` (no shortcut has that phrase),
+        :class:`InvalidUTF8Error`, :class:`TooLargeError`,
+        :class:`StoreError`, :class:`StoreBusyError`; :class:`TypeError` for
+        other types; :class:`ClosedError` after :meth:`close`. Thread-safe.
+        """
+        data = _encode_text(phrase, "phrase")
+        with self._use() as handle:
+            code = _clib.tender_engine_remove_shortcut(handle, data, len(data))
+            if code:
+                _raise(code)
+
+    def session_from_text(self, text: Union[str, bytes]) -> "Session":
+        """Starts a dialog from a request in words
+        (``tender_session_new_from_text``): :meth:`parse`, then
+        :meth:`session` with the intent understood, in one call. Returns the
+        :class:`Session`; drive it as any other (resolve, answer, confirm,
+        handle; docs/intents.md).
+
+        Raises :class:`OutOfScopeError` when the text is not a request
+        Tender handles (nothing is started), and the errors of :meth:`parse`
+        and :meth:`session`; :class:`TypeError` for other types;
+        :class:`ClosedError` after :meth:`close`. See docs/understanding.md.
+        Thread-safe; the session belongs to one thread at a time.
+        """
+        return Session(self, _FromText(_encode_text(text)))
+
 
 # ------------------------------------------------------------------ session
 
@@ -1256,15 +1562,18 @@ class Session:
             raise TypeError(f"engine must be a tender.Engine, not {type(engine).__name__}")
         #: The engine this session was started from.
         self.engine = engine
-        data = _encode(intent, "intent")
+        if isinstance(intent, _FromText):  # Engine.session_from_text
+            data, function = bytes(intent), _clib.tender_session_new_from_text
+        else:
+            data, function = _encode(intent, "intent"), _clib.tender_session_new
         out = c_void_p()
         with engine._use() as engine_handle:
-            code = _clib.tender_session_new(engine_handle, data, len(data), byref(out))
+            code = function(engine_handle, data, len(data), byref(out))
             if code:
                 _raise(code)
         if not out.value:  # pragma: no cover - a library defect
             raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
-                                "tender_session_new succeeded without a session")
+                                "starting a session succeeded without a session")
         self._handle = out.value
 
     def _check_not_conversing(self) -> None:

@@ -132,6 +132,22 @@ _SIGNATURES = {
             POINTER(c_size_t),
         ],
     ),
+    # understanding (docs/understanding.md)
+    "tender_engine_parse": (
+        _c_result,
+        [_c_handle, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+    "tender_engine_parse_alternatives": (
+        _c_result,
+        [_c_handle, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)],
+    ),
+    "tender_parse": (_c_result, [c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)]),
+    "tender_engine_add_shortcut": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_remove_shortcut": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_session_new_from_text": (
+        _c_result,
+        [_c_handle, c_char_p, c_size_t, POINTER(_c_handle)],
+    ),
 }
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "InvalidAmountError",
     "UnknownCurrencyError",
     "UnknownIntentError",
+    "OutOfScopeError",
     "WrongStateError",
     "NotAskedError",
     "UnknownOptionError",
@@ -70,6 +71,7 @@ class ResultCode(enum.IntEnum):
     INVALID_AMOUNT = 105
     UNKNOWN_CURRENCY = 106
     UNKNOWN_INTENT = 107
+    OUT_OF_SCOPE = 108
     WRONG_STATE = 200
     NOT_ASKED = 201
     UNKNOWN_OPTION = 202
@@ -212,6 +214,16 @@ class UnknownIntentError(TenderError):
     code_value = ResultCode.UNKNOWN_INTENT
 
 
+class OutOfScopeError(TenderError):
+    """TENDER_E_OUT_OF_SCOPE (108): the text is not a request Tender handles
+    (weather, music, a card or PIN, a message without an amount, ...), so no
+    dialog was started. Raised by :meth:`~tender.Engine.session_from_text`;
+    :meth:`~tender.Engine.parse` answers such a text with ``"intent":
+    "out_of_scope"`` instead of raising. See docs/understanding.md."""
+
+    code_value = ResultCode.OUT_OF_SCOPE
+
+
 class WrongStateError(TenderError):
     """TENDER_E_WRONG_STATE (200): call out of order (e.g. handle before confirm)."""
 
@@ -271,7 +283,8 @@ class HomeError(TenderError):
 class NotFoundError(TenderError):
     """TENDER_E_NOT_FOUND (303): a referenced item does not exist: an id to
     remove from the directory (nothing is removed then), a bill's payee on
-    import, or the engine's ``vocabularyFile``."""
+    import, the engine's ``vocabularyFile``, or a shortcut phrase given to
+    :meth:`~tender.Engine.remove_shortcut`."""
 
     code_value = ResultCode.NOT_FOUND
 
@@ -329,6 +342,7 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         InvalidAmountError,
         UnknownCurrencyError,
         UnknownIntentError,
+        OutOfScopeError,
         WrongStateError,
         NotAskedError,
         UnknownOptionError,
