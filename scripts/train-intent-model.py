@@ -126,7 +126,7 @@ def main():
     idf_scale = float(idf.max()) / 255.0
     idf_q = np.clip(np.round(idf / idf_scale), 1, 255).astype(np.uint8)
 
-    # Check the quantised model on val exactly as the library scores it.
+    # Check the model on val (float weights: the library scores the quantised ones; tender eval measures those).
     Xv = vectorizer.transform([row["features"] for row in val])
     inverse = {v: k for k, v in vectorizer.vocabulary_.items()}
     order = sorted(range(len(inverse)), key=lambda i: inverse[i])

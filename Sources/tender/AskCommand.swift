@@ -70,7 +70,8 @@ struct AskCommand: ParsableCommand {
         let engine = Engine(
             directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store), today: { today })
         let session = try DialogSession(engine: engine, json: intent)
-        if isatty(0) != 0 && !json {
+        if isatty(0) != 0 {
+            // A person at a terminal types the password without echo, --json or not.
             session.conversation = TerminalConversation()
         } else {
             var conversation = StandardInputConversation()

@@ -134,4 +134,30 @@ import Testing
         #expect(throws: TenderError.self) { try TextParser.parse(String(repeating: "a", count: 1001), context: context) }
         #expect(IntentModel.shared != nil)
     }
+
+    @Test func ordersNotQuestionsBillsOrTransfers() throws {
+        #expect(amount("150 cents") == "1.50 USD")
+        for (text, intent) in [
+            ("Tim said to pay the phone bill $45", "pay_bill"), ("transfer $400 from savings to checking", "transfer_money"),
+            ("manda 3 mensajes a Juan", "out_of_scope"), ("pay the electric company the minimum on the 15th", "pay_bill"),
+        ] {
+            #expect(try TextParser.parse(text, context: context).intentName == intent, "\(text)")
+        }
+        #expect(try TextParser.parse("how much did I send Tim last month, was it $20", context: context).intentName != "send_payment")
+        let money = try TextParser.parse("send money to Sam", context: context)
+        #expect(money.intentName == "send_payment" && money.intent?["currencyAmount"] == nil)  // the dialog asks how much
+        #expect(try TextParser.parse("send 20 dollars to my mom", context: context).intent?["payee"]?["name"] == .string("mom"))
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        #expect(try TextParser.parse("transfer $400 from Safe-to-Spend to NestEgg", context: withDirectory).intent?["toAccount"]?["id"] == .string("nest"))
+        #expect(try TextParser.parse("pay John Baily's electric bill 50 dollars", context: withDirectory).intentName != "send_payment")
+    }
+
+    @Test func aShortcutSaidWithTheAppsName() throws {
+        var withShortcut = context
+        withShortcut.shortcuts = [try Shortcut(phrase: "coffee expense with Tender", intent: try JSONParser.parse(#"{"intent":"search_for_payments"}"#))]
+        #expect(try TextParser.parse("Coffee expense", context: withShortcut).source == .shortcut)
+        #expect(try TextParser.parse("coffee expense with tender", context: withShortcut).source == .shortcut)
+    }
 }

@@ -78,9 +78,11 @@ public enum AmountExtractor {
         return make(n.text, defaultCurrency.code, i..<end, explicit: false)
     }
 
-    private static func centsText(_ whole: String) -> String {
-        guard let value = Int(whole), value < 100 else { return whole + "00" }  // refused below as too many digits
-        return "0." + (value < 10 ? "0" : "") + String(value)
+    /// "150" cents → "1.50"; a fraction of a cent is no amount.
+    private static func centsText(_ count: String) -> String {
+        guard !count.contains("."), let value = Int(count) else { return "0.001" }
+        let cents = value % 100
+        return "\(value / 100).\(cents < 10 ? "0" : "")\(cents)"
     }
 
     private static func make(_ text: String, _ code: String, _ tokens: Range<Int>, explicit: Bool) -> Found? {

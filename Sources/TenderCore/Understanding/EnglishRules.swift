@@ -16,32 +16,56 @@ enum EnglishRules {
         "everyone", "someone",
     ]).union(Featurizer.billKinds)
 
-    /// send_payment or request_payment when the utterance says a verb, an
-    /// amount and a person; nil otherwise. A person the directory knows may
+    /// send_payment or request_payment when the utterance orders a verb, then
+    /// an amount and a person; nil otherwise. A person the directory knows may
     /// come with a bare number ("pay John 20"); anyone else needs a currency
     /// said, and must be named after "to" (send) or "from" (request), or
-    /// between the verb and the amount ("pay Sam $20").
+    /// between the verb and the amount ("pay Sam $20"). Never for a question,
+    /// a bill, or the person's own accounts (a transfer). Without any amount
+    /// only "send money to Sam", which the dialog then asks the amount of.
     static func sendOrRequest(_ u: Utterance, _ finder: PhraseFinder) throws(TenderError) -> JSONValue? {
-        guard let first = u.amounts.first(where: \.explicit) ?? u.amounts.first else { return nil }
+        let words = u.words
+        // A question ("how much did I send Tim") or a bill ("pay John's electric bill") is not an order to send.
+        guard let firstWord = words.first, !questionWords.contains(firstWord), !u.hasAny(["bill", "bills"]) else { return nil }
         let asking = u.hasAny(requestVerbs) || (u.has("ask") && u.has("for")) || u.has("owes")
-        guard asking || u.hasAny(sendVerbs) else { return nil }
-        var name = try finder.person()?.name
-        if name == nil, first.explicit {
-            name = candidate(u, after: asking ? ["from"] : ["to"]) ?? candidate(u, before: first.tokens.lowerBound, verbs: asking ? requestVerbs.union(["ask"]) : sendVerbs)
+        guard let verb = words.firstIndex(where: { asking ? (requestVerbs.contains($0) || $0 == "ask" || $0 == "owes") : sendVerbs.contains($0) }) else {
+            return nil
         }
-        guard let name else { return nil }
+        // Money between the person's own accounts ("from savings to checking") is a transfer, whatever the verb.
+        guard asking || !u.has("from"), try finder.accounts().isEmpty else { return nil }
+        let first = u.amounts.first(where: \.explicit) ?? u.amounts.first
+        if let first, first.tokens.lowerBound < verb { return nil }
+        var name: String?
+        if let person = try finder.person(), person.range.lowerBound > verb {
+            name = person.name
+        } else if first?.explicit ?? true {
+            name = candidate(u, after: asking ? ["from"] : ["to"])
+                ?? first.flatMap { candidate(u, before: $0.tokens.lowerBound, verbs: asking ? requestVerbs.union(["ask"]) : sendVerbs) }
+        }
+        // Without an amount, only "send money to Sam": a money word says what is sent.
+        guard let name, first != nil || (!asking && u.hasAny(["money", "cash", "funds", "payment"]) && words[verb] != "transfer") else { return nil }
         var members: [(key: String, value: JSONValue)] = [
             ("intent", .string(asking ? "request_payment" : "send_payment")), (asking ? "payer" : "payee", .object([("name", .string(name))])),
-            ("currencyAmount", first.money.json),
         ]
+        if let first { members.append(("currencyAmount", first.money.json)) }
         if let note = note(u) { members.append(("note", .string(note))) }
         return .object(members)
     }
 
+    static let questionWords: Set<String> = ["how", "what", "when", "did", "why", "was", "were", "which", "who", "do", "does", "is", "where"]
+    /// People said by relation ("to my mom"): the word stands for the person.
+    static let relations: Set<String> = [
+        "mom", "mum", "mother", "dad", "father", "brother", "sister", "wife", "husband", "son", "daughter", "friend", "boss", "roommate",
+        "landlord", "grandma", "grandpa", "aunt", "uncle", "cousin", "partner", "girlfriend", "boyfriend",
+    ]
+
     /// A name said right after one of `markers` ("to Sam").
     static func candidate(_ u: Utterance, after markers: [String]) -> String? {
+        let words = u.words
         for marker in markers {
-            for (at, word) in u.words.enumerated() where word == marker {
+            for (at, word) in words.enumerated() where word == marker {
+                // "to my mom": a relation stands for the person.
+                if at + 2 < words.count, words[at + 1] == "my", relations.contains(words[at + 2]) { return words[at + 2] }
                 if let phrase = u.phrase(after: at, limit: 3, stops: stops), looksLikeAName(phrase.text) { return phrase.text }
             }
         }

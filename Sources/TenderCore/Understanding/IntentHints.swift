@@ -10,7 +10,10 @@ enum IntentHints {
     static func intent(_ u: Utterance, _ finder: PhraseFinder, model: String) throws(TenderError) -> String? {
         let words = u.words
         let firstVerb = words.first { !politeOpenings.contains($0) }
-        if firstVerb == "pay", u.hasAny(["bill", "bills"]) { return "pay_bill" }
+        if firstVerb == "pay" {
+            if u.hasAny(["bill", "bills", "minimum", "balance"]) { return "pay_bill" }
+            if try finder.organization() != nil { return "pay_bill" }
+        }
         // A question about paying a bill (when, what day, how much) asks about the bill; it pays nothing.
         let asksWhenOrHowMuch = u.has("when") || SlotFiller.contains(words, ["what", "day"]) || SlotFiller.contains(words, ["what", "date"])
             || SlotFiller.contains(words, ["how", "much"])

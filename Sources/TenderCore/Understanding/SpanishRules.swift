@@ -32,9 +32,11 @@ enum SpanishRules {
                 if !kept.contains(where: { $0.key == member.key }) { kept.append(member) }
             }))
         }
-        guard u.hasAny(sendVerbs) || u.hasAny(payVerbs), let amount = u.amount else { return nil }
+        guard u.hasAny(sendVerbs) || u.hasAny(payVerbs), let found = u.amounts.first(where: \.explicit) ?? u.amounts.first else { return nil }
+        let amount = found.money
         var name = try finder.person()?.name
-        if name == nil, let at = words.firstIndex(of: "a"), let candidate = u.phrase(after: at, limit: 3, stops: stops) {
+        // Anyone the directory does not know needs a currency said ("3 mensajes a Juan" sends nothing).
+        if name == nil, found.explicit, let at = words.firstIndex(of: "a"), let candidate = u.phrase(after: at, limit: 3, stops: stops) {
             name = candidate.text
         }
         guard let name else { return nil }

@@ -21,7 +21,10 @@ public enum TextParser {
             ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
         }
         let spoken = context.shortcuts.isEmpty ? "" : PhraseKey.compact(u.spoken)
-        if !spoken.isEmpty, let shortcut = context.shortcuts.first(where: { PhraseKey.compact($0.phrase) == spoken }) {
+        // A shortcut's phrase is compared as said, without the app's name on either side.
+        if !spoken.isEmpty,
+            let shortcut = context.shortcuts.first(where: { PhraseKey.compact(Utterance($0.phrase, context: context).spoken) == spoken })
+        {
             return result(shortcut.intent, "en", .shortcut, 1)
         }
         guard u.tokens.contains(where: { $0.kind == .word }) else { return result(nil, "en", .none, 0) }
