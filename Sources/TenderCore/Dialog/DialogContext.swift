@@ -6,16 +6,17 @@ struct DialogContext {
     var state: DialogState
     /// The session's idempotency key, to recognise a retry of a payment already recorded.
     let idempotencyKey: String
+    /// The directory as this call sees it (each list read once).
+    let directory: any Directory
 
     init(engine: Engine, intent: Intent, state: DialogState, idempotencyKey: String) {
         self.engine = engine
         self.intent = intent
         self.state = state
         self.idempotencyKey = idempotencyKey
+        self.directory = DirectorySnapshot(engine.directory)
         self.state.questions = [:]
     }
-
-    var directory: any Directory { engine.directory }
 
     /// Asks for a value of `parameter` and answers `result`.
     mutating func askValue<T>(_ parameter: String, _ result: ResolutionResult) -> Resolution<T> {

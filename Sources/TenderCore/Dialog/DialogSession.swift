@@ -152,7 +152,7 @@ public final class DialogSession {
         if case let .payment(plan)? = confirmation.candidate, try alreadyPaid(plan) {
             // A retry of a payment made before: handle returns its record; sign-in, funds and limits no longer matter.
             confirmation = Confirmation(.ready, confirmation.members, plan: .payment(plan))
-        } else if try !engine.directory.isSignedIn() {
+        } else if try !context.directory.isSignedIn() {
             confirmation = Confirmation(.failureCredentialsUnverified, [("reason", .string("notSignedIn"))])
         } else if let backend = engine.backend, case let .payment(plan)? = confirmation.plan {
             let code = try backend.canSend(backendJSON(plan))
@@ -172,9 +172,12 @@ public final class DialogSession {
         return .object(members + [("idempotencyKey", .string(idempotencyKey))])
     }
 
-    /// Whether this session's key already recorded exactly `plan`.
+    /// Whether this session's key already recorded exactly `plan`. A key the
+    /// session made itself is new until this session handles, so only the
+    /// host's keys are looked up.
     private func alreadyPaid(_ plan: PaymentPlan) throws(TenderError) -> Bool {
-        try engine.ledger.payment(idempotencyKey: idempotencyKey)?.fingerprint == plan.fingerprint
+        guard intent.idempotencyKey != nil else { return false }
+        return try engine.ledger.payment(idempotencyKey: idempotencyKey)?.fingerprint == plan.fingerprint
     }
 
     // MARK: handle

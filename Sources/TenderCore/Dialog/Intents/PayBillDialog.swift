@@ -16,7 +16,7 @@ struct PayBillDialog: IntentDialog {
         let billType = c.enumValue("billType", BillType.self)
         let payee = try c.billPayee("billPayee", required: true, offerUnpaid: true)
         let dueDate = c.optionalDate("dueDate", future: false)
-        let retried = try Self.billRecorded(under: c.idempotencyKey, c.engine.ledger)
+        let retried = c.intent.idempotencyKey == nil ? nil : try Self.billRecorded(under: c.idempotencyKey, c.engine.ledger)
         let bill = try payee.value.flatMap { (p) throws(TenderError) in
             try Self.bill(of: p, type: billType.value, due: dueDate.value, retried: retried, c.directory)
         }
