@@ -106,7 +106,7 @@ vocabulary, registered shortcuts first) return a :class:`ParseResult`, a
 
     result = engine.parse("send $50 to John for dinner")
     result.intent        # "send_payment" (or "out_of_scope")
-    result.parameters    # {"payee": {"name": "John"}, "currencyAmount": {...}, "note": "dinner"}
+    result.parameters    # {"payee": {"name": "john"}, "currencyAmount": {...}, "note": "dinner"}
     engine.session(result.intent_document())   # == engine.session_from_text(...)
 
 :meth:`Engine.parse_alternatives` takes a recogniser's n-best list,
@@ -1369,7 +1369,7 @@ class Engine:
         bill payees and accounts are found through this engine's directory
         and vocabulary. Returns a :class:`ParseResult`, e.g. for ``"send $50
         to John for dinner"`` ``{"intent": "send_payment", "parameters":
-        {"payee": {"name": "John"}, "currencyAmount": {"amount": "50.00",
+        {"payee": {"name": "john"}, "currencyAmount": {"amount": "50.00",
         "currency": "USD"}, "note": "dinner"}, "text": ..., "language": "en",
         "source": "rules", "score": 1.0, "namedApp": False}``; a text that is
         not a payment request has ``intent == "out_of_scope"`` and no

@@ -19,7 +19,7 @@ enum IntentHints {
             || SlotFiller.contains(words, ["how", "much"])
         if model == "pay_bill", asksWhenOrHowMuch, u.hasAny(["bill", "bills"]) { return "search_for_bills" }
         let asksBalance = u.has("balance") || SlotFiller.contains(words, ["how", "much"]) || SlotFiller.contains(words, ["how", "many"])
-        if asksBalance, model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
+        if asksBalance || words.first == "what", model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
         let asksLoyaltyBalance = u.has("balance") || (SlotFiller.contains(words, ["how", "many"]) && u.hasAny(["have", "my", "got"]))
         if asksLoyaltyBalance, u.hasAny(["miles", "points"]), !u.hasAny(["redeem", "earn", "get", "away", "far"]) {
             return "search_for_accounts"

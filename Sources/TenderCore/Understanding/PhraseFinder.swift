@@ -33,10 +33,13 @@ struct PhraseFinder {
         guard let directory else { return nil }
         let contacts = try directory.contacts()
         let vocabulary = try directory.vocabulary(.contactName).items
+        let people = contacts.map { VocabularyItem(id: $0.id, phrase: $0.displayName, pronunciation: nil, alternatives: []) }
         for window in windows(3) {
             if !NameMatcher.matches(window.text, in: contacts).isEmpty || VocabularyMatcher.matches(window.text, in: vocabulary).contains(where: \.exact) {
                 return (window.text, window.range)
             }
+            // A whole name that only sounds like a contact's ("John Bailey"): kept whole, for the dialog to confirm.
+            if window.range.count > 1, !VocabularyMatcher.matches(window.text, in: people).isEmpty { return (window.text, window.range) }
         }
         return nil
     }

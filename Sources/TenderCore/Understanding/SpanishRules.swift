@@ -7,6 +7,7 @@ enum SpanishRules {
     static let billWords: Set<String> = ["factura", "recibo", "cuenta", "facturas", "recibos"]
     static let markers: Set<String> = sendVerbs.union(payVerbs).union(billWords).union([
         "dólares", "dolares", "quiero", "por", "favor", "mi", "luz", "agua", "para", "cuánto", "cuanto", "mis", "mañana", "hoy", "de", "la",
+        "qué", "que", "el", "los", "las", "está", "hace", "tiempo", "dónde", "cómo", "es", "en", "y", "una", "un",
     ])
     static let stops: Set<String> = ["por", "para", "el", "la", "mañana", "hoy", "con", "de", "y", "en"]
 

@@ -36,7 +36,7 @@ public enum TextParser {
         guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
         let decision = model.decide(u.features)
         let intent = try IntentHints.intent(u, finder, model: decision.intent) ?? decision.intent
-        guard intent != "out_of_scope" else { return result(nil, "en", .model, decision.score) }
+        guard intent != "out_of_scope", try IntentGuards.allows(intent, u, finder) else { return result(nil, "en", .model, decision.score) }
         return result(try SlotFiller.fill(intent, u, finder, context), "en", .model, decision.score)
     }
 
