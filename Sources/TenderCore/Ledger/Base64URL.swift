@@ -9,23 +9,38 @@ public enum Base64URL {
 
     /// The unpadded base64url text of `bytes`.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
-            index += 3
+        let count = bytes.count / 3 * 4 + [0, 2, 3][bytes.count % 3]
+        return String(unsafeUninitializedCapacity: max(count, 1)) { out in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                bytes.withUnsafeBufferPointer { bytes in
+                    var index = 0
+                    var at = 0
+                    func put(_ n: UInt32, _ shift: UInt32) {
+                        out[at] = alphabet[Int(n >> shift & 63)]
+                        at += 1
+                    }
+                    while index + 3 <= bytes.count {
+                        let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                        put(n, 18)
+                        put(n, 12)
+                        put(n, 6)
+                        put(n, 0)
+                        index += 3
+                    }
+                    if bytes.count - index == 1 {
+                        let n = UInt32(bytes[index]) << 16
+                        put(n, 18)
+                        put(n, 12)
+                    } else if bytes.count - index == 2 {
+                        let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                        put(n, 18)
+                        put(n, 12)
+                        put(n, 6)
+                    }
+                }
+            }
+            return count
         }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let n = UInt32(bytes[index]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-        } else if rest == 2 {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes of unpadded base64url text, or nil when it is not canonical base64url.
