@@ -162,7 +162,8 @@ extension SQLiteStore {
     /// A bill payee takes its bills with it. Throws ``TenderError/notFound(_:)`` (and removes nothing) when an id does not exist.
     public func removeFromDirectory(_ removal: DirectoryRemoval) throws(TenderError) {
         try write { (db) throws(TenderError) in
-            for (table, ids) in [("contacts", removal.contacts), ("accounts", removal.accounts), ("bill_payees", removal.billPayees), ("bills", removal.bills)] {
+            // Bills before their payees: a payee's removal takes its bills, which would then look missing.
+            for (table, ids) in [("contacts", removal.contacts), ("accounts", removal.accounts), ("bills", removal.bills), ("bill_payees", removal.billPayees)] {
                 for id in ids {
                     let statement = try db.statement("DELETE FROM \(table) WHERE id = ?", [id])
                     try statement.run()

@@ -72,12 +72,20 @@ extension SQLiteStore {
 
     private static let conflict = TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")
 
-    /// The outcome of a submission decided without paying (paid before, an
-    /// account missing, funds short), or nil to pay it.
+    /// The outcome of a submission decided without paying (paid before, its
+    /// bill paid already, an account missing, funds short), or nil to pay it.
     private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
         if let existing = try Self.payment(idempotencyKey: submission.idempotencyKey, db) {
             guard existing.fingerprint == submission.fingerprint else { throw Self.conflict }
             return .alreadyPaid(existing.record)
+        }
+        if let paid = submission.paidBill {
+            // Two sessions (two keys) confirming the same bill must not both pay it.
+            let row = try db.statement("SELECT document FROM bills WHERE id = ?", [paid.id])
+            if try row.step(), let text = row.text(0) {
+                _ = try row.step()
+                guard try Bill(json: try JSONParser.parse(text), field: "stored bill").status == .unpaid else { return .billSettled }
+            }
         }
         for movement in submission.movements {
             let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [movement.accountID])

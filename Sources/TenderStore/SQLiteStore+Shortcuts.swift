@@ -10,7 +10,7 @@ extension SQLiteStore {
         }
     }
 
-    /// Registers `shortcut`, replacing one with the same phrase (case, spaces and punctuation ignored).
+    /// Registers `shortcut`, replacing one with the same phrase (case, spaces, punctuation and the app's name ignored).
     public func addShortcut(_ shortcut: Shortcut) throws(TenderError) {
         try write { (db) throws(TenderError) in
             try db.statement(
@@ -18,7 +18,7 @@ extension SQLiteStore {
                 INSERT INTO shortcuts (phrase_key, document, position)
                 VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM shortcuts))
                 ON CONFLICT (phrase_key) DO UPDATE SET document = excluded.document
-                """, [PhraseKey.compact(shortcut.phrase), JSONWriter.string(shortcut.json)]
+                """, [shortcut.key, JSONWriter.string(shortcut.json)]
             ).run()
         }
     }
@@ -26,7 +26,7 @@ extension SQLiteStore {
     /// Removes the shortcut with this phrase; ``TenderError/notFound(_:)`` when there is none.
     public func removeShortcut(phrase: String) throws(TenderError) {
         try write { (db) throws(TenderError) in
-            try db.statement("DELETE FROM shortcuts WHERE phrase_key = ?", [PhraseKey.compact(phrase)]).run()
+            try db.statement("DELETE FROM shortcuts WHERE phrase_key = ?", [Shortcut.key(of: phrase)]).run()
             guard db.changes > 0 else { throw .notFound("no shortcut has that phrase") }
         }
     }

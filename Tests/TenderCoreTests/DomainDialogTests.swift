@@ -249,4 +249,25 @@ import Testing
         let day = try LocalDate(year: 2026, month: 11, day: 29)
         #expect(bill.status == .pending && bill.paymentDate == day)
     }
+
+    @Test func twoSessionsCannotPayOneBillTwice() throws {
+        let (engine, directory, _) = try DomainFixtures.engine()
+        let intent = #"{"intent":"pay_bill","billPayee":{"id":"ec-main"},"transactionAmount":{"amountType":"amountDue"}}"#
+        let first = try session(intent, engine)
+        let second = try session(intent, engine)
+        #expect(try first.confirm().code == .ready && second.confirm().code == .ready)
+        #expect(try first.handle().code == .success)
+        #expect(try second.handle().code == .failure)
+        #expect(directory.balance("checking") == Int64(100_000 - 8_420))
+    }
+
+    @Test func noAccountAtAllIsCredentialsUnverified() throws {
+        let directory = FakeDirectory(try DirectoryDocument(json: try JSONParser.parse(
+            #"{"billPayees":[{"id":"ec","organizationName":"Electric Company"}],"bills":[{"id":"b","billPayee":"ec","amountDue":{"amount":"5","currency":"USD"},"dueDate":"2026-12-01"}]}"#)))
+        let engine = Engine(directory: directory, ledger: FakeLedger(directory: directory), today: { Fixtures.today })
+        let s = try session(#"{"intent":"pay_bill","billPayee":{"id":"ec"},"transactionAmount":{"amountType":"amountDue"}}"#, engine)
+        #expect(result(try s.resolve(), "fromAccount") == .unsupported(reason: "noAccount"))
+        let (code, response) = try s.confirm()
+        #expect(code == .failureCredentialsUnverified && response["reason"] == .string("noAccount"))
+    }
 }

@@ -160,4 +160,28 @@ import Testing
         #expect(try TextParser.parse("Coffee expense", context: withShortcut).source == .shortcut)
         #expect(try TextParser.parse("coffee expense with tender", context: withShortcut).source == .shortcut)
     }
+
+    @Test func reviewedMisreadings() throws {
+        for (text, expected) in [("manda 10,99 dólares a Tim", "10.99 USD"), ("€2,50", "2.50 EUR"), ("$12,5", "12.50 USD"), ("$1,250.50", "1250.50 USD"),
+                                 ("5 and 50 cents", "5.50 USD"), ("$5 and 50 cents", "5.50 USD")] {
+            #expect(amount(text) == expected, "\(text)")
+        }
+        for text in ["¥1.5", "$5 million", "a million million dollars", "zero hundred dollars", "one two three"] {
+            #expect(AmountExtractor.find(in: TextToken.tokenize(text), defaultCurrency: .usDollar, bareNumbers: false).isEmpty, "\(text)")
+        }
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        for text in ["send 3 messages to John Baily", "give John Baily 5 minutes", "pay John Baily a visit at 5", "don't send $50 to John",
+                     "I sent $50 to John yesterday", "my boss won't give $100 to charity", "go to walmart and pay $20 for gas",
+                     "remind me to pay John Baily 20 tomorrow", "Tim me manda 50 dólares", "no manda 50 dólares a Juan",
+                     "pay attention to the balance sheet", "pay a visit to the phone store", "pay close attention to the electric company news"] {
+            #expect(try TextParser.parse(text, context: withDirectory).isOutOfScope, "\(text)")
+        }
+        #expect(try TextParser.parse("please pay John Baily 20 for lunch", context: withDirectory).intentName == "send_payment")
+        #expect(throws: TenderError.self) {
+            try Shortcut(phrase: "coffee", intent: try JSONParser.parse(#"{"intent":"send_payment","idempotencyKey":"k"}"#))
+        }
+        #expect(Shortcut.key(of: "Pay rent with Tender") == Shortcut.key(of: "pay rent"))
+    }
 }

@@ -4,7 +4,7 @@ extension DialogContext {
     /// payee or an organization), narrowed by the nickname the host heard;
     /// one organization with several accounts → disambiguation by nickname
     /// (the seeds' Electric Company at two addresses). Without a name, the
-    /// payees with unpaid bills are offered when `offerUnpaid`.
+    /// payees with unpaid bills (of the bill type said) are offered when `offerUnpaid`.
     mutating func billPayee(_ parameter: String, required: Bool, offerUnpaid: Bool) throws(TenderError) -> Resolution<BillPayee> {
         let payees = try directory.billPayees()
         let query = intent.billPayee(parameter)
@@ -41,7 +41,9 @@ extension DialogContext {
             }
         } else {
             guard offerUnpaid else { return required ? askValue(parameter, .needsValue) : Resolution(parameter, .notRequired) }
-            let unpaid = Set(try directory.bills().filter { $0.status == .unpaid }.map(\.billPayeeID))
+            // The payees with an unpaid bill, of the bill type said ("pay my water bill").
+            let type = intent.phrase("billType").flatMap { BillType(rawValue: $0) ?? BillType.spoken($0) }
+            let unpaid = Set(try directory.bills().filter { $0.status == .unpaid && (type == nil || $0.type == type) }.map(\.billPayeeID))
             found = payees.filter { unpaid.contains($0.id) }
             if found.isEmpty { return askValue(parameter, .needsValue) }
         }

@@ -244,6 +244,9 @@ public final class DialogSession {
         case .insufficientFunds:
             phase = .resolving
             return HandleOutcome(code: .failureInsufficientFunds)
+        case .billSettled:
+            phase = .resolving
+            return HandleOutcome(code: .failure)
         case .accountMissing:
             phase = .resolving
             return HandleOutcome(code: ResponseCode.codes(of: intent.schema).contains(.failureNoBankAccount) ? .failureNoBankAccount : .failure)

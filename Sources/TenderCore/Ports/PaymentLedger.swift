@@ -53,6 +53,8 @@ public enum SubmissionOutcome: Sendable, Equatable {
     case insufficientFunds
     /// An account no longer exists or changed currency; nothing paid.
     case accountMissing
+    /// The bill was paid (or scheduled) by another payment since confirm; nothing paid.
+    case billSettled
 }
 
 /// The port that pays: moves the balances and appends the signed record to

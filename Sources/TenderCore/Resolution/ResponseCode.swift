@@ -54,7 +54,7 @@ public enum ResponseCode: Int32, Sendable, CaseIterable {
         case .paymentsCurrencyUnsupported: code = .failurePaymentsCurrencyUnsupported
         case .insufficientFunds: code = .failureInsufficientFunds
         case .credentialsUnverified: code = .failureCredentialsUnverified
-        case .noAccount: code = .failureNoBankAccount
+        case .noAccount: code = codes(of: intent).contains(.failureNoBankAccount) ? .failureNoBankAccount : .failureCredentialsUnverified
         default: return nil
         }
         return codes(of: intent).contains(code) ? code : nil

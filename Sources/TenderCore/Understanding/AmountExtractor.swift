@@ -28,10 +28,14 @@ public enum AmountExtractor {
         var found: [Found] = []
         var i = 0
         while i < tokens.count {
-            if let hit = match(tokens, numbers, at: i, defaultCurrency: defaultCurrency, bareNumbers: bareNumbers) {
+            switch match(tokens, numbers, at: i, defaultCurrency: defaultCurrency, bareNumbers: bareNumbers) {
+            case let .amount(hit)?:
                 found.append(hit)
                 i = hit.tokens.upperBound
-            } else {
+            case let .refused(end)?:
+                // Said with a currency but not a valid amount of it ("¥1.5", "$5 million"): no amount, and never read again.
+                i = end
+            case nil:
                 i += 1
             }
         }
@@ -46,36 +50,63 @@ public enum AmountExtractor {
         return (String(words.value), words.count)
     }
 
-    private static func match(_ tokens: [TextToken], _ numbers: NumberSpans, at i: Int, defaultCurrency: Currency, bareNumbers: Bool) -> Found? {
+    private enum Match {
+        case amount(Found)
+        /// Tokens up to `end` said an amount that cannot be taken.
+        case refused(end: Int)
+    }
+
+    static let scales: Set<String> = ["k", "m", "million", "millions", "billion", "billions", "thousand", "grand", "mil", "millones"]
+
+    private static func match(_ tokens: [TextToken], _ numbers: NumberSpans, at i: Int, defaultCurrency: Currency, bareNumbers: Bool) -> Match? {
         let token = tokens[i]
         if token.kind == .symbol, let code = symbols[token.text], let n = numbers[i + 1] {
-            return make(n.text, code, i..<(i + 1 + n.count), explicit: true)
+            var end = i + 1 + n.count
+            if end < tokens.count, scales.contains(tokens[end].text) { return .refused(end: end + 1) }
+            var text = n.text
+            if let cents = cents(after: end, tokens, numbers), !text.contains(".") {
+                text += "." + cents.text
+                end = cents.end
+            }
+            return make(text, code, i..<end, explicit: true).map(Match.amount) ?? .refused(end: end)
         }
         guard let n = numbers[i] else { return nil }
         var end = i + n.count
         if end < tokens.count, tokens[end].kind == .word {
             let unit = tokens[end].text
             if cents.contains(unit) {
-                return make(centsText(n.text), defaultCurrency.code, i..<(end + 1), explicit: true)
+                return make(centsText(n.text), defaultCurrency.code, i..<(end + 1), explicit: true).map(Match.amount) ?? .refused(end: end + 1)
             }
             if let code = words[unit] {
                 end += 1
                 var text = n.text
                 // "twelve dollars and 5 cents", "twelve dollars 5 cents"
-                var j = end
-                if j < tokens.count, tokens[j].text == "and" || tokens[j].text == "y" { j += 1 }
-                if !text.contains("."), let c = numbers[j], j + c.count < tokens.count, cents.contains(tokens[j + c.count].text),
-                    let value = Int(c.text), (0..<100).contains(value)
-                {
-                    text += "." + (value < 10 ? "0" : "") + String(value)
-                    end = j + c.count + 1
+                if let cents = cents(after: end, tokens, numbers), !text.contains(".") {
+                    text += "." + cents.text
+                    end = cents.end
                 }
-                return make(text, code, i..<end, explicit: true)
+                return make(text, code, i..<end, explicit: true).map(Match.amount) ?? .refused(end: end)
+            }
+            if scales.contains(unit) { return .refused(end: end + 1) }
+            // "5 and 50 cents": whole units and cents, in the default currency.
+            if let cents = cents(after: end, tokens, numbers), tokens[end].text == "and" || tokens[end].text == "y", !n.text.contains(".") {
+                return make(n.text + "." + cents.text, defaultCurrency.code, i..<cents.end, explicit: true).map(Match.amount)
+                    ?? .refused(end: cents.end)
             }
             if DateExtractor.ordinalSuffixes.contains(unit) { return nil }
         }
         guard bareNumbers, tokens[i].kind == .number else { return nil }
-        return make(n.text, defaultCurrency.code, i..<end, explicit: false)
+        return make(n.text, defaultCurrency.code, i..<end, explicit: false).map(Match.amount)
+    }
+
+    /// "and 5 cents" or "5 cents" at `start`: the cents as two digits, and where they end.
+    private static func cents(after start: Int, _ tokens: [TextToken], _ numbers: NumberSpans) -> (text: String, end: Int)? {
+        var j = start
+        if j < tokens.count, tokens[j].text == "and" || tokens[j].text == "y" { j += 1 }
+        guard let c = numbers[j], j + c.count < tokens.count, cents.contains(tokens[j + c.count].text), let value = Int(c.text),
+            (0..<100).contains(value)
+        else { return nil }
+        return ((value < 10 ? "0" : "") + String(value), j + c.count + 1)
     }
 
     /// "150" cents → "1.50"; a fraction of a cent is no amount.

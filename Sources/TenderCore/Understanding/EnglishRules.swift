@@ -2,7 +2,7 @@
 /// a send or request verb, an amount and a person, all three, or nothing.
 /// Everything else is the model's to decide.
 enum EnglishRules {
-    static let sendVerbs: Set<String> = ["send", "pay", "give", "venmo", "zelle", "wire", "transfer", "sent", "paypal"]
+    static let sendVerbs: Set<String> = ["send", "pay", "give", "venmo", "zelle", "wire", "transfer", "paypal"]
     static let requestVerbs: Set<String> = ["request", "charge", "collect", "invoice"]
     /// Words that end a name said after "to", "from" or a verb.
     static let stops: Set<String> = [
@@ -25,21 +25,24 @@ enum EnglishRules {
     /// only "send money to Sam", which the dialog then asks the amount of.
     static func sendOrRequest(_ u: Utterance, _ finder: PhraseFinder) throws(TenderError) -> JSONValue? {
         let words = u.words
-        // A question ("how much did I send Tim") or a bill ("pay John's electric bill") is not an order to send.
-        guard let firstWord = words.first, !questionWords.contains(firstWord), !u.hasAny(["bill", "bills"]) else { return nil }
-        let asking = u.hasAny(requestVerbs) || (u.has("ask") && u.has("for")) || u.has("owes")
-        guard let verb = words.firstIndex(where: { asking ? (requestVerbs.contains($0) || $0 == "ask" || $0 == "owes") : sendVerbs.contains($0) }) else {
+        // An order: the verb comes first (after "please", "can you", "I want to", ...); not a question, a
+        // statement ("I sent", "my boss won't give"), a negation ("don't send") or a bill ("pay John's electric bill").
+        guard let verb = words.firstIndex(where: { !IntentHints.politeOpenings.contains($0) }), !isNegated(words), !u.hasAny(["bill", "bills"]) else {
             return nil
         }
+        let asking = requestVerbs.contains(words[verb]) || (words[verb] == "ask" && u.has("for"))
+        guard asking || sendVerbs.contains(words[verb]) else { return nil }
         // Money between the person's own accounts ("from savings to checking") is a transfer, whatever the verb.
         guard asking || !u.has("from"), try finder.accounts().isEmpty else { return nil }
         let first = u.amounts.first(where: \.explicit) ?? u.amounts.first
         if let first, first.tokens.lowerBound < verb { return nil }
         var name: String?
         if let person = try finder.person(), person.range.lowerBound > verb {
+            // A bare number counts only as the amount itself ("pay John 20", "pay John 20 for lunch"), not "5 minutes" or "at 5".
+            if let first, !first.explicit, !bareNumberIsTheAmount(first, words) { return nil }
             name = person.name
         } else if first?.explicit ?? true {
-            name = candidate(u, after: asking ? ["from"] : ["to"])
+            name = candidate(u, after: asking ? ["from"] : ["to"], from: verb)
                 ?? first.flatMap { candidate(u, before: $0.tokens.lowerBound, verbs: asking ? requestVerbs.union(["ask"]) : sendVerbs) }
         }
         // Without an amount, only "send money to Sam": a money word says what is sent.
@@ -52,6 +55,21 @@ enum EnglishRules {
         return .object(members)
     }
 
+    /// Whether the words deny the order: never, not, don't, won't, can't, ...
+    static func isNegated(_ words: [String]) -> Bool {
+        let contracted: Set<String> = ["don", "won", "can", "didn", "shouldn", "wouldn", "couldn", "doesn", "isn", "mustn"]
+        if words.contains(where: { ["never", "not", "dont", "wont", "cant", "didnt", "no", "nunca"].contains($0) }) { return true }
+        return zip(words, words.dropFirst()).contains { contracted.contains($0.0) && $0.1 == "t" }
+    }
+
+    /// Whether a bare number is the amount: followed by nothing or by "to", "for", "please", "now", a day, and not after "at" or "for".
+    static func bareNumberIsTheAmount(_ amount: AmountExtractor.Found, _ words: [String]) -> Bool {
+        let next = amount.tokens.upperBound < words.count ? words[amount.tokens.upperBound] : nil
+        let previous = amount.tokens.lowerBound > 0 ? words[amount.tokens.lowerBound - 1] : nil
+        let followers: Set<String> = ["to", "for", "please", "now", "today", "tomorrow", "with"]
+        return (next == nil || followers.contains(next!)) && !["at", "for", "by", "in", "about", "around", "every"].contains(previous ?? "")
+    }
+
     static let questionWords: Set<String> = ["how", "what", "when", "did", "why", "was", "were", "which", "who", "do", "does", "is", "where"]
     /// People said by relation ("to my mom"): the word stands for the person.
     static let relations: Set<String> = [
@@ -60,10 +78,10 @@ enum EnglishRules {
     ]
 
     /// A name said right after one of `markers` ("to Sam").
-    static func candidate(_ u: Utterance, after markers: [String]) -> String? {
+    static func candidate(_ u: Utterance, after markers: [String], from start: Int = 0) -> String? {
         let words = u.words
         for marker in markers {
-            for (at, word) in words.enumerated() where word == marker {
+            for (at, word) in words.enumerated() where word == marker && at > start {
                 // "to my mom": a relation stands for the person.
                 if at + 2 < words.count, words[at + 1] == "my", relations.contains(words[at + 2]) { return words[at + 2] }
                 if let phrase = u.phrase(after: at, limit: 3, stops: stops), looksLikeAName(phrase.text) { return phrase.text }

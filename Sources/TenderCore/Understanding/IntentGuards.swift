@@ -8,14 +8,17 @@ enum IntentGuards {
         "credit", "debit", "zbank", "zmoney",
     ]
     static let amountQuestions: Set<String> = ["much", "balance", "left", "available", "have", "enough", "afford"]
-    static let billWords: Set<String> = ["bill", "bills", "billing", "invoice", "due", "minimum", "balance", "statement", "payment", "owe", "zbilltype"]
+    /// A bill kind alone ("the phone store") is not enough; a bill, its amount or its due date is.
+    static let billWords: Set<String> = ["bill", "bills", "billing", "invoice", "due", "minimum", "balance", "statement", "payment", "owe"]
     static let historyWords: Set<String> = ["purchases", "transactions", "payments", "spent", "charges", "withdrawals", "bought", "activity", "deposits"]
 
     /// Whether the utterance says enough for `intent`.
-    static func allows(_ intent: String, _ u: Utterance, _ finder: PhraseFinder) throws(TenderError) -> Bool {
-        let said = Set(Featurizer.words(u.tokens, numbers: u.numbers))
+    static func allows(_ intent: String, _ u: Utterance, _ finder: PhraseFinder, normalised: [String]) throws(TenderError) -> Bool {
+        let said = Set(normalised)
         let personal = !said.isDisjoint(with: firstPerson)
         let money = !said.isDisjoint(with: moneyWords)
+        // "Don't transfer …", "never pay …": nothing that moves money starts from a negation.
+        if ["transfer_money", "pay_bill"].contains(intent), EnglishRules.isNegated(u.words) { return false }
         switch intent {
         case "transfer_money":
             // Money moved ("transfer $50", "move money to savings", "make a transfer"), not files or a call.

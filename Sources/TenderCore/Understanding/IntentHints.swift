@@ -4,15 +4,24 @@
 /// account the directory knows, points or miles one has, the person's own
 /// payment history asked for.
 enum IntentHints {
-    static let politeOpenings: Set<String> = ["please", "can", "could", "you", "would", "i", "want", "to", "need", "like", "tender"]
+    static let politeOpenings: Set<String> = [
+        "please", "can", "could", "you", "would", "i", "want", "to", "need", "like", "tender", "d", "ll", "just", "now", "hey", "ok", "okay",
+        "por", "favor", "quiero", "puedes", "podrías", "podrias",
+    ]
 
     /// The intent the hints settle on, or nil to keep the model's decision.
     static func intent(_ u: Utterance, _ finder: PhraseFinder, model: String) throws(TenderError) -> String? {
         let words = u.words
         let firstVerb = words.first { !politeOpenings.contains($0) }
-        if firstVerb == "pay" {
-            if u.hasAny(["bill", "bills", "minimum", "balance"]) { return "pay_bill" }
-            if try finder.organization() != nil { return "pay_bill" }
+        if firstVerb == "pay", let at = words.firstIndex(of: "pay") {
+            // What is paid is the verb's object: "pay (off) (the|my) bill / minimum / balance / <organization>".
+            var object = at + 1
+            while object < words.count, ["off", "the", "my", "our", "this", "that"].contains(words[object]) { object += 1 }
+            let near = object..<min(words.count, object + 3)
+            if near.contains(where: { ["bill", "bills", "minimum", "balance"].contains(words[$0]) }) { return "pay_bill" }
+            // "pay the electric company ..."
+            if object < words.count, Featurizer.billKinds.contains(words[object]) { return "pay_bill" }
+            if let org = try finder.organization(), near.contains(org.range.lowerBound) { return "pay_bill" }
         }
         // A question about paying a bill (when, what day, how much) asks about the bill; it pays nothing.
         let asksWhenOrHowMuch = u.has("when") || SlotFiller.contains(words, ["what", "day"]) || SlotFiller.contains(words, ["what", "date"])

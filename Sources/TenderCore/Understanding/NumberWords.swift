@@ -15,31 +15,47 @@ public enum NumberWords {
     static let joiners: Set<String> = ["and", "y"]
 
     /// The number the words starting at `start` say, and how many tokens it
-    /// took; nil when no number word starts there. "a" alone is not a number.
+    /// took; nil when no number word starts there, or when the words do not
+    /// form one number ("one two", "a million million", "zero hundred").
+    /// "a" alone is not a number.
     public static func read(_ tokens: [TextToken], from start: Int) -> (value: Int64, count: Int)? {
+        enum Last { case none, unit, teen, ten, hundreds, hundred, big }
         var total: Int64 = 0
         var current: Int64 = 0
+        var last = Last.none
+        var lastBig: Int64 = .max
         var index = start
         var consumed = 0
-        var sawNumber = false
         while index < tokens.count, tokens[index].kind == .word {
             let word = tokens[index].text
             if let unit = units[word] {
                 if word == "a" || word == "un" || word == "una" {
                     // "a hundred" is a number; "a" before anything else is not.
-                    guard index + 1 < tokens.count, multipliers[tokens[index + 1].text] != nil else { break }
+                    guard last == .none, index + 1 < tokens.count, multipliers[tokens[index + 1].text] != nil else { break }
                 }
+                let kind: Last = unit < 10 ? .unit : unit < 20 ? .teen : unit < 100 ? .ten : .hundreds
+                let fits: Bool
+                switch kind {
+                case .unit: fits = [.none, .ten, .hundred, .hundreds, .big].contains(last)
+                case .teen, .ten: fits = [.none, .hundred, .hundreds, .big].contains(last)
+                default: fits = [.none, .big].contains(last)
+                }
+                guard fits else { return nil }
                 current += unit
-                sawNumber = true
-            } else if let multiplier = multipliers[word], sawNumber || word == "mil" {
-                if multiplier >= 1000 {
+                last = kind
+            } else if let multiplier = multipliers[word], last != .none || word == "mil" {
+                if multiplier < 1000 {
+                    guard current > 0, current < 100, last != .hundred else { return nil }
+                    current *= multiplier
+                    last = .hundred
+                } else {
+                    guard multiplier < lastBig, current > 0 || (word == "mil" && last == .none) else { return nil }
                     total += max(current, 1) * multiplier
                     current = 0
-                } else {
-                    current = max(current, 1) * multiplier
+                    lastBig = multiplier
+                    last = .big
                 }
-                sawNumber = true
-            } else if joiners.contains(word), sawNumber, index + 1 < tokens.count, units[tokens[index + 1].text] != nil {
+            } else if joiners.contains(word), last != .none, index + 1 < tokens.count, units[tokens[index + 1].text] != nil {
                 // "one hundred and fifty"; a trailing "and" belongs to the sentence.
             } else {
                 break
@@ -48,6 +64,6 @@ public enum NumberWords {
             consumed = index - start
             guard total + current < 1_000_000_000_000 else { return nil }
         }
-        return sawNumber ? (total + current, consumed) : nil
+        return last != .none ? (total + current, consumed) : nil
     }
 }

@@ -50,7 +50,9 @@ struct PhraseFinder {
         let payees = try directory.billPayees()
         let vocabulary = try directory.vocabulary(.paymentOrganizationName).items
         for window in windows(4) {
-            if payees.contains(where: { DialogContext.wordsWithin(window.text, $0.organizationName) })
+            // The whole name, or two words or more of it: one word ("phone", "company") names nothing.
+            let key = PhraseKey.compact(window.text)
+            if payees.contains(where: { PhraseKey.compact($0.organizationName) == key || (window.range.count > 1 && DialogContext.wordsWithin(window.text, $0.organizationName)) })
                 || VocabularyMatcher.matches(window.text, in: vocabulary).contains(where: \.exact)
             {
                 return (window.text, window.range)

@@ -7,10 +7,14 @@ public struct Shortcut: Equatable, Sendable {
 
     /// Checks the phrase (1 to 200 characters with a letter or digit) and the intent (a valid intent document).
     public init(phrase: String, intent: JSONValue) throws(TenderError) {
-        guard phrase.count <= 200, !PhraseKey.compact(phrase).isEmpty else {
-            throw .invalidArgument("a shortcut phrase needs 1 to 200 characters with a letter or digit")
+        guard phrase.count <= 200, !Utterance.shortcutKey(phrase).isEmpty else {
+            throw .invalidArgument("a shortcut phrase needs 1 to 200 characters with a letter or digit besides the app's name")
         }
         _ = try Intent(json: intent)
+        // Every use is a new payment from the device at hand: a fixed key would replay the first record, a fixed device dodge the rule.
+        guard intent["idempotencyKey"] == nil, intent["device"] == nil else {
+            throw .invalidArgument("a shortcut's intent may not carry an idempotencyKey or a device")
+        }
         self.phrase = phrase
         self.intent = intent
     }
@@ -21,6 +25,12 @@ public struct Shortcut: Equatable, Sendable {
         guard let intent = reader["intent"] else { throw .invalidArgument("shortcut.intent is required") }
         try self.init(phrase: try reader.requiredString("phrase", maxLength: 200), intent: intent)
     }
+
+    /// What the phrase is matched and stored by: its words without the app's name, compacted.
+    public var key: String { Self.key(of: phrase) }
+
+    /// The key of any phrase, as ``key``.
+    public static func key(of phrase: String) -> String { Utterance.shortcutKey(phrase) }
 
     public var json: JSONValue { .object([("phrase", .string(phrase)), ("intent", intent)]) }
 }

@@ -4,12 +4,13 @@
 enum SpanishRules {
     static let sendVerbs: Set<String> = ["envía", "envia", "enviar", "envíale", "enviale", "manda", "mandar", "mándale", "mandale", "transfiere", "págale", "pagale"]
     static let payVerbs: Set<String> = ["paga", "pagar", "págame", "pagame", "pague", "abona"]
-    static let billWords: Set<String> = ["factura", "recibo", "cuenta", "facturas", "recibos"]
+    static let billWords: Set<String> = ["factura", "recibo", "facturas", "recibos"]
     static let markers: Set<String> = sendVerbs.union(payVerbs).union(billWords).union([
         "dólares", "dolares", "quiero", "por", "favor", "mi", "luz", "agua", "para", "cuánto", "cuanto", "mis", "mañana", "hoy", "de", "la",
         "qué", "que", "el", "los", "las", "está", "hace", "tiempo", "dónde", "cómo", "es", "en", "y", "una", "un",
     ])
     static let stops: Set<String> = ["por", "para", "el", "la", "mañana", "hoy", "con", "de", "y", "en"]
+    static let pronouns: Set<String> = ["mi", "ti", "él", "el", "ella", "usted", "ustedes", "ellos", "ellas", "nosotros", "su", "sus", "tu", "me", "te", "le", "les"]
 
     /// Whether the utterance is Spanish: two marker words, or one of the verbs.
     static func isSpanish(_ u: Utterance) -> Bool {
@@ -20,7 +21,7 @@ enum SpanishRules {
     /// The intent, or nil (out of scope).
     static func parse(_ u: Utterance, _ finder: PhraseFinder, _ context: ParseContext) throws(TenderError) -> JSONValue? {
         let words = u.words
-        if u.hasAny(billWords), u.hasAny(payVerbs) || u.hasAny(sendVerbs) {
+        if u.hasAny(billWords), u.hasAny(payVerbs) || u.hasAny(sendVerbs), !EnglishRules.isNegated(words) {
             var members: [(key: String, value: JSONValue)] = [("intent", .string("pay_bill"))]
             if let org = try finder.organization() { members.append(("billPayee", .object([("name", .string(org.name))]))) }
             if let money = u.amount { members.append(("transactionAmount", .object([("amount", money.json)]))) }
@@ -33,11 +34,19 @@ enum SpanishRules {
                 if !kept.contains(where: { $0.key == member.key }) { kept.append(member) }
             }))
         }
-        guard u.hasAny(sendVerbs) || u.hasAny(payVerbs), let found = u.amounts.first(where: \.explicit) ?? u.amounts.first else { return nil }
+        // An order: the verb first (after "por favor", "quiero"), no negation, the amount and the person after it.
+        guard let verb = words.firstIndex(where: { !IntentHints.politeOpenings.contains($0) }), sendVerbs.contains(words[verb]) || payVerbs.contains(words[verb]),
+            !EnglishRules.isNegated(words), let found = u.amounts.first(where: \.explicit) ?? u.amounts.first, found.tokens.lowerBound > verb
+        else { return nil }
         let amount = found.money
-        var name = try finder.person()?.name
-        // Anyone the directory does not know needs a currency said ("3 mensajes a Juan" sends nothing).
-        if name == nil, found.explicit, let at = words.firstIndex(of: "a"), let candidate = u.phrase(after: at, limit: 3, stops: stops) {
+        var name: String?
+        if let person = try finder.person(), person.range.lowerBound > verb, found.explicit || EnglishRules.bareNumberIsTheAmount(found, words) {
+            name = person.name
+        } else if found.explicit, let at = words.indices.first(where: { $0 > verb && words[$0] == "a" }),
+            let candidate = u.phrase(after: at, limit: 3, stops: stops),
+            candidate.text.split(separator: " ").allSatisfy({ !pronouns.contains(String($0)) })
+        {
+            // Anyone the directory does not know needs a currency said ("3 mensajes a Juan" sends nothing).
             name = candidate.text
         }
         guard let name else { return nil }

@@ -22,9 +22,7 @@ public enum TextParser {
         }
         let spoken = context.shortcuts.isEmpty ? "" : PhraseKey.compact(u.spoken)
         // A shortcut's phrase is compared as said, without the app's name on either side.
-        if !spoken.isEmpty,
-            let shortcut = context.shortcuts.first(where: { PhraseKey.compact(Utterance($0.phrase, context: context).spoken) == spoken })
-        {
+        if !spoken.isEmpty, let shortcut = context.shortcuts.first(where: { $0.key == spoken }) {
             return result(shortcut.intent, "en", .shortcut, 1)
         }
         guard u.tokens.contains(where: { $0.kind == .word }) else { return result(nil, "en", .none, 0) }
@@ -34,9 +32,12 @@ public enum TextParser {
         }
         if let intent = try EnglishRules.sendOrRequest(u, finder) { return result(intent, "en", .rules, 1) }
         guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
-        let decision = model.decide(u.features)
+        let normalised = u.normalised
+        let decision = model.decide(Featurizer.features(normalised: normalised))
         let intent = try IntentHints.intent(u, finder, model: decision.intent) ?? decision.intent
-        guard intent != "out_of_scope", try IntentGuards.allows(intent, u, finder) else { return result(nil, "en", .model, decision.score) }
+        guard intent != "out_of_scope", try IntentGuards.allows(intent, u, finder, normalised: normalised) else {
+            return result(nil, "en", .model, decision.score)
+        }
         return result(try SlotFiller.fill(intent, u, finder, context), "en", .model, decision.score)
     }
 

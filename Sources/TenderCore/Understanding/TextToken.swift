@@ -33,19 +33,29 @@ public struct TextToken: Equatable, Sendable {
                 tokens.append(TextToken(.word, String(String.UnicodeScalarView(scalars[index..<end]))))
                 index = end
             } else if isDigit(index) {
+                // "1,250.50": commas group thousands (three digits each). "10,99": a decimal comma, kept as ".".
+                var text = String.UnicodeScalarView()
                 var end = index
                 var seenPoint = false
                 while end < scalars.count {
                     if isDigit(end) {
+                        text.append(scalars[end])
                         end += 1
-                    } else if scalars[end] == "," || (scalars[end] == "." && !seenPoint), isDigit(end + 1) {
-                        if scalars[end] == "." { seenPoint = true }
-                        end += 1
+                        continue
+                    }
+                    var digitsAfter = 0
+                    while isDigit(end + 1 + digitsAfter) { digitsAfter += 1 }
+                    if scalars[end] == ",", !seenPoint, digitsAfter == 3 {
+                        text.append(",")
+                    } else if scalars[end] == "." || scalars[end] == ",", !seenPoint, digitsAfter > 0, scalars[end] == "." || digitsAfter <= 2 {
+                        text.append(".")
+                        seenPoint = true
                     } else {
                         break
                     }
+                    end += 1
                 }
-                tokens.append(TextToken(.number, String(String.UnicodeScalarView(scalars[index..<end]))))
+                tokens.append(TextToken(.number, String(text)))
                 index = end
             } else {
                 if "$€£¥".unicodeScalars.contains(scalars[index]) { tokens.append(TextToken(.symbol, String(scalars[index]))) }

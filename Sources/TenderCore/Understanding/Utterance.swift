@@ -16,10 +16,22 @@ struct Utterance {
 
     init(_ text: String, context: ParseContext) {
         self.text = text
-        var tokens = TextToken.tokenize(text)
+        let (tokens, named) = Self.withoutAppName(TextToken.tokenize(text))
+        self.tokens = tokens
+        self.words = tokens.map(\.text)
+        self.namedApp = named
+        self.dates = DateExtractor.find(in: tokens, today: context.today)
+        let days = dates.map(\.tokens)
+        self.numbers = NumberSpans(tokens)
+        self.amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: context.defaultCurrency, bareNumbers: true)
+            .filter { amount in !days.contains { $0.overlaps(amount.tokens) } }
+    }
+
+    /// `tokens` without the app's name ("Tender, pay my bill", "... with Tender"), and whether it was said.
+    static func withoutAppName(_ tokens: [TextToken]) -> (tokens: [TextToken], named: Bool) {
+        var tokens = tokens
         var named = false
-        // "Tender, pay my bill" or "... with Tender": the app's name, not a part of the request.
-        for phrase in Self.appPhrases {
+        for phrase in appPhrases {
             var i = 0
             while i + phrase.count <= tokens.count {
                 let atEdge = i == 0 || i + phrase.count == tokens.count
@@ -31,27 +43,26 @@ struct Utterance {
                 }
             }
         }
-        self.tokens = tokens
-        self.namedApp = named
-        self.dates = DateExtractor.find(in: tokens, today: context.today)
-        let days = dates.map(\.tokens)
-        self.numbers = NumberSpans(tokens)
-        self.amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: context.defaultCurrency, bareNumbers: true)
-            .filter { amount in !days.contains { $0.overlaps(amount.tokens) } }
+        return (tokens, named)
+    }
+
+    /// How a phrase is compared with a shortcut's: its words without the app's name, compacted.
+    static func shortcutKey(_ text: String) -> String {
+        PhraseKey.compact(withoutAppName(TextToken.tokenize(text)).tokens.map(\.text).joined(separator: " "))
     }
 
     /// The text without the app's name, for shortcuts.
     var spoken: String { tokens.map(\.text).joined(separator: " ") }
 
-    /// The model's features of the text without the app's name (as ``Featurizer/features(_:)`` of ``spoken``).
-    var features: [UInt64] { Featurizer.features(normalised: Featurizer.words(tokens, numbers: numbers)) }
+    /// The model's normalised words of the text without the app's name, read once.
+    var normalised: [String] { Featurizer.words(tokens, numbers: numbers) }
 
-    /// The lower-cased words, in order.
-    var words: [String] { tokens.map(\.text) }
+    /// The tokens' texts (lower-cased words, numbers, symbols), in order.
+    let words: [String]
 
-    func has(_ word: String) -> Bool { tokens.contains { $0.kind == .word && $0.text == word } }
+    func has(_ word: String) -> Bool { words.contains(word) }
 
-    func hasAny(_ words: Set<String>) -> Bool { tokens.contains { $0.kind == .word && words.contains($0.text) } }
+    func hasAny(_ set: Set<String>) -> Bool { words.contains { set.contains($0) } }
 
     /// The first explicit amount, else the first bare number.
     var amount: Money? { (amounts.first(where: \.explicit) ?? amounts.first)?.money }

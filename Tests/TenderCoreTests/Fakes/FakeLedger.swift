@@ -15,6 +15,9 @@ final class FakeLedger: PaymentLedger {
             guard existing.fingerprint == submission.fingerprint else { throw .idempotencyConflict("other parameters") }
             return .alreadyPaid(existing.record)
         }
+        if let paid = submission.paidBill, let bill = try directory.bills().first(where: { $0.id == paid.id }), bill.status != .unpaid {
+            return .billSettled
+        }
         for movement in submission.movements {
             guard let balance = directory.balance(movement.accountID) else { return .accountMissing }
             guard balance + movement.delta >= 0 else { return .insufficientFunds }

@@ -23,6 +23,10 @@ struct PayBillDialog: IntentDialog {
         let currency = bill?.amountDue.currency ?? c.intent.transactionAmount("transactionAmount")?.amount?.currency
         let fallback = try currency.flatMap { (cur) throws(TenderError) in try c.directory.payingAccount(for: cur) }
         var account = try c.account("fromAccount", required: true, fallback: fallback)
+        if account.value == nil, c.intent.account("fromAccount") == nil, try c.directory.accounts().isEmpty {
+            // No account at all to pay from: confirm answers failureCredentialsUnverified (the seeds' "no account").
+            account = c.askValue("fromAccount", .unsupported(reason: UnsupportedReason.noAccount.rawValue))
+        }
         let amount = c.billAmount("transactionAmount", bill: bill)
         if let from = account.value, let money = amount.value, from.balance.currency != money.currency {
             account = c.askValue("fromAccount", .unsupported(reason: UnsupportedReason.paymentsCurrencyUnsupported.rawValue))
