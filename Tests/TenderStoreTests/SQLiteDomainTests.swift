@@ -100,6 +100,24 @@ import TenderCore
     }
 }
 
+@Suite struct SQLiteShortcutTests {
+    @Test func aPhraseWithTheAppsNameIsTheSameShortcutAndAPayeeGoesWithItsBills() throws {
+        let home = TemporaryHome()
+        let store = try SQLiteStoreTests.openStore(home.path)
+        let first = try Shortcut(phrase: "pay rent", intent: try JSONParser.parse(#"{"intent":"pay_bill","billType":"rent"}"#))
+        let second = try Shortcut(phrase: "Pay rent with Tender", intent: try JSONParser.parse(#"{"intent":"search_for_bills","billType":"rent"}"#))
+        try store.addShortcut(first)
+        try store.addShortcut(second)
+        #expect(try store.shortcuts() == [second])
+        try store.removeShortcut(phrase: "PAY RENT")
+        #expect(try store.shortcuts().isEmpty)
+
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteDomainTests.domain)))
+        try store.removeFromDirectory(DirectoryRemoval(billPayees: ["ec"], bills: ["b1"]))
+        #expect(try store.billPayees().isEmpty && store.bills().isEmpty)
+    }
+}
+
 @Suite struct SchemaMigrationTests {
     @Test func aVersionOneStoreIsMigratedKeepingItsAccounts() throws {
         let home = TemporaryHome()
