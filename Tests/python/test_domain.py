@@ -332,7 +332,9 @@ def test_pay_bill_by_nickname_and_minimum_due_resolves_at_once(engine):
         code, record = s.handle()
     assert code == ResponseCode.SUCCESS and record["currencyAmount"] == usd("25.00")
     assert balance(engine, "checking") == "2475.00"
-    assert bill(engine, "electric-main-bill")["status"] == "completed"
+    # the minimum is less than the amount due: the bill stays unpaid, with its payment date
+    paid = bill(engine, "electric-main-bill")
+    assert paid["status"] == "unpaid" and paid["paymentDate"] == day(TODAY)
     assert bill(engine, "electric-main-next")["status"] == "unpaid"
 
 
@@ -398,8 +400,13 @@ def test_pay_bill_scheduled_in_the_future_is_pending_and_a_past_date_unsupported
     assert record["status"] == "pending"
     assert record["transactionScheduledDate"] == day(TOMORROW)
     scheduled = bill(engine, "electric-main-bill")
-    assert scheduled["status"] == "pending" and scheduled["paymentDate"] == day(TOMORROW)
+    # only the minimum: the bill stays unpaid, dated the scheduled day
+    assert scheduled["status"] == "unpaid" and scheduled["paymentDate"] == day(TOMORROW)
     assert balance(engine, "checking") == "2475.00"  # the funds are taken at handle
+    whole = pay(engine, {"intent": "pay_bill", "billPayee": {"id": "electric-main"},
+                         "transactionAmount": {"amountType": "amountDue"}, "transactionScheduledDate": day(TOMORROW)})
+    assert whole["status"] == "pending"
+    assert bill(engine, "electric-main-bill")["status"] == "pending"
 
 
 # ============================================= (b) two Johns and the mobile handle

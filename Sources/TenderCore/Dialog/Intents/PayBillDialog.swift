@@ -1,7 +1,8 @@
 /// pay_bill: billPayee, fromAccount, transactionAmount, transactionScheduledDate,
 /// dueDate, transactionNote, billType. Pays the payee's earliest unpaid bill
 /// (of the bill type and due date, when stated) and marks it completed, or
-/// pending when scheduled for a later day (the funds are taken at handle).
+/// pending when scheduled for a later day (the funds are taken at handle);
+/// a payment of less than the amount due leaves it unpaid.
 struct PayBillDialog: IntentDialog {
     private struct Settled {
         var results: [ParameterResolution]
@@ -74,7 +75,11 @@ struct PayBillDialog: IntentDialog {
         var plan = PaymentPlan(
             intent: .payBill, status: payday > today ? .pending : .completed, amount: amount, account: account, fee: nil, details: details,
             movements: [BalanceMovement(accountID: account.id, currency: amount.currency, delta: -amount.minorUnits)], payee: nil,
-            paidBill: s.bill.map { PaidBill(id: $0.id, status: payday > today ? .pending : .completed, on: payday) }, partyID: payee.id)
+            paidBill: s.bill.map { bill in
+                // Less than the amount due (the minimum, say) leaves the bill unpaid, for the rest to be paid later.
+                let settles = amount.minorUnits >= bill.amountDue.minorUnits
+                return PaidBill(id: bill.id, status: !settles ? .unpaid : payday > today ? .pending : .completed, on: payday)
+            }, partyID: payee.id)
         // The bill's details change once it is paid; the payment is who, which bill, how much, when.
         plan.identity = [
             ("billPayee", .string(payee.id)), ("bill", s.bill.map { .string($0.id) } ?? .null), ("currencyAmount", amount.json),
