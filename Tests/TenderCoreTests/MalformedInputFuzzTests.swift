@@ -44,6 +44,8 @@ import Testing
 
     private func exercise(_ bytes: [UInt8]) {
         guard let json = try? JSONInput.parse(bytes) else { return }
+        _ = try? Alternatives(json: json)
+        _ = try? Shortcut(json: json)
         _ = JSONWriter.string(json)
         _ = try? Intent(json: json)
         _ = try? Answer(json: json)
@@ -76,6 +78,23 @@ import Testing
             let bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             exercise(bytes)
             exercise(Array("\"".utf8) + bytes.filter { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } + Array("\"".utf8))
+        }
+    }
+
+    static let utterances = [
+        "send $1,250.50 to John Baily for dinner with Tender", "paga mi factura de la luz mañana, 10,99 dólares",
+        "twelve dollars and 5 cents to tim on the 15th", "transfer one hundred and fifty bucks from checking to savings next friday",
+        "what bills are due this month", "¥1.5 €2,50 £3 a million million 1,2,3,4",
+    ]
+
+    @Test func mutatedUtterancesNeverTrap() {
+        var rng = SplitMix(state: 15)
+        let context = ParseContext(today: Fixtures.today)
+        for round in 0..<6_000 {
+            let text = String(decoding: mutate(Array(Self.utterances[round % Self.utterances.count].utf8), &rng).prefix(1000), as: UTF8.self)
+            _ = try? TextParser.parse(text, context: context)
+            _ = try? SpokenValue.value(text, kind: .currencyAmount, today: Fixtures.today)
+            _ = try? SpokenValue.value(text, kind: .dateRange, today: Fixtures.today)
         }
     }
 
