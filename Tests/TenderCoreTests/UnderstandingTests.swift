@@ -184,4 +184,25 @@ import Testing
         }
         #expect(Shortcut.key(of: "Pay rent with Tender") == Shortcut.key(of: "pay rent"))
     }
+
+    @Test func secondReviewMisreadings() throws {
+        for text in ["I hate paying bills", "I forgot to pay my phone bill", "did I pay the electric bill", "I can pay you $20", "you pay Tim $20",
+                     "I send Tim $20 every month", "pay $10 to enter the museum", "how do I transfer money abroad", "should I move money to savings",
+                     "send Tim 20 dollars and 150 cents", "send Tim -20 dollars", "send 20-30 dollars to tim", "transfiere 200 dólares de ahorros a cheques"] {
+            #expect(try TextParser.parse(text, context: context).isOutOfScope, "\(text)")
+        }
+        let polite = try TextParser.parse("so can you please send $20 to Tim", context: context)
+        #expect(polite.intentName == "send_payment" && polite.intent?["payee"]?["name"] == .string("tim"))
+        #expect(try TextParser.parse("send Tim 3 dollars 50", context: context).intent?["currencyAmount"]?["amount"] == .string("3.50"))
+        #expect(try TextParser.parse("send $20 to Tim Cook's account", context: context).intent?["payee"]?["name"] == .string("tim cook"))
+        #expect(try TextParser.parse("pay $20 to Tim for the electric bill", context: context).intentName == "send_payment")
+        #expect(try TextParser.parse("pay $80 to the Electric Company", context: context).intentName == "pay_bill")
+        #expect(try TextParser.parse("pay the electric bill for 4 Lake Road", context: context).intent?["transactionAmount"] == nil)
+        #expect(try TextParser.parse("envía 20 dólares a mi mamá", context: context).intent?["payee"]?["name"] == .string("mamá"))
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        #expect(try TextParser.parse("pay John Baily 20 on friday", context: withDirectory).intentName == "send_payment")
+        #expect(try TextParser.parse("what is a nest egg", context: withDirectory).isOutOfScope)
+    }
 }

@@ -103,10 +103,15 @@ public enum AmountExtractor {
     private static func cents(after start: Int, _ tokens: [TextToken], _ numbers: NumberSpans) -> (text: String, end: Int)? {
         var j = start
         if j < tokens.count, tokens[j].text == "and" || tokens[j].text == "y" { j += 1 }
-        guard let c = numbers[j], j + c.count < tokens.count, cents.contains(tokens[j + c.count].text), let value = Int(c.text),
-            (0..<100).contains(value)
-        else { return nil }
-        return ((value < 10 ? "0" : "") + String(value), j + c.count + 1)
+        guard let c = numbers[j], let value = Int(c.text) else { return nil }
+        let after = j + c.count
+        if after < tokens.count, cents.contains(tokens[after].text) {
+            // "and 150 cents" is no amount of cents: the whole amount is refused (an invalid cents text).
+            return (value < 100 ? (value < 10 ? "0" : "") + String(value) : "000", after + 1)
+        }
+        // "3 dollars 50": the cents said without the word, at the end or before "to"/"for".
+        guard j == start, value < 100, c.text.count == 2, after == tokens.count || ["to", "for", "please"].contains(tokens[after].text) else { return nil }
+        return (c.text, after)
     }
 
     /// "150" cents → "1.50"; a fraction of a cent is no amount.

@@ -7,7 +7,7 @@ enum EnglishRules {
     /// Words that end a name said after "to", "from" or a verb.
     static let stops: Set<String> = [
         "for", "on", "with", "from", "by", "to", "tomorrow", "today", "tonight", "my", "the", "a", "an", "and", "using", "via", "at", "in",
-        "please", "now", "bill", "back", "me", "some", "money", "cash", "this", "next", "every", "each",
+        "please", "now", "bill", "back", "me", "some", "money", "cash", "this", "next", "every", "each", "s", "account", "accounts",
     ]
     /// Words that make a phrase a bill or an account, not a person.
     static let notPeople: Set<String> = Set([
@@ -27,7 +27,9 @@ enum EnglishRules {
         let words = u.words
         // An order: the verb comes first (after "please", "can you", "I want to", ...); not a question, a
         // statement ("I sent", "my boss won't give"), a negation ("don't send") or a bill ("pay John's electric bill").
-        guard let verb = words.firstIndex(where: { !IntentHints.politeOpenings.contains($0) }), !isNegated(words), !u.hasAny(["bill", "bills"]) else {
+        // A bill is what is paid, unless it is only what a note says the money is for ("pay Tim $20 for the electric bill").
+        let forNote = words.lastIndex(of: "for") ?? words.count
+        guard let verb = Openings.verbIndex(words), !isNegated(words), !words[..<forNote].contains(where: { $0 == "bill" || $0 == "bills" }) else {
             return nil
         }
         let asking = requestVerbs.contains(words[verb]) || (words[verb] == "ask" && u.has("for"))
@@ -66,7 +68,7 @@ enum EnglishRules {
     static func bareNumberIsTheAmount(_ amount: AmountExtractor.Found, _ words: [String]) -> Bool {
         let next = amount.tokens.upperBound < words.count ? words[amount.tokens.upperBound] : nil
         let previous = amount.tokens.lowerBound > 0 ? words[amount.tokens.lowerBound - 1] : nil
-        let followers: Set<String> = ["to", "for", "please", "now", "today", "tomorrow", "with"]
+        let followers = Set(["to", "for", "please", "now", "today", "tomorrow", "with", "on", "next", "this"] + DateExtractor.weekdays)
         return (next == nil || followers.contains(next!)) && !["at", "for", "by", "in", "about", "around", "every"].contains(previous ?? "")
     }
 
@@ -112,6 +114,10 @@ enum EnglishRules {
     static let commonWords: Set<String> = [
         "off", "up", "down", "out", "over", "attention", "extra", "more", "less", "all", "everything", "what", "how", "if", "when",
         "that", "those", "these", "there", "here", "an", "uber", "taxi", "cab", "ride", "car", "flight", "order", "pto", "time", "vacation",
+        // "pay $10 to enter the museum": a verb after "to" is a purpose, not a person.
+        "enter", "fix", "get", "watch", "see", "be", "work", "park", "buy", "eat", "go", "have", "make", "play", "help", "cover", "keep",
+        "rent", "use", "visit", "join", "book", "ride", "stay", "do", "start", "finish", "avoid", "cancel", "order", "pay", "send", "put",
+        "nobody", "whoever", "anyone", "anybody", "everybody", "somebody", "no", "none", "refund", "amazon",
     ]
 
     /// "for dinner" → "dinner": what follows "for" when it is not an amount.

@@ -4,15 +4,11 @@
 /// account the directory knows, points or miles one has, the person's own
 /// payment history asked for.
 enum IntentHints {
-    static let politeOpenings: Set<String> = [
-        "please", "can", "could", "you", "would", "i", "want", "to", "need", "like", "tender", "d", "ll", "just", "now", "hey", "ok", "okay",
-        "por", "favor", "quiero", "puedes", "podrías", "podrias",
-    ]
 
     /// The intent the hints settle on, or nil to keep the model's decision.
     static func intent(_ u: Utterance, _ finder: PhraseFinder, model: String) throws(TenderError) -> String? {
         let words = u.words
-        let firstVerb = words.first { !politeOpenings.contains($0) }
+        let firstVerb = Openings.verbIndex(words).map { words[$0] }
         if firstVerb == "pay", let at = words.firstIndex(of: "pay") {
             // What is paid is the verb's object: "pay (off) (the|my) bill / minimum / balance / <organization>".
             var object = at + 1
@@ -22,13 +18,20 @@ enum IntentHints {
             // "pay the electric company ..."
             if object < words.count, Featurizer.billKinds.contains(words[object]) { return "pay_bill" }
             if let org = try finder.organization(), near.contains(org.range.lowerBound) { return "pay_bill" }
+            // "pay $80 to the Electric Company": an amount is what is paid, the company whom.
+            if u.amounts.contains(where: { $0.tokens.lowerBound == object }), let to = words.indices.first(where: { $0 > at && words[$0] == "to" }) {
+                var target = to + 1
+                while target < words.count, ["the", "my", "our"].contains(words[target]) { target += 1 }
+                if target < words.count, Featurizer.billKinds.contains(words[target]) { return "pay_bill" }
+                if let org = try finder.organization(), org.range.lowerBound == target { return "pay_bill" }
+            }
         }
         // A question about paying a bill (when, what day, how much) asks about the bill; it pays nothing.
         let asksWhenOrHowMuch = u.has("when") || SlotFiller.contains(words, ["what", "day"]) || SlotFiller.contains(words, ["what", "date"])
             || SlotFiller.contains(words, ["how", "much"])
         if model == "pay_bill", asksWhenOrHowMuch, u.hasAny(["bill", "bills"]) { return "search_for_bills" }
         let asksBalance = u.has("balance") || SlotFiller.contains(words, ["how", "much"]) || SlotFiller.contains(words, ["how", "many"])
-        if asksBalance || words.first == "what", model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
+        if asksBalance || (words.first == "what" && u.has("my")), model == "out_of_scope", try !finder.accounts().isEmpty { return "search_for_accounts" }
         let asksLoyaltyBalance = u.has("balance") || (SlotFiller.contains(words, ["how", "many"]) && u.hasAny(["have", "my", "got"]))
         if asksLoyaltyBalance, u.hasAny(["miles", "points"]), !u.hasAny(["redeem", "earn", "get", "away", "far"]) {
             return "search_for_accounts"

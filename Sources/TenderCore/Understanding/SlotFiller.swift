@@ -22,7 +22,7 @@ enum SlotFiller {
             if let org = try finder.organization() { members.append(("billPayee", .object([("name", .string(org.name))]))) }
             var amount: [(key: String, value: JSONValue)] = []
             if let type = amountType(u) { amount.append(("amountType", .string(type.rawValue))) }
-            if let money = u.amount { amount.append(("amount", money.json)) }
+            if let money = statedAmount(u) { amount.append(("amount", money.json)) }
             if !amount.isEmpty { members.append(("transactionAmount", .object(amount))) }
             if let day = u.dates.compactMap(\.day).first, day >= context.today { members.append(("transactionScheduledDate", day.json)) }
             if let type = billType(u, context) { members.append(("billType", .string(type.rawValue))) }
@@ -41,7 +41,7 @@ enum SlotFiller {
             let (from, to) = try accounts(u, finder)
             if let from { members.append(("fromAccount", from)) }
             if let to { members.append(("toAccount", to)) }
-            if let money = u.amount { members.append(("transactionAmount", .object([("amount", money.json)]))) }
+            if let money = statedAmount(u) { members.append(("transactionAmount", .object([("amount", money.json)]))) }
             if let day = u.dates.compactMap(\.day).first, day > context.today { members.append(("transactionScheduledDate", day.json)) }
         case "search_for_accounts":
             if let named = try finder.accounts().first {
@@ -68,6 +68,15 @@ enum SlotFiller {
             break
         }
         return .object(members)
+    }
+
+    /// The amount said: one with a currency, else a bare number that is the amount itself ("transfer 200 from
+    /// checking", not "for 4 Lake Road").
+    static func statedAmount(_ u: Utterance) -> Money? {
+        if let explicit = u.amounts.first(where: \.explicit) { return explicit.money }
+        return u.amounts.first { amount in
+            EnglishRules.bareNumberIsTheAmount(amount, u.words) || (amount.tokens.upperBound < u.words.count && u.words[amount.tokens.upperBound] == "from")
+        }?.money
     }
 
     static func contains(_ words: [String], _ phrase: [String]) -> Bool {

@@ -10,6 +10,7 @@ enum SpanishRules {
         "qué", "que", "el", "los", "las", "está", "hace", "tiempo", "dónde", "cómo", "es", "en", "y", "una", "un",
     ])
     static let stops: Set<String> = ["por", "para", "el", "la", "mañana", "hoy", "con", "de", "y", "en"]
+    static let spanishRelations: Set<String> = ["mamá", "mama", "papá", "papa", "madre", "padre", "hermano", "hermana", "hijo", "hija", "esposa", "esposo", "amigo", "amiga", "jefe", "tía", "tío"]
     static let pronouns: Set<String> = ["mi", "ti", "él", "el", "ella", "usted", "ustedes", "ellos", "ellas", "nosotros", "su", "sus", "tu", "me", "te", "le", "les"]
 
     /// Whether the utterance is Spanish: two marker words, or one of the verbs.
@@ -35,13 +36,19 @@ enum SpanishRules {
             }))
         }
         // An order: the verb first (after "por favor", "quiero"), no negation, the amount and the person after it.
-        guard let verb = words.firstIndex(where: { !IntentHints.politeOpenings.contains($0) }), sendVerbs.contains(words[verb]) || payVerbs.contains(words[verb]),
+        guard let verb = Openings.verbIndex(words), sendVerbs.contains(words[verb]) || payVerbs.contains(words[verb]),
+            // "de ahorros a cheques": from one account to another is a transfer, not a send.
+            !words[verb...].contains(where: { $0 == "de" || $0 == "desde" }) || words.contains("para"),
             !EnglishRules.isNegated(words), let found = u.amounts.first(where: \.explicit) ?? u.amounts.first, found.tokens.lowerBound > verb
         else { return nil }
         let amount = found.money
         var name: String?
         if let person = try finder.person(), person.range.lowerBound > verb, found.explicit || EnglishRules.bareNumberIsTheAmount(found, words) {
             name = person.name
+        } else if found.explicit, let at = words.indices.first(where: { $0 > verb && words[$0] == "a" }), at + 2 < words.count, words[at + 1] == "mi",
+            EnglishRules.relations.contains(words[at + 2]) || spanishRelations.contains(words[at + 2])
+        {
+            name = words[at + 2]
         } else if found.explicit, let at = words.indices.first(where: { $0 > verb && words[$0] == "a" }),
             let candidate = u.phrase(after: at, limit: 3, stops: stops),
             candidate.text.split(separator: " ").allSatisfy({ !pronouns.contains(String($0)) })

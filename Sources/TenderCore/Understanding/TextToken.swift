@@ -55,7 +55,9 @@ public struct TextToken: Equatable, Sendable {
                     }
                     end += 1
                 }
-                tokens.append(TextToken(.number, String(text)))
+                // "-20" (or the "-30" of "20-30"): negative, or a range, which no amount accepts (Money refuses the sign).
+                let negative = index > 0 && scalars[index - 1] == "-"
+                tokens.append(TextToken(.number, (negative ? "-" : "") + String(text)))
                 index = end
             } else {
                 if "$€£¥".unicodeScalars.contains(scalars[index]) { tokens.append(TextToken(.symbol, String(scalars[index]))) }
