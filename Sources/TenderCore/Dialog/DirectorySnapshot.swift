@@ -1,6 +1,6 @@
-/// The directory as one session call sees it: each list read once, then
-/// kept, so a resolve and the confirm that checks it read the store once.
-/// Used by one thread during one call and then dropped.
+/// The directory as one session call (or one parse) sees it: each list
+/// read once, then kept, so a resolve and the confirm that checks it read
+/// the store once. Used by one thread during one call and then dropped.
 final class DirectorySnapshot: Directory, @unchecked Sendable {
     private let base: any Directory
     private var cachedContacts: [String: Contact?] = [:]

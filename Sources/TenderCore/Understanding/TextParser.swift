@@ -16,7 +16,8 @@ public enum TextParser {
     public static func parse(_ text: String, context: ParseContext) throws(TenderError) -> ParseResult {
         guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
         let u = Utterance(text, context: context)
-        let finder = PhraseFinder(utterance: u, directory: context.directory)
+        // The rules, hints, guards and slots each look names up: the directory is read once per parse.
+        let finder = PhraseFinder(utterance: u, directory: context.directory.map { DirectorySnapshot($0) })
         func result(_ intent: JSONValue?, _ language: String, _ source: ParseResult.Source, _ score: Float) -> ParseResult {
             ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
         }
