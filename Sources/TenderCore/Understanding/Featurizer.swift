@@ -39,9 +39,9 @@ public enum Featurizer {
                 i += 1
                 continue
             }
-            if let candidates = banksByFirstWord[token.text], let bank = candidates.first(where: { phrase in
-                i + phrase.count <= tokens.count && (0..<phrase.count).allSatisfy { tokens[i + $0].text == phrase[$0] }
-            }) {
+            if let candidates = banksByFirstWord[token.text],
+                let bank = candidates.first(where: { Phrase.starts($0, in: tokens.lazy.map(\.text), at: i) })
+            {
                 out.append("zbank")
                 i += bank.count
                 continue

@@ -17,7 +17,7 @@ enum Openings {
         var moved = true
         while moved, at < words.count {
             moved = false
-            for phrase in phrases where at + phrase.count <= words.count && (0..<phrase.count).allSatisfy({ words[at + $0] == phrase[$0] }) {
+            for phrase in phrases where Phrase.starts(phrase, in: words, at: at) {
                 at += phrase.count
                 moved = true
                 break

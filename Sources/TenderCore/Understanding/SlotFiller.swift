@@ -79,10 +79,7 @@ enum SlotFiller {
         }?.money
     }
 
-    static func contains(_ words: [String], _ phrase: [String]) -> Bool {
-        guard phrase.count <= words.count else { return false }
-        return (0...(words.count - phrase.count)).contains { start in (0..<phrase.count).allSatisfy { words[start + $0] == phrase[$0] } }
-    }
+    static func contains(_ words: [String], _ phrase: [String]) -> Bool { Phrase.contains(phrase, in: words) }
 
     /// "the minimum" → minimumDue, "the full balance" → amountDue, ...
     static func amountType(_ u: Utterance) -> AmountType? {

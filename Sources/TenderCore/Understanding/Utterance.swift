@@ -35,7 +35,7 @@ struct Utterance {
             var i = 0
             while i + phrase.count <= tokens.count {
                 let atEdge = i == 0 || i + phrase.count == tokens.count
-                if atEdge, (0..<phrase.count).allSatisfy({ tokens[i + $0].kind == .word && tokens[i + $0].text == phrase[$0] }) {
+                if atEdge, Phrase.starts(phrase, in: tokens.lazy.map(\.text), at: i) {
                     tokens.removeSubrange(i..<(i + phrase.count))
                     named = true
                 } else {
