@@ -31,7 +31,7 @@ extension DialogContext {
         if let nickname = query.nickname {
             let named = try accountsNamed(nickname, in: found)
             if named.isEmpty {
-                let items = found.compactMap { a in a.nickname.map { VocabularyItem(id: a.id, phrase: $0, pronunciation: nil, alternatives: []) } }
+                let items = found.compactMap { a in a.nickname.map { VocabularyItem(id: a.id, name: $0) } }
                 let similar = VocabularyMatcher.matches(nickname, in: items)
                 if let first = similar.first, let account = found.first(where: { $0.id == first.id }), !state.declined.contains(parameter) {
                     return askConfirm(parameter, key: parameter, choices: [parameter: account.id], shown: account.reference)

@@ -30,7 +30,7 @@ extension DialogContext {
                 if !narrowed.isEmpty { found = narrowed }
             }
             if found.isEmpty {
-                let items = payees.map { VocabularyItem(id: $0.id, phrase: $0.organizationName, pronunciation: nil, alternatives: []) }
+                let items = payees.map { VocabularyItem(id: $0.id, name: $0.organizationName) }
                 let similar = Self.unique(([name] + query.alternatives).flatMap { VocabularyMatcher.matches($0, in: items) }.map(\.id))
                     .compactMap { id in payees.first { $0.id == id } }
                 if similar.count == 1, !state.declined.contains(parameter) {

@@ -14,7 +14,7 @@ extension DialogContext {
         if let exact = heard.first(where: \.exact), let value = E(rawValue: exact.id) {
             return Resolution(parameter, .success(.string(value.rawValue)), value)
         }
-        let names = E.allCases.map { VocabularyItem(id: $0.rawValue, phrase: $0.rawValue, pronunciation: nil, alternatives: []) }
+        let names = E.allCases.map { VocabularyItem(id: $0.rawValue, name: $0.rawValue) }
         let likely = (heard + VocabularyMatcher.matches(phrase, in: names)).compactMap { E(rawValue: $0.id) }
         if let value = likely.first, !state.declined.contains(parameter) {
             return askConfirm(parameter, key: parameter, choices: [parameter: value.rawValue], shown: .string(value.rawValue))

@@ -42,7 +42,7 @@ extension DialogContext {
             }
             found = Self.unique(found)
             if found.isEmpty {
-                let people = everyone.map { VocabularyItem(id: $0.id, phrase: $0.displayName, pronunciation: nil, alternatives: []) }
+                let people = everyone.map { VocabularyItem(id: $0.id, name: $0.displayName) }
                 let similar = Self.unique(hearings.flatMap { VocabularyMatcher.matches($0, in: people + vocabulary) }.compactMap { m in
                     everyone.first { $0.id == m.id }
                 })

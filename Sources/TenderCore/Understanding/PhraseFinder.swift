@@ -33,7 +33,7 @@ struct PhraseFinder {
         guard let directory else { return nil }
         let contacts = try directory.contacts()
         let vocabulary = try directory.vocabulary(.contactName).items
-        let people = contacts.map { VocabularyItem(id: $0.id, phrase: $0.displayName, pronunciation: nil, alternatives: []) }
+        let people = contacts.map { VocabularyItem(id: $0.id, name: $0.displayName) }
         for window in windows(3) {
             if !NameMatcher.matches(window.text, in: contacts).isEmpty || VocabularyMatcher.matches(window.text, in: vocabulary).contains(where: \.exact) {
                 return (window.text, window.range)

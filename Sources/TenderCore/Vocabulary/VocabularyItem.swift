@@ -16,6 +16,9 @@ public struct VocabularyItem: Equatable, Sendable {
         self.alternatives = alternatives
     }
 
+    /// An item that is only a name to match (a contact's, an account's nickname), for sounds-alike lookups.
+    init(id: String, name: String) { self.init(id: id, phrase: name, pronunciation: nil, alternatives: []) }
+
     /// An item from `{"id", "phrase", "pronunciation"?, "alternatives"?}`. Throws
     /// ``TenderError/invalidArgument(_:)`` naming `field` for an unknown member, an empty or
     /// over-long string, a phrase without a letter or digit, or more than 32 alternatives.

@@ -14,7 +14,7 @@ struct SearchForAccountsDialog: IntentDialog {
                 accounts = named
                 nickname = Resolution("accountNickname", .success(.string(named[0].spokenName)), named[0].spokenName)
             } else {
-                let items = accounts.compactMap { a in a.nickname.map { VocabularyItem(id: a.id, phrase: $0, pronunciation: nil, alternatives: []) } }
+                let items = accounts.compactMap { a in a.nickname.map { VocabularyItem(id: a.id, name: $0) } }
                 if let similar = VocabularyMatcher.matches(said, in: items).first, !c.state.declined.contains("accountNickname") {
                     nickname = c.askConfirm("accountNickname", key: "accountNickname", choices: ["accountNickname": similar.id], shown: .string(similar.phrase))
                 } else {
