@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import TenderAuth
 import TenderCore
 import TenderStore
 
@@ -63,12 +62,7 @@ struct AskCommand: ParsableCommand {
             if !json { printer.detail("", "that is not a payment request Tender handles") }
             return 2
         }
-        var policy = AuthenticationPolicy()
-        policy.service = pamService
-        policy.configDirectory = pamConfigDirectory
-        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-        let engine = Engine(
-            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store), today: { today })
+        let engine = try StoreOpener.engine(store: store, service: pamService, configDirectory: pamConfigDirectory, today: { today })
         let session = try DialogSession(engine: engine, json: intent)
         if isatty(0) != 0 {
             // A person at a terminal types the password without echo, --json or not.

@@ -39,25 +39,15 @@ struct DemoCommand: ParsableCommand {
         let today = WallClock.today()
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json(today: today))))
         let printer = DialogPrinter()
-        var policy = AuthenticationPolicy()
         let user = try PAMAuthenticator.processUser()
-        if login {
-            policy.service = pamService
-            policy.configDirectory = pamConfigDirectory
-        } else {
-            let pam = try DemoPAMStack(home: home, user: user)
-            policy.service = DemoPAMStack.service
-            policy.configDirectory = pam.directory
-        }
-        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-        let engine = Engine(
-            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store),
-            today: { WallClock.today() })
+        let service = login ? pamService : DemoPAMStack.service
+        let configDirectory = login ? pamConfigDirectory : try DemoPAMStack(home: home, user: user).directory
+        let engine = try StoreOpener.engine(store: store, service: service, configDirectory: configDirectory)
         printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
         printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")
         if login {
-            printer.line("pam: your system login, service \(policy.service): type your password when asked (it is not echoed)")
+            printer.line("pam: your system login, service \(service): type your password when asked (it is not echoed)")
         } else {
             printer.line("pam: DEMO PAM STACK, service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
         }

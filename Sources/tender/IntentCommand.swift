@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import TenderAuth
 import TenderCore
 import TenderStore
 
@@ -27,13 +26,7 @@ struct IntentCommand: ParsableCommand {
     func run() throws {
         let path = try StoreOpener.requiredHome(home)
         let store = try StoreOpener.open(home: path)
-        var policy = AuthenticationPolicy()
-        policy.service = pamService
-        policy.configDirectory = pamConfigDirectory
-        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-        let engine = Engine(
-            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store),
-            today: { WallClock.today() })
+        let engine = try StoreOpener.engine(store: store, service: pamService, configDirectory: pamConfigDirectory)
         let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
         let printer = DialogPrinter()
