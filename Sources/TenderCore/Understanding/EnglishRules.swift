@@ -69,7 +69,7 @@ enum EnglishRules {
         let next = amount.tokens.upperBound < words.count ? words[amount.tokens.upperBound] : nil
         let previous = amount.tokens.lowerBound > 0 ? words[amount.tokens.lowerBound - 1] : nil
         let followers = Set(["to", "for", "please", "now", "today", "tomorrow", "with", "on", "next", "this"] + DateExtractor.weekdays)
-        return (next == nil || followers.contains(next!)) && !["at", "for", "by", "in", "about", "around", "every"].contains(previous ?? "")
+        return (next.map(followers.contains) ?? true) && !["at", "for", "by", "in", "about", "around", "every"].contains(previous ?? "")
     }
 
     static let questionWords: Set<String> = ["how", "what", "when", "did", "why", "was", "were", "which", "who", "do", "does", "is", "where"]
