@@ -1,0 +1,52 @@
+"""`tender bench`, run short: every figure is printed, the ratios are the
+quotients of the printed rates, and the verification covers the ledger it
+filled. The rates themselves are benchmark figures, never asserted here."""
+import json
+import os
+import subprocess
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+CLI = os.environ.get("TENDER_CLI") or os.path.join(HERE, "..", "..", "build", "bin", "tender")
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CLI), reason="needs the tender tool")
+
+RATES = ["raw_sign_per_s", "raw_verify_per_s", "raw_commit_per_s", "raw_sign_then_commit_per_s",
+         "tender_sequential_per_s", "tender_handle_per_s", "tender_concurrent_submissions_per_s",
+         "ceiling_sign_all_cores_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s"]
+RATIOS = {
+    "ratio_sequential_to_sign_then_commit": ("tender_sequential_per_s", "raw_sign_then_commit_per_s"),
+    "ratio_handle_to_sign_then_commit": ("tender_handle_per_s", "raw_sign_then_commit_per_s"),
+    "ratio_concurrent_to_commit": ("tender_concurrent_submissions_per_s", "raw_commit_per_s"),
+    "ratio_ceiling_to_commit": ("ceiling_sign_all_cores_per_s", "raw_commit_per_s"),
+    "ratio_verify_to_raw_verify": ("tender_verify_per_s", "raw_verify_per_s"),
+}
+
+
+def run(*args, check=True):
+    return subprocess.run([CLI, "bench", *args], capture_output=True, text=True, timeout=300, check=check)
+
+
+def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
+    figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--directory", str(tmp_path), "--json").stdout)
+    assert set(figures) == set(RATES) | set(RATIOS) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    for key in RATES:
+        assert figures[key] > 0, key
+    for key, (numerator, denominator) in RATIOS.items():
+        assert figures[key] == pytest.approx(figures[numerator] / figures[denominator], rel=0.01, abs=0.002), key
+    assert figures["tender_verify_records"] >= 300
+    assert 0 < figures["concurrent_cpu_cores_busy"] <= os.cpu_count() + 0.5
+
+
+def test_the_table_names_the_targets(tmp_path):
+    table = run("--seconds", "0.05", "--records", "20", "--threads", "2", "--directory", str(tmp_path)).stdout
+    for target in ["(target >= 0.9)", "(target >= 5)", "(target >= 0.8)"]:
+        assert target in table
+    assert len(table.strip().splitlines()) == 17
+
+
+@pytest.mark.parametrize("args", [["--seconds", "0"], ["--records", "0"], ["--threads", "0"], ["--seconds", "nan"]])
+def test_absurd_options_are_refused(args):
+    refused = run(*args, check=False)
+    assert refused.returncode != 0 and refused.stderr.strip()
