@@ -354,9 +354,39 @@ tender_result tender_engine_payments(tender_engine *engine, char **json_out,
                                      size_t *len_out);
 
 /**
+ * Records a later status change of the payment made under `idempotency_key`
+ * (the record's "idempotencyKey"): `status` is "completed", "canceled" or
+ * "failed". Only a pending payment (a request, or a payment scheduled for a
+ * later day) changes; completed, canceled and failed are final.
+ * The change is its own signed ledger entry, type "payment_status", naming
+ * the payment by sequence and key with its previous and new status; the
+ * payment's record is never rewritten. Its effects follow in the same
+ * durable transaction: canceled or failed gives back what the payment
+ * debited (and credited) and leaves its bill unpaid again; completed credits
+ * a request's account and marks a scheduled bill payment's bill completed.
+ * Asking for the status the payment already has records nothing and returns
+ * the entry (or payment record) that set it. Search results
+ * (search_for_payments) show the latest status.
+ * On success writes the entry's JSON to *record_out and its compact JWS to
+ * *jws_out (lengths to the length pointers when not NULL); free both with
+ * tender_string_free(). No re-authentication: no money leaves an account
+ * that did not receive it from this payment.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
+ * TENDER_E_INVALID_ARGUMENT (not a payment status), TENDER_E_NOT_FOUND (no
+ * payment has the key), TENDER_E_WRONG_STATE (the status is final, the payment
+ * predates status changes, or an account no longer holds what it would give
+ * back), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
+ * TENDER_E_KEY_FILE. Thread-safe.
+ */
+tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,
+                                               size_t key_len, const char *status, size_t status_len,
+                                               char **record_out, size_t *record_len_out,
+                                               char **jws_out, size_t *jws_len_out);
+
+/**
  * Writes the whole ledger, oldest first, as a JSON array to *json_out: one
- * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment"
- * or "key_rotation", record the signed JSON and jws its compact JWS. Free
+ * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment",
+ * "payment_status" or "key_rotation", record the signed JSON and jws its compact JWS. Free
  * the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
  * not a JWS). Thread-safe.

@@ -107,11 +107,7 @@ extension SQLiteStore {
         guard try row.step(), let text = row.text(0) else { return }
         _ = try row.step()
         let bill = try Bill(json: try JSONParser.parse(text), field: "stored bill")
-        try Self.storeBill(
-            Bill(
-                id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: paid.status, amountDue: bill.amountDue,
-                minimumDue: bill.minimumDue, lateFee: bill.lateFee, statementBalance: bill.statementBalance,
-                currentBalance: bill.currentBalance, dueDate: bill.dueDate, paymentDate: paid.on), db)
+        try Self.storeBill(bill.with(status: paid.status, paymentDate: paid.on), db)
     }
 
     private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
@@ -119,12 +115,13 @@ extension SQLiteStore {
         try db.statement(
             """
             INSERT INTO ledger (sequence, type, jws, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
-                payee_handle_id, currency, amount_minor)
-            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                payee_handle_id, currency, amount_minor, effects)
+            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint,
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
-             submission.amount.currency.code, submission.amount.minorUnits]
+             submission.amount.currency.code, submission.amount.minorUnits,
+             JSONWriter.string(PaymentEffects(movements: submission.movements, onCompletion: submission.completionMovements, bill: submission.paidBill).json)]
         ).run()
     }
 
@@ -138,14 +135,23 @@ extension SQLiteStore {
         return result
     }
 
-    /// Appends one signed non-payment entry at the head, inside the caller's write transaction.
-    func append(type: String, _ db: Database, payload: (LedgerPosition) -> String) throws(TenderError) {
+    /// Appends one signed non-payment entry at the head, inside the caller's
+    /// write transaction; a status entry also stores its payment's sequence
+    /// (`subject`) and the status it sets. Returns the entry's sequence, payload and JWS.
+    @discardableResult
+    func append(
+        type: String, _ db: Database, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
+    ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
         let text = payload(position)
         let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: try activeSigner(db))
         let hash = try LedgerEntry.hash(ofPayload: Array(text.utf8), crypto: crypto)
-        try db.statement("INSERT INTO ledger (sequence, type, jws, hash) VALUES (?, ?, ?, ?)", [position.sequence, type, jws.text, hash]).run()
+        try db.statement(
+            "INSERT INTO ledger (sequence, type, jws, hash, subject, status) VALUES (?, ?, ?, ?, ?, ?)",
+            [position.sequence, type, jws.text, hash, subject, status]
+        ).run()
+        return (position.sequence, text, jws.text)
     }
 
     static func paymentRecord(jws: String, sequence: Int64, key: String) throws(TenderError) -> PaymentRecord {

@@ -3,7 +3,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     static let migrations: [String] = [
         """
@@ -105,6 +105,14 @@ enum Schema {
             document TEXT NOT NULL,
             position INTEGER NOT NULL
         );
+        """,
+        // 4: later status changes. A payment keeps what it did (effects, JSON) so a change can complete or undo it;
+        // a status entry names its payment (subject) and the status it sets.
+        """
+        ALTER TABLE ledger ADD COLUMN effects TEXT;
+        ALTER TABLE ledger ADD COLUMN subject INTEGER;
+        ALTER TABLE ledger ADD COLUMN status TEXT;
+        CREATE INDEX ledger_subject ON ledger (subject, sequence) WHERE subject IS NOT NULL;
         """,
     ]
 

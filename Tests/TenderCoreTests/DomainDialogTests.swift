@@ -178,6 +178,12 @@ import Testing
         let history = try session(#"{"intent":"search_for_payments","party":{"name":"John Appleseed"},"status":"pending"}"#, engine)
         #expect(try history.confirm().response["result"]?["payments"]?.arrayValue?.count == 1)
         #expect(try session(#"{"intent":"search_for_payments","status":"failed"}"#, engine).confirm().code == .failurePaymentNotFound)
+
+        // Once the payer paid, the history shows the request completed, not pending.
+        _ = try ledger.changeStatus(idempotencyKey: try #require(record["idempotencyKey"]?.stringValue), to: .completed)
+        let completed = try session(#"{"intent":"search_for_payments","status":"completed"}"#, engine).confirm()
+        #expect(completed.response["result"]?["payments"]?.arrayValue?.first?["status"] == .string("completed"))
+        #expect(try session(#"{"intent":"search_for_payments","status":"pending"}"#, engine).confirm().code == .failurePaymentNotFound)
     }
 
     @Test func aParameterAskedTooOftenEndsTheDialog() throws {

@@ -716,6 +716,55 @@ static void test_domain(tender_engine *engine) {
     tender_string_free(json);
 }
 
+/* A pending request completes later: a signed payment_status entry, the money arriving, refusals that change nothing. */
+static void test_payment_status(void) {
+    tender_engine *engine = open_engine("status");
+    tender_response_code code = -1;
+    char *json = NULL, *jws = NULL, *again = NULL, *again_jws = NULL;
+    size_t json_len = 0, jws_len = 0;
+    char before[64], after[64];
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    tender_session *request = new_session(engine,
+        "{\"intent\": \"request_payment\", \"payer\": {\"id\": \"tim-cook\"}, \"currencyAmount\": {\"amount\": \"20\", \"currency\": \"USD\"},"
+        " \"idempotencyKey\": \"lunch-1\"}");
+    CHECK_RC(tender_session_confirm(request, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_handle(request, &code, NULL, NULL, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS);
+    tender_session_free(request);
+    checking_balance(engine, before, sizeof before);
+
+    const char *key = "lunch-1";
+    CHECK_RC(tender_engine_set_payment_status(NULL, key, 7, "completed", 9, &json, NULL, &jws, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_payment_status(engine, NULL, 7, "completed", 9, &json, NULL, &jws, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "completed", 9, NULL, NULL, &jws, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "completed", 9, &json, NULL, NULL, NULL), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "paid", 4, &json, NULL, &jws, NULL), TENDER_E_INVALID_ARGUMENT);
+    CHECK_RC(tender_engine_set_payment_status(engine, "\xff", 1, "failed", 6, &json, NULL, &jws, NULL), TENDER_E_INVALID_UTF8);
+    CHECK_RC(tender_engine_set_payment_status(engine, "nobody", 6, "failed", 6, &json, NULL, &jws, NULL), TENDER_E_NOT_FOUND);
+    CHECK(json == NULL && jws == NULL && count_payments(engine) == 1);
+    checking_balance(engine, after, sizeof after);
+    CHECK(strcmp(before, after) == 0);
+
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "completed", 9, &json, &json_len, &jws, &jws_len), TENDER_OK);
+    CHECK(json != NULL && strlen(json) == json_len && jws != NULL && strlen(jws) == jws_len);
+    CHECK(contains(json, "\"type\":\"payment_status\"") && contains(json, "\"payment\":1") && contains(json, "\"status\":\"completed\""));
+    checking_balance(engine, after, sizeof after);
+    CHECK(strcmp(after, "1020.00") == 0);
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "completed", 9, &again, NULL, &again_jws, NULL), TENDER_OK);
+    CHECK(again != NULL && again_jws != NULL && strcmp(again_jws, jws) == 0);
+    CHECK_RC(tender_engine_set_payment_status(engine, key, 7, "canceled", 8, &json, NULL, &jws, NULL), TENDER_E_WRONG_STATE);
+    CHECK(contains(tender_last_error(), "is completed"));
+    char *report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
+    CHECK(contains(report, "\"records\":2"));
+    tender_string_free(report);
+    tender_string_free(json);
+    tender_string_free(jws);
+    tender_string_free(again);
+    tender_string_free(again_jws);
+    tender_engine_free(engine);
+}
+
 /* ------------------------------------------------------ host callbacks */
 
 struct host_state {
@@ -879,6 +928,7 @@ int main(int argc, char **argv) {
     test_threads(engine);
     test_domain(engine);
     tender_engine_free(engine);
+    test_payment_status();
     test_host_callbacks();
     test_understanding();
     test_processes();

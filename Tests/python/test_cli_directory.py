@@ -102,3 +102,33 @@ def test_vocabulary_and_the_signed_in_flag(tmp_path, demo_home):
         assert refused.returncode == 1 and "failureCredentialsUnverified" in refused.stdout
     finally:
         tender("directory", "signed-in", "--home", home, "yes")
+
+
+def test_status_records_a_later_change_of_a_pending_request(tmp_path):
+    import tender as binding
+    from conftest import NO_AUTH
+
+    home = str(tmp_path / "home")
+    with binding.Engine(home, authentication=NO_AUTH) as engine:
+        engine.import_directory({"contacts": [{"id": "tim", "displayName": "Tim Cook", "handles": [
+            {"id": "tim-mail", "label": "work", "type": "email", "value": "tim@example.com"}]}],
+            "accounts": [{"id": "checking", "type": "checking", "balance": {"amount": "10.00", "currency": "USD"},
+                          "default": True}]})
+        with engine.session({"intent": "request_payment", "payer": {"id": "tim"},
+                             "currencyAmount": {"amount": "2.50", "currency": "USD"}, "idempotencyKey": "k1"}) as s:
+            s.confirm()
+            s.handle()
+    refused = tender("status", "--home", home, "k1", "paid")
+    assert refused.returncode != 0 and "not a payment status" in refused.stderr
+    unknown = tender("status", "--home", home, "k2", "completed")
+    assert unknown.returncode != 0 and "k2" in unknown.stderr
+    done = tender("status", "--home", home, "k1", "completed")
+    assert done.returncode == 0, done.stderr
+    entry_json, jws = done.stdout.strip().splitlines()
+    entry = json.loads(entry_json)
+    assert entry["type"] == "payment_status" and entry["status"] == "completed" and entry["previousStatus"] == "pending"
+    assert jws.count(".") == 2
+    assert {a["id"]: a["balance"]["amount"] for a in directory(home)["accounts"]} == {"checking": "12.50"}
+    final = tender("status", "--home", home, "k1", "canceled")
+    assert final.returncode != 0 and "only a pending payment" in final.stderr
+    assert tender("verify", "--home", home).returncode == 0

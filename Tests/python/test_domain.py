@@ -1199,3 +1199,76 @@ def test_the_new_calls_on_a_closed_engine(tmp_path):
                  lambda: engine.remove_from_directory(contacts=["x"])):
         with pytest.raises(tender.ClosedError):
             call()
+
+
+# ============================================= later status changes
+
+
+def ledger_types(engine):
+    return [entry["type"] for entry in engine.ledger()]
+
+
+def test_a_request_completes_and_its_money_arrives(engine):
+    from test_ledger import python_verify
+    before = balance(engine, "checking")
+    request = pay(engine, {"intent": "request_payment", "payer": {"id": "tim-cook"}, "currencyAmount": usd("20")})
+    assert balance(engine, "checking") == before
+    entry = engine.set_payment_status(request["idempotencyKey"], "completed")
+    assert entry["type"] == "payment_status" and entry["payment"] == request["sequence"]
+    assert entry["idempotencyKey"] == request["idempotencyKey"] and entry["id"] == request["id"]
+    assert entry["previousStatus"] == "pending" and entry["status"] == "completed"
+    assert float(balance(engine, "checking")) == float(before) + 20
+    # the history shows the status it has now
+    _, response, _ = search(engine, {"intent": "search_for_payments", "status": "completed"})
+    assert [p["id"] for p in response["result"]["payments"]] == [request["id"]]
+    # asking again records nothing; a final status does not change
+    again = engine.set_payment_status(request["idempotencyKey"], "completed")
+    assert again == entry and again.jws == entry.jws
+    with pytest.raises(tender.WrongStateError):
+        engine.set_payment_status(request["idempotencyKey"], "canceled")
+    assert ledger_types(engine) == ["payment", "payment_status"]
+    assert engine.verify()["valid"]
+    # an independent JOSE library verifies the status entry like any record
+    jwk = engine.public_key("jwk")
+    payloads = python_verify([e["jws"] for e in engine.ledger()], {jwk["kid"]: jwk}, root=jwk["kid"])
+    assert payloads[1] == dict(entry)
+
+
+def test_canceling_a_scheduled_bill_payment_gives_the_money_back(engine):
+    before = balance(engine, "checking")
+    record = pay(engine, {"intent": "pay_bill", "billPayee": {"id": "electric-main"},
+                          "transactionAmount": {"amountType": "amountDue"}, "transactionScheduledDate": day(TOMORROW)})
+    assert record["status"] == "pending" and bill(engine, "electric-main-bill")["status"] == "pending"
+    assert balance(engine, "checking") != before
+    entry = engine.set_payment_status(record["idempotencyKey"], "canceled")
+    assert entry["status"] == "canceled" and entry.jws.count(".") == 2
+    assert balance(engine, "checking") == before
+    assert bill(engine, "electric-main-bill")["status"] == "unpaid"
+    assert "paymentDate" not in bill(engine, "electric-main-bill")
+    # the bill can be paid again
+    assert pay(engine, {"intent": "pay_bill", "billPayee": {"id": "electric-main"},
+                        "transactionAmount": {"amountType": "amountDue"}})["status"] == "completed"
+    assert engine.verify()["records"] == 3
+
+
+def test_status_changes_that_cannot_be_made_change_nothing(engine):
+    done = pay(engine, send({"id": "tim-cook"}, "5"))
+    start = balances(engine)
+    pending = pay(engine, {"intent": "transfer_money", "fromAccount": {"id": "checking"}, "toAccount": {"id": "savings"},
+                           "transactionAmount": {"amount": usd("10")}, "transactionScheduledDate": day(TOMORROW)})
+    before = balances(engine)
+    with pytest.raises(tender.WrongStateError, match="is completed"):
+        engine.set_payment_status(done["idempotencyKey"], "failed")
+    with pytest.raises(tender.NotFoundError):
+        engine.set_payment_status("no-such-key", "failed")
+    with pytest.raises(tender.InvalidArgumentError):
+        engine.set_payment_status(pending["idempotencyKey"], "refunded")
+    with pytest.raises(tender.InvalidUTF8Error):
+        engine.set_payment_status(b"\xff\xfe", "failed")
+    with pytest.raises(TypeError):
+        engine.set_payment_status(pending["idempotencyKey"], None)
+    assert balances(engine) == before and ledger_types(engine) == ["payment", "payment"]
+    # a failed scheduled transfer gives back both sides (and the fee)
+    assert before != start
+    engine.set_payment_status(pending["idempotencyKey"], "failed")
+    assert balances(engine) == start

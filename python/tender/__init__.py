@@ -1187,6 +1187,42 @@ class Engine:
                 _raise(code)
         return _take_json(ptr, length)
 
+    def set_payment_status(self, idempotency_key: Union[str, bytes], status: str) -> "Record":
+        """Records a later status change of the payment made under
+        ``idempotency_key`` (its record's ``"idempotencyKey"``): ``status``
+        is ``"completed"``, ``"canceled"`` or ``"failed"``. Only a pending
+        payment (a request, or a payment scheduled for a later day) changes.
+        Canceled or failed gives back what the payment moved and leaves its
+        bill unpaid again; completed credits a request's account. Returns the
+        signed ``payment_status`` ledger entry as a :class:`Record` (with
+        ``.jws``); asking for the status the payment already has records
+        nothing and returns the entry that set it.
+
+        Raises :class:`InvalidArgumentError` (not a payment status),
+        :class:`NotFoundError` (no payment has the key),
+        :class:`WrongStateError` (the status is final, or an account no
+        longer holds what it would give back), :class:`StoreError`,
+        :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
+        Thread-safe.
+        """
+        key = _encode_text(idempotency_key, "idempotency_key")
+        name = _encode_text(status, "status")
+        record_ptr, record_len, jws_ptr, jws_len = c_void_p(), c_size_t(), c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _clib.tender_engine_set_payment_status(handle, key, len(key), name, len(name), byref(record_ptr),
+                                                          byref(record_len), byref(jws_ptr), byref(jws_len))
+            if code:
+                _raise(code)
+        try:
+            record_text = _take_text(record_ptr, record_len)
+            jws = _take_text(jws_ptr, jws_len)
+        finally:
+            _free_all(record_ptr, jws_ptr)
+        if record_text is None or jws is None:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "a call succeeded without its output")
+        return Record(json.loads(record_text), jws)
+
     # -- the signed ledger
 
     def _text_call(self, function: Any, *args: Any) -> str:
@@ -1203,7 +1239,7 @@ class Engine:
 
     def ledger(self) -> List[dict]:
         """The whole ledger, oldest first: one ``{"sequence": int, "type":
-        "payment" | "key_rotation", "record": dict, "jws": str}`` per entry,
+        "payment" | "payment_status" | "key_rotation", "record": dict, "jws": str}`` per entry,
         where ``record`` is the signed JSON and ``jws`` its compact JWS.
 
         Raises :class:`StoreError`, :class:`StoreBusyError`,

@@ -94,6 +94,12 @@ _SIGNATURES = {
     "tender_reply_set": (_c_result, [c_void_p, c_char_p, c_size_t]),
     "tender_engine_directory": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_engine_payments": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
+    # idempotency key, status (bytes and lengths), record_out, record_len_out, jws_out, jws_len_out
+    "tender_engine_set_payment_status": (
+        _c_result,
+        [_c_handle, c_char_p, c_size_t, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t), POINTER(c_void_p),
+         POINTER(c_size_t)],
+    ),
     # ledger
     "tender_engine_ledger": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     # checkpoint and trusted_key: NULL (None) for none, else their bytes and length

@@ -50,6 +50,22 @@ enum CBuffers {
         lengthOut?.pointee = string.length
     }
 
+    /// Publishes a record's JSON and JWS through two optional pairs, both or neither.
+    /// Call last, once nothing else can fail.
+    static func publish(
+        _ record: PaymentRecord, json out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, length lengthOut: UnsafeMutablePointer<Int>?,
+        jws jwsOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, length jwsLengthOut: UnsafeMutablePointer<Int>?
+    ) throws(TenderError) {
+        let json = try allocate(record.json)
+        let jws: (pointer: UnsafeMutablePointer<CChar>, length: Int)
+        do throws(TenderError) { jws = try allocate(record.jws) } catch {
+            free(json.pointer)
+            throw error
+        }
+        publish(json, to: out, length: lengthOut)
+        publish(jws, to: jwsOut, length: jwsLengthOut)
+    }
+
     /// Publishes `text` through an optional `char **` / `size_t *` pair.
     /// Call last, once nothing else can fail.
     static func write(

@@ -45,6 +45,26 @@ public func tender_engine_payments(
 }
 
 @c @implementation
+public func tender_engine_set_payment_status(
+    _ engine: OpaquePointer?, _ idempotency_key: UnsafePointer<CChar>?, _ key_len: Int, _ status: UnsafePointer<CChar>?,
+    _ status_len: Int, _ record_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ record_len_out: UnsafeMutablePointer<Int>?,
+    _ jws_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ jws_len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        let handle = try EngineHandle.from(engine)
+        let key = try CBuffers.text(idempotency_key, key_len, "idempotency_key")
+        let name = try CBuffers.text(status, status_len, "status")
+        let recordOut = try Boundary.require(record_out, "record_out")
+        let jwsOut = try Boundary.require(jws_out, "jws_out")
+        guard let next = PaymentStatus(rawValue: name) else {
+            throw .invalidArgument("\"\(name.prefix(40))\" is not a payment status (completed, canceled or failed)")
+        }
+        let record = try handle.engine.ledger.changeStatus(idempotencyKey: key, to: next)
+        try CBuffers.publish(record, json: recordOut, length: record_len_out, jws: jwsOut, length: jws_len_out)
+    }
+}
+
+@c @implementation
 public func tender_engine_audit(
     _ engine: OpaquePointer?, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {

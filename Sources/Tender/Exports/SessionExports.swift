@@ -76,14 +76,7 @@ public func tender_session_handle(
         let outcome = try handle.session.handle()
         if let denial = handle.session.lastDenial { LastError.set("\(denial.name): \(denial.message)") }
         if let record = outcome.record {
-            let json = try CBuffers.allocate(record.json)
-            let jws: (pointer: UnsafeMutablePointer<CChar>, length: Int)
-            do throws(TenderError) { jws = try CBuffers.allocate(record.jws) } catch {
-                tender_string_free(json.pointer)
-                throw error
-            }
-            CBuffers.publish(json, to: record_out, length: record_len_out)
-            CBuffers.publish(jws, to: jws_out, length: jws_len_out)
+            try CBuffers.publish(record, json: record_out, length: record_len_out, jws: jws_out, length: jws_len_out)
         } else if let result = outcome.result {
             CBuffers.publish(try CBuffers.allocate(JSONWriter.string(result)), to: record_out, length: record_len_out)
             jws_out?.pointee = nil

@@ -232,7 +232,8 @@ public final class DialogSession {
         let id = recordID
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
-            movements: engine.backend == nil ? payment.movements : [], payee: payment.payee, paidBill: payment.paidBill
+            movements: engine.backend == nil ? payment.movements : [], payee: payment.payee, paidBill: payment.paidBill,
+            completionMovements: engine.backend == nil ? payment.completionMovements : []
         ) { position in
             payment.payload(id: id, idempotencyKey: key, at: position)
         }

@@ -14,6 +14,8 @@ struct PaymentPlan: Sendable {
     let paidBill: PaidBill?
     /// Who or what is paid, for the authentication rules (contact, bill payee or account id).
     let partyID: String
+    /// Balances moved when this pending payment later completes (a request's money arriving).
+    var completionMovements: [BalanceMovement] = []
     /// What identifies the payment when the details hold things that change once it is made (a bill's status).
     var identity: [(key: String, value: JSONValue)]? = nil
 

@@ -30,6 +30,13 @@ public struct Bill: Equatable, Sendable {
         self.paymentDate = paymentDate
     }
 
+    /// This bill with another status and payment date.
+    public func with(status: PaymentStatus, paymentDate: LocalDate?) -> Bill {
+        Bill(
+            id: id, billPayeeID: billPayeeID, type: type, status: status, amountDue: amountDue, minimumDue: minimumDue, lateFee: lateFee,
+            statementBalance: statementBalance, currentBalance: currentBalance, dueDate: dueDate, paymentDate: paymentDate)
+    }
+
     /// The amount of `type`, when the bill states it.
     public func amount(of type: AmountType) -> Money? {
         switch type {

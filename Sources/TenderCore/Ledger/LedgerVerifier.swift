@@ -34,6 +34,8 @@ public struct LedgerVerifier {
     private var signing: (keyID: String, publicKey: [UInt8])?
     /// Every key that signed at some point, for checkpoints.
     private var history: [String: [UInt8]] = [:]
+    /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
+    private var payments: [Int64: (key: String, status: String)] = [:]
 
     /// A verifier whose root keys are `trustedKeys` (kid → raw Ed25519 public key).
     public init(crypto: any LedgerCrypto, trustedKeys: [String: [UInt8]]) {
@@ -104,7 +106,12 @@ public struct LedgerVerifier {
         guard payload["previousHash"]?.stringValue == previousHash else {
             throw .ledgerTampered("it does not link to the entry before it")
         }
-        if payload["type"]?.stringValue == "key_rotation" { try acceptRotation(payload) }
+        switch payload["type"]?.stringValue {
+        case "key_rotation": try acceptRotation(payload)
+        case "payment": notePayment(payload, at: expectedSequence)
+        case PaymentStatusChange.entryType: try acceptStatusChange(payload)
+        default: break
+        }
         let check = SignatureCheck(signature: jws.signature, message: jws.signingInput, publicKey: key)
         return (KeyedCheck(check: check, keyID: jws.keyID), jws.payload)
     }
@@ -125,6 +132,22 @@ public struct LedgerVerifier {
         }
         signing = (kid, raw)
         history[kid] = raw
+    }
+
+    private mutating func notePayment(_ payload: JSONValue, at sequence: Int64) {
+        payments[sequence] = (payload["idempotencyKey"]?.stringValue ?? "", payload["status"]?.stringValue ?? "")
+    }
+
+    /// A status change must name an earlier payment by sequence and key, start from its status then, and be allowed.
+    private mutating func acceptStatusChange(_ payload: JSONValue) throws(TenderError) {
+        guard case let .number(text)? = payload["payment"], let sequence = Int64(text), let payment = payments[sequence],
+            payload["idempotencyKey"]?.stringValue == payment.key
+        else { throw .ledgerTampered("a status change that names no earlier payment") }
+        guard payload["previousStatus"]?.stringValue == payment.status,
+            let from = PaymentStatus(rawValue: payment.status), let to = payload["status"]?.stringValue.flatMap(PaymentStatus.init(rawValue:)),
+            PaymentStatusChange.allows(from: from, to: to)
+        else { throw .ledgerTampered("a status change the payment's status then does not allow") }
+        payments[sequence] = (payment.key, to.rawValue)
     }
 
     private func verifyCheckpoint(_ text: String, hashes: [String]) throws(TenderError) {

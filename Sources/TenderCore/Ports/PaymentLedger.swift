@@ -26,12 +26,14 @@ public struct PaymentSubmission: Sendable {
     public let payee: RecentPayee?
     /// The bill this pays and how it stands afterwards.
     public let paidBill: PaidBill?
+    /// Balances the store changes when this pending payment later completes (a request's money arriving).
+    public let completionMovements: [BalanceMovement]
     /// Builds the record's JSON once the ledger knows where it goes.
     public let makePayload: @Sendable (LedgerPosition) -> String
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
-        paidBill: PaidBill? = nil, makePayload: @escaping @Sendable (LedgerPosition) -> String
+        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
@@ -39,6 +41,7 @@ public struct PaymentSubmission: Sendable {
         self.movements = movements
         self.payee = payee
         self.paidBill = paidBill
+        self.completionMovements = completionMovements
         self.makePayload = makePayload
     }
 }
@@ -70,4 +73,15 @@ public protocol PaymentLedger: Sendable {
     func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)?
     /// The payee of the latest payment, or nil when nothing was paid yet.
     func mostRecentPayee() throws(TenderError) -> RecentPayee?
+    /// Records a later status change of the payment made under
+    /// `idempotencyKey` as a signed ledger entry, and completes or undoes its
+    /// effects (balances, bill) in the same transaction; returns that entry.
+    /// Changing to the status the payment already has records nothing and
+    /// returns the entry that set it. Throws ``TenderError/notFound(_:)`` for
+    /// an unknown key, ``TenderError/wrongState(_:)`` when the payment's
+    /// status is final (see ``PaymentStatusChange/allows(from:to:)``) or its
+    /// effects cannot be undone (an account no longer holds what it received).
+    func changeStatus(idempotencyKey: String, to status: PaymentStatus) throws(TenderError) -> PaymentRecord
+    /// The latest status of every payment whose status changed since it was recorded, by idempotency key.
+    func changedStatuses() throws(TenderError) -> [String: PaymentStatus]
 }

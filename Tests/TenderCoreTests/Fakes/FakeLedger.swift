@@ -29,9 +29,7 @@ final class FakeLedger: PaymentLedger {
             let bills = (try? directory.bills()) ?? []
             directory.setBills(bills.map { bill in
                 guard bill.id == paid.id else { return bill }
-                return Bill(
-                    id: bill.id, billPayeeID: bill.billPayeeID, type: bill.type, status: paid.status, amountDue: bill.amountDue,
-                    minimumDue: bill.minimumDue, lateFee: bill.lateFee, dueDate: bill.dueDate, paymentDate: paid.on)
+                return bill.with(status: paid.status, paymentDate: paid.on)
             })
         }
         let sequence = Int64(order.withLock { $0.count } + 1)
@@ -56,4 +54,15 @@ final class FakeLedger: PaymentLedger {
         let keys = order.withLock { $0 }
         return entries.withLock { e in keys.reversed().compactMap { e[$0]?.payee }.first }
     }
+
+    private let statuses = Mutex<[String: PaymentStatus]>([:])
+
+    /// Records the status only (no balances, no signed entry): enough for the dialogs that read statuses.
+    func changeStatus(idempotencyKey: String, to status: PaymentStatus) throws(TenderError) -> PaymentRecord {
+        guard let record = entries.withLock({ $0[idempotencyKey]?.record }) else { throw .notFound("no payment has this key") }
+        statuses.withLock { $0[idempotencyKey] = status }
+        return record
+    }
+
+    func changedStatuses() throws(TenderError) -> [String: PaymentStatus] { statuses.withLock { $0 } }
 }

@@ -13,9 +13,11 @@ struct RequestPaymentDialog: IntentDialog {
         guard let account = try c.directory.payingAccount(for: amount.currency) else {
             return Confirmation(.failureNoBankAccount, [("intent", PaymentPlan.shown(.requestPayment, details))])
         }
-        let plan = PaymentPlan(
+        var plan = PaymentPlan(
             intent: .requestPayment, status: .pending, amount: amount, account: account, fee: nil, details: details, movements: [],
             payee: nil, paidBill: nil, partyID: payer.contact.id)
+        // Nothing moves until the payer pays; then the money arrives in the account.
+        plan.completionMovements = [BalanceMovement(accountID: account.id, currency: amount.currency, delta: amount.minorUnits)]
         return Confirmation(.ready, [("intent", plan.intentJSON), ("account", account.reference)], plan: .payment(plan))
     }
 }

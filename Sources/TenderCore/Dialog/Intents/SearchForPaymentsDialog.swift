@@ -6,8 +6,13 @@ struct SearchForPaymentsDialog: IntentDialog {
         let range = c.optionalRange("dateRange")
         let status = c.enumValue("status", PaymentStatus.self)
         var payments: [JSONValue] = []
+        let changed = try c.engine.ledger.changedStatuses()
         for record in try c.engine.ledger.records().reversed() {
-            let json = try JSONParser.parse(Array(record.json.utf8))
+            var json = try JSONParser.parse(Array(record.json.utf8))
+            // A payment shows the status it has now, not the one it was recorded with.
+            if let now = changed[record.idempotencyKey], case let .object(members) = json {
+                json = .object(members.map { $0.key == "status" ? ("status", .string(now.rawValue)) : $0 })
+            }
             let partyID = (json["payee"] ?? json["payer"])?["id"]?.stringValue
             let day = json["createdAt"]?.stringValue.flatMap { try? LocalDate(text: String($0.prefix(10)), field: "createdAt") }
             guard party.value.map({ $0.contact.id == partyID }) ?? true, status.value.map({ $0.rawValue == json["status"]?.stringValue }) ?? true,
