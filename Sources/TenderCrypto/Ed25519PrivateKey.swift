@@ -1,14 +1,26 @@
 internal import COpenSSL
+import Synchronization
 import TenderCore
 
 /// An Ed25519 private key (an OpenSSL EVP_PKEY), freed when released.
 /// Immutable once made: signing from several threads at once is safe.
 public final class Ed25519PrivateKey: @unchecked Sendable {
     private let pkey: OpaquePointer
+    /// Signing contexts already bound to the key (EVP_DigestSignInit), each
+    /// used by one thread at a time; a one-shot EVP_DigestSign leaves a context
+    /// ready for the next message.
+    private let contexts = Mutex<[SigningContext]>([])
+    /// The most idle contexts kept: one per thread that signs at once is plenty.
+    private static let keptContexts = 64
 
     private init(owning pkey: OpaquePointer) { self.pkey = pkey }
 
-    deinit { EVP_PKEY_free(pkey) }
+    deinit {
+        contexts.withLock { idle in
+            for ctx in idle { EVP_MD_CTX_free(ctx.pointer) }
+        }
+        EVP_PKEY_free(pkey)
+    }
 
     /// A new random key (EVP_PKEY_keygen).
     public static func generate() throws(TenderError) -> Ed25519PrivateKey {
@@ -65,13 +77,36 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
 
     /// The 64-byte Ed25519 signature of `message` (EVP_DigestSign, one shot).
     public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
-        guard let ctx = EVP_MD_CTX_new() else { throw OpenSSLError.failure("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(ctx) }
+        let ctx: OpaquePointer
+        if let idle = contexts.withLock({ $0.popLast() }) { ctx = idle.pointer } else { ctx = try signingContext() }
         var signature = [UInt8](repeating: 0, count: 64)
         var length = signature.count
-        guard EVP_DigestSignInit(ctx, nil, nil, nil, pkey) == 1,
-            EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1, length == 64
-        else { throw OpenSSLError.failure("EVP_DigestSign") }
+        guard EVP_DigestSign(ctx, &signature, &length, message, message.count) == 1, length == 64 else {
+            // A context that failed is not trusted again.
+            EVP_MD_CTX_free(ctx)
+            throw OpenSSLError.failure("EVP_DigestSign")
+        }
+        let kept = contexts.withLock { idle in
+            guard idle.count < Self.keptContexts else { return false }
+            idle.append(SigningContext(pointer: ctx))
+            return true
+        }
+        if !kept { EVP_MD_CTX_free(ctx) }
         return signature
     }
+
+    /// A new context bound to the key for signing (EVP_MD_CTX_new, EVP_DigestSignInit).
+    private func signingContext() throws(TenderError) -> OpaquePointer {
+        guard let ctx = EVP_MD_CTX_new() else { throw OpenSSLError.failure("EVP_MD_CTX_new") }
+        guard EVP_DigestSignInit(ctx, nil, nil, nil, pkey) == 1 else {
+            EVP_MD_CTX_free(ctx)
+            throw OpenSSLError.failure("EVP_DigestSignInit")
+        }
+        return ctx
+    }
+}
+
+/// An EVP_MD_CTX waiting in a key's pool; only one thread holds it at a time.
+private struct SigningContext: @unchecked Sendable {
+    let pointer: OpaquePointer
 }

@@ -13,13 +13,18 @@ CLI = os.environ.get("TENDER_CLI") or os.path.join(HERE, "..", "..", "build", "b
 pytestmark = pytest.mark.skipif(not os.path.exists(CLI), reason="needs the tender tool")
 
 RATES = ["raw_sign_per_s", "raw_verify_per_s", "raw_commit_per_s", "raw_sign_then_commit_per_s",
-         "tender_sequential_per_s", "tender_handle_per_s", "tender_concurrent_submissions_per_s",
-         "ceiling_sign_all_cores_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s"]
+         "raw_sign_then_commit_payment_per_s", "tender_sequential_per_s", "tender_handle_per_s",
+         "raw_group_commit_per_s", "ceiling_concurrent_per_s", "ceiling_one_signature_per_flush_per_s",
+         "tender_concurrent_submissions_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s"]
 RATIOS = {
+    "ratio_payment_to_sign_then_commit": ("raw_sign_then_commit_payment_per_s", "raw_sign_then_commit_per_s"),
     "ratio_sequential_to_sign_then_commit": ("tender_sequential_per_s", "raw_sign_then_commit_per_s"),
+    "ratio_sequential_to_payment_rows": ("tender_sequential_per_s", "raw_sign_then_commit_payment_per_s"),
     "ratio_handle_to_sign_then_commit": ("tender_handle_per_s", "raw_sign_then_commit_per_s"),
+    "ratio_ceiling_to_commit": ("ceiling_concurrent_per_s", "raw_commit_per_s"),
+    "ratio_one_signature_ceiling_to_commit": ("ceiling_one_signature_per_flush_per_s", "raw_commit_per_s"),
     "ratio_concurrent_to_commit": ("tender_concurrent_submissions_per_s", "raw_commit_per_s"),
-    "ratio_ceiling_to_commit": ("ceiling_sign_all_cores_per_s", "raw_commit_per_s"),
+    "ratio_concurrent_to_ceiling": ("tender_concurrent_submissions_per_s", "ceiling_concurrent_per_s"),
     "ratio_verify_to_raw_verify": ("tender_verify_per_s", "raw_verify_per_s"),
 }
 
@@ -37,13 +42,24 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
         assert figures[key] == pytest.approx(figures[numerator] / figures[denominator], rel=0.01, abs=0.002), key
     assert figures["tender_verify_records"] >= 300
     assert 0 < figures["concurrent_cpu_cores_busy"] <= os.cpu_count() + 0.5
+    # The ceilings are computed from the printed rates: a batch's flush, then its signatures.
+    cores = min(os.cpu_count(), 3)
+    share = 1 / figures["raw_group_commit_per_s"]
+    assert figures["ceiling_concurrent_per_s"] == pytest.approx(
+        1 / (share + 1 / (figures["raw_sign_per_s"] * cores)), rel=0.01)
+    assert figures["ceiling_one_signature_per_flush_per_s"] == pytest.approx(
+        1 / (share + 1 / (figures["raw_sign_per_s"] * 3)), rel=0.01)
+    # Signing on more cores, or once per flush, can never beat the flush alone.
+    assert figures["ceiling_concurrent_per_s"] < figures["raw_group_commit_per_s"]
+    assert figures["ceiling_one_signature_per_flush_per_s"] < figures["raw_group_commit_per_s"]
 
 
 def test_the_table_names_the_targets(tmp_path):
     table = run("--seconds", "0.05", "--records", "20", "--threads", "2", "--directory", str(tmp_path)).stdout
     for target in ["(target >= 0.9)", "(target >= 5)", "(target >= 0.8)"]:
         assert target in table
-    assert len(table.strip().splitlines()) == 17
+    assert "the most one at a time can reach" in table and "ceiling for 2 submitters" in table
+    assert len(table.strip().splitlines()) == 24
 
 
 @pytest.mark.parametrize("args", [["--seconds", "0"], ["--records", "0"], ["--threads", "0"], ["--seconds", "nan"]])

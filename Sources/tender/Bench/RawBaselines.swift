@@ -47,6 +47,28 @@ struct RawBaselines {
             try db.insert(Self.message + signature)
         }
     }
+
+    /// Sign a record, then commit what a payment must write in one transaction:
+    /// the record with its unique idempotency key, and the debited balance.
+    /// One at a time; the same record as ``signThenCommitRate()``, so the two
+    /// differ only by the key's index and the balance.
+    func signThenCommitPaymentRate() throws -> Double {
+        let key = try RawKey()
+        let db = try RawPaymentDatabase(path: directory + "/raw-payment.sqlite3")
+        var signature = [UInt8](repeating: 0, count: 64)
+        return try Stopwatch.rate(seconds: seconds) {
+            try key.sign(Self.message, into: &signature)
+            try db.pay([Self.message + signature])
+        }
+    }
+
+    /// Payments per second when `size` of them share one durable transaction
+    /// (group commit), without signing: the flush and the rows alone.
+    func paymentBatchCommitRate(size: Int) throws -> Double {
+        let db = try RawPaymentDatabase(path: directory + "/raw-payment-batch.sqlite3")
+        let records = Array(repeating: Self.message + [UInt8](repeating: 0x62, count: 64), count: size)
+        return Double(size) * (try Stopwatch.rate(seconds: seconds) { try db.pay(records) })
+    }
 }
 
 /// An Ed25519 key used raw through EVP.
@@ -118,4 +140,73 @@ private final class RawDatabase {
         }
         guard done else { throw TenderError.store("raw insert") }
     }
+}
+
+/// A SQLite file shaped like a payment's writes: a ledger of records with a
+/// unique random idempotency key, and an account whose balance each payment debits.
+private final class RawPaymentDatabase {
+    let db: OpaquePointer
+    let statements: [OpaquePointer]
+    private var generator = SystemRandomNumberGenerator()
+
+    init(path: String) throws {
+        unlink(path)
+        unlink(path + "-wal")
+        unlink(path + "-shm")
+        var handle: OpaquePointer?
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        db = handle
+        let setup = [
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+            "CREATE TABLE ledger (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL, idempotency_key TEXT NOT NULL UNIQUE)",
+            "CREATE TABLE accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL)",
+            "INSERT INTO accounts VALUES ('checking', 9000000000000000)",
+        ]
+        for sql in setup {
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TenderError.store("raw setup") }
+        }
+        var prepared: [OpaquePointer] = []
+        for sql in ["BEGIN IMMEDIATE", "UPDATE accounts SET balance = balance - 1 WHERE id = 'checking'",
+            "INSERT INTO ledger (record, idempotency_key) VALUES (?, ?)", "COMMIT"]
+        {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                for done in prepared { sqlite3_finalize(done) }
+                sqlite3_close(db)
+                throw TenderError.store("raw prepare")
+            }
+            prepared.append(statement)
+        }
+        statements = prepared
+    }
+
+    deinit {
+        for statement in statements { sqlite3_finalize(statement) }
+        sqlite3_close(db)
+    }
+
+    /// Commits `records` in one transaction, each with a new random key and its debit.
+    func pay(_ records: [[UInt8]]) throws {
+        try step(statements[0])
+        for record in records {
+            try step(statements[1])
+            let key = String(generator.next(), radix: 16) + String(generator.next(), radix: 16)
+            let insert = statements[2]
+            sqlite3_reset(insert)
+            let bound = record.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(insert, 1, bytes.baseAddress, Int32(bytes.count), nil) == SQLITE_OK
+                    && sqlite3_bind_text(insert, 2, key, -1, RawPaymentDatabase.transient) == SQLITE_OK
+            }
+            guard bound else { throw TenderError.store("raw bind") }
+            try step(insert)
+        }
+        try step(statements[3])
+    }
+
+    private func step(_ statement: OpaquePointer) throws {
+        sqlite3_reset(statement)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw TenderError.store("raw payment step") }
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
