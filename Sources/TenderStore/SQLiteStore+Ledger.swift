@@ -120,8 +120,7 @@ extension SQLiteStore {
             """,
             [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint,
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
-             submission.amount.currency.code, submission.amount.minorUnits,
-             JSONWriter.string(PaymentEffects(movements: submission.movements, onCompletion: submission.completionMovements, bill: submission.paidBill).json)]
+             submission.amount.currency.code, submission.amount.minorUnits, submission.effectsJSON]
         ).run()
     }
 

@@ -26,7 +26,7 @@ public final class DialogSession {
     private var phase = Phase.resolving
     private let recordID = RandomID.make()
 
-    /// The key naming this payment: the host's, else a random one.
+    /// The key naming this payment: the host's, else one the session makes (32 hex digits, unique, in the order this process made them).
     public let idempotencyKey: String
     /// How to ask the person to authenticate, when the policy requires it.
     public var conversation: (any Conversation)?
@@ -38,7 +38,7 @@ public final class DialogSession {
         self.engine = engine
         self.intent = intent
         self.dialog = IntentDialogs.dialog(for: intent.schema)
-        self.idempotencyKey = intent.idempotencyKey ?? RandomID.make()
+        self.idempotencyKey = intent.idempotencyKey ?? RandomID.makeOrdered()
     }
 
     /// Starts a dialog from the host's JSON intent (docs/intents.md).
@@ -229,13 +229,13 @@ public final class DialogSession {
 
     private func submit(_ payment: PaymentPlan) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
-        let id = recordID
+        let body = payment.payloadBody(id: recordID, idempotencyKey: key)
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
             movements: engine.backend == nil ? payment.movements : [], payee: payment.payee, paidBill: payment.paidBill,
             completionMovements: engine.backend == nil ? payment.completionMovements : []
         ) { position in
-            payment.payload(id: id, idempotencyKey: key, at: position)
+            position.payload(type: "payment", body: body)
         }
         switch try engine.ledger.submit(submission) {
         case let .paid(record), let .alreadyPaid(record):

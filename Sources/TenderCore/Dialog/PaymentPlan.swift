@@ -40,17 +40,16 @@ struct PaymentPlan: Sendable {
         return .object([("type", .string(type)), ("name", .string(account.spokenName))])
     }
 
-    /// The record's JSON, once the ledger says where it goes.
-    func payload(id: String, idempotencyKey: String, at position: LedgerPosition) -> String {
-        var members = position.members(type: "payment")
-        members += [("id", .string(id)), ("intent", .string(intent.name)), ("status", .string(status.rawValue))]
+    /// The record's members that do not depend on where the ledger puts it,
+    /// rendered ahead of the ledger's lock; ``LedgerPosition/payload(type:body:)`` completes them.
+    func payloadBody(id: String, idempotencyKey: String) -> [UInt8] {
+        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("intent", .string(intent.name)), ("status", .string(status.rawValue))]
         members += details
         if let account { members.append(("account", account.reference)) }
         if let paymentMethod { members.append(("paymentMethod", paymentMethod)) }
         if let fee { members.append(("fee", fee.json)) }
         members.append(("idempotencyKey", .string(idempotencyKey)))
-        members.append(("createdAt", .string(position.createdAt)))
-        return JSONWriter.string(.object(members))
+        return JSONWriter.members(members)
     }
 }
 

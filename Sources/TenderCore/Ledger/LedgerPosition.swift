@@ -19,6 +19,23 @@ public struct LedgerPosition: Equatable, Sendable {
         [("type", .string(type)), ("sequence", .number(String(sequence))), ("previousHash", .string(previousHash))]
     }
 
+    /// An entry's payload: the members every entry starts with, then `body`
+    /// (compact JSON members without braces, see ``JSONWriter/members(_:)``),
+    /// then `createdAt`; the same text as one object written with those members.
+    public func payload(type: String, body: [UInt8]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(body.count + 160)
+        out += JSONWriter.members(members(type: type))
+        if !body.isEmpty {
+            out.append(UInt8(ascii: ","))
+            out += body
+        }
+        out.append(UInt8(ascii: ","))
+        out += JSONWriter.members([("createdAt", .string(createdAt))])
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The entry's time as RFC 3339 text.
     public var createdAt: String { Timestamp.rfc3339(milliseconds: createdAtMilliseconds) }
 }

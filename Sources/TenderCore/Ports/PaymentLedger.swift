@@ -30,6 +30,9 @@ public struct PaymentSubmission: Sendable {
     public let completionMovements: [BalanceMovement]
     /// Builds the record's JSON once the ledger knows where it goes.
     public let makePayload: @Sendable (LedgerPosition) -> String
+    /// What the payment does to the store, as the JSON the ledger keeps beside the record
+    /// (``PaymentEffects/json``), written before any lock is taken.
+    public let effectsJSON: String
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
@@ -43,6 +46,7 @@ public struct PaymentSubmission: Sendable {
         self.paidBill = paidBill
         self.completionMovements = completionMovements
         self.makePayload = makePayload
+        effectsJSON = JSONWriter.string(PaymentEffects(movements: movements, onCompletion: completionMovements, bill: paidBill).json)
     }
 }
 
