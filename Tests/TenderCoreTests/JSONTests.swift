@@ -42,6 +42,21 @@ import Testing
         #expect(JSONWriter.string(.string("a\u{0}b\u{1F}")) == #""a\u0000b\u001f""#)
     }
 
+    @Test func escapesAtTheEdgesOfAStringAndBetweenRuns() {
+        #expect(JSONWriter.string(.string("\"")) == #""\"""#)
+        #expect(JSONWriter.string(.string("\\ab\t\r\u{7F}é")) == #""\\ab\t\r\u007fé""#)
+        #expect(JSONWriter.string(.string("")) == #""""#)
+        #expect(JSONWriter.string(.string("plain text")) == #""plain text""#)
+    }
+
+    @Test func membersSpliceIntoTheObjectTheyCameFrom() {
+        let members: [(key: String, value: JSONValue)] = [("a", .number("1")), ("b", .string("x\"y")), ("c", .array([.null]))]
+        let spliced = "{" + String(decoding: JSONWriter.members(Array(members[..<2])), as: UTF8.self) + ","
+            + String(decoding: JSONWriter.members(Array(members[2...])), as: UTF8.self) + "}"
+        #expect(spliced == JSONWriter.string(.object(members)))
+        #expect(JSONWriter.members([]).isEmpty)
+    }
+
     @Test func objectReaderRefusesUnknownMembers() throws {
         let value = try JSONParser.parse(#"{"a": 1, "zzz": 2}"#)
         #expect(throws: TenderError.self) { try ObjectReader(value, name: "x", allowed: ["a"]) }
