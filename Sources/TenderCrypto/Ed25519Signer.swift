@@ -1,7 +1,7 @@
 import TenderCore
 
 /// The ``RecordSigner`` port on an OpenSSL Ed25519 private key; batches are
-/// signed on every core. Thread-safe.
+/// signed on every core while they are built. Thread-safe.
 public final class Ed25519Signer: RecordSigner {
     public let keyID: String
     public let publicKey: [UInt8]
@@ -16,24 +16,6 @@ public final class Ed25519Signer: RecordSigner {
 
     public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] { try key.sign(message) }
 
-    public func sign(batch messages: [[UInt8]]) throws(TenderError) -> [[UInt8]] {
-        guard messages.count > 1 else {
-            var single: [[UInt8]] = []
-            for message in messages { single.append(try key.sign(message)) }
-            return single
-        }
-        let results = UnsafeMutableBufferPointer<Result<[UInt8], TenderError>>.allocate(capacity: messages.count)
-        defer { results.deallocate() }
-        let key = self.key
-        WorkerPool.shared.forEach(messages.count) { index in
-            let outcome: Result<[UInt8], TenderError>
-            do throws(TenderError) { outcome = .success(try key.sign(messages[index])) } catch { outcome = .failure(error) }
-            results.initializeElement(at: index, to: outcome)
-        }
-        defer { _ = results.deinitialize() }
-        var signatures: [[UInt8]] = []
-        signatures.reserveCapacity(messages.count)
-        for result in results { signatures.append(try result.get()) }
-        return signatures
-    }
+    /// Signs as messages are added, on the pool's workers and at finish on the caller.
+    public func startBatch(capacity: Int) -> any SigningBatch { ParallelSigningBatch(key: key, capacity: capacity) }
 }

@@ -52,6 +52,32 @@ public final class WorkerPool: @unchecked Sendable {
             return
         }
         pthread_mutex_lock(callers)
+        launch(body, count: count)
+        drain(body, count)
+        join()
+    }
+
+    /// Starts `body` on the workers and returns at once; ``join()`` waits for
+    /// it to return on each. Until then the pool belongs to this caller.
+    /// Returns false, running nothing, when there is no worker or another
+    /// caller holds the pool: the caller then does the work itself.
+    public func start(_ body: @escaping () -> Void) -> Bool {
+        guard workers > 0, getpid() == owner, pthread_mutex_trylock(callers) == 0 else { return false }
+        launch({ _ in body() }, count: workers)
+        return true
+    }
+
+    /// Waits until the job of ``start(_:)`` (or `forEach`) has returned on every worker, then frees the pool.
+    public func join() {
+        pthread_mutex_lock(mutex)
+        while running > 0 { pthread_cond_wait(finished, mutex) }
+        job = nil
+        pthread_mutex_unlock(mutex)
+        pthread_mutex_unlock(callers)
+    }
+
+    /// With `callers` held: hands `body` over 0..<count to the workers.
+    private func launch(_ body: @escaping (Int) -> Void, count: Int) {
         pthread_mutex_lock(mutex)
         job = body
         self.count = count
@@ -60,12 +86,6 @@ public final class WorkerPool: @unchecked Sendable {
         generation += 1
         pthread_cond_broadcast(started)
         pthread_mutex_unlock(mutex)
-        drain(body, count)
-        pthread_mutex_lock(mutex)
-        while running > 0 { pthread_cond_wait(finished, mutex) }
-        job = nil
-        pthread_mutex_unlock(mutex)
-        pthread_mutex_unlock(callers)
     }
 
     private func drain(_ body: (Int) -> Void, _ count: Int) {

@@ -15,13 +15,15 @@ extension SQLiteStore {
     }
 
     /// Pays a batch in one write transaction (one flush): every submission is
-    /// checked and debited in order, their records are chained, signed as one
-    /// batch on every core, and appended. No outcome is known before the
+    /// checked and debited in order, their records are chained and signed on
+    /// the other cores as they are built, and appended. No outcome is known before the
     /// transaction is durable; if it fails, every submission of the batch fails.
     private func commit(_ batch: [PaymentSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
         do throws(TenderError) {
             return try write { (db) throws(TenderError) in
                 let signer = try activeSigner(db)
+                let signing = CompactJWS.Batch(signer: signer, capacity: batch.count)
+                defer { signing.abandon() }
                 var head = try Self.head(db)
                 var outcomes: [Result<SubmissionOutcome, TenderError>?] = Array(repeating: nil, count: batch.count)
                 var pending: [Pending] = []
@@ -49,10 +51,11 @@ extension SQLiteStore {
                     let payload = submission.makePayload(position)
                     let hash = try LedgerEntry.hash(ofPayload: Array(payload.utf8), crypto: crypto)
                     head = (position.sequence, hash)
+                    try signing.add(payload: Array(payload.utf8))
                     pendingByKey[submission.idempotencyKey] = pending.count
                     pending.append(Pending(submission: submission, position: position, payload: payload, hash: hash))
                 }
-                let jws = try CompactJWS.sign(batch: pending.map { Array($0.payload.utf8) }, signer: signer)
+                let jws = try signing.finish()
                 for (index, text) in jws.enumerated() {
                     pending[index].jws = text
                     try insert(pending[index], db)

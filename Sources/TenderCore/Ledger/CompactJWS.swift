@@ -26,13 +26,36 @@ public struct CompactJWS: Sendable {
             signature: signature)
     }
 
-    /// Signs several payloads with `signer`, in order; the signer may use several cores.
-    public static func sign(batch payloads: [[UInt8]], signer: any RecordSigner) throws(TenderError) -> [String] {
-        let header = encodedHeader(keyID: signer.keyID)
-        let inputs = payloads.map { header + "." + Base64URL.encode($0) }
-        let signatures = try signer.sign(batch: inputs.map { Array($0.utf8) })
-        guard signatures.count == inputs.count else { throw .internal("the signer returned \(signatures.count) signatures for \(inputs.count)") }
-        return zip(inputs, signatures).map { $0 + "." + Base64URL.encode($1) }
+    /// Several payloads signed as they are added, possibly on other cores
+    /// (``RecordSigner/startBatch(capacity:)``). Used by one thread; end it with
+    /// ``finish()`` or ``abandon()``.
+    public final class Batch {
+        private let header: String
+        private let signing: any SigningBatch
+        private var inputs: [String] = []
+
+        public init(signer: any RecordSigner, capacity: Int) {
+            header = CompactJWS.encodedHeader(keyID: signer.keyID)
+            signing = signer.startBatch(capacity: capacity)
+            inputs.reserveCapacity(capacity)
+        }
+
+        /// Adds the next payload; signing may start at once.
+        public func add(payload: [UInt8]) throws(TenderError) {
+            let input = header + "." + Base64URL.encode(payload)
+            try signing.add(Array(input.utf8))
+            inputs.append(input)
+        }
+
+        /// The compact JWS of every payload, in the order added.
+        public func finish() throws(TenderError) -> [String] {
+            let signatures = try signing.finish()
+            guard signatures.count == inputs.count else { throw .internal("the signer returned \(signatures.count) signatures for \(inputs.count)") }
+            return zip(inputs, signatures).map { $0 + "." + Base64URL.encode($1) }
+        }
+
+        /// Stops signing; nothing is returned. Safe to call after ``finish()``.
+        public func abandon() { signing.abandon() }
     }
 
     /// The base64url protected header every Tender JWS carries: `{"alg":"Ed25519","kid":...}`.

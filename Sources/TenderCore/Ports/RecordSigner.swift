@@ -5,14 +5,51 @@ public protocol RecordSigner: Sendable {
     var keyID: String { get }
     /// The Ed25519 signature of `message`.
     func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8]
-    /// The signatures of several messages, in order; implementations may use several cores.
-    func sign(batch messages: [[UInt8]]) throws(TenderError) -> [[UInt8]]
+    /// A batch of at most `capacity` messages, signed as they are added;
+    /// implementations may sign on other cores while the caller prepares the
+    /// next message. The caller owns the batch and ends it with
+    /// ``SigningBatch/finish()`` or ``SigningBatch/abandon()``.
+    func startBatch(capacity: Int) -> any SigningBatch
+}
+
+/// Messages signed as a group (see ``RecordSigner/startBatch(capacity:)``).
+/// Used by one thread, the one that started it.
+public protocol SigningBatch: AnyObject {
+    /// Adds the next message; at most the batch's capacity in all.
+    func add(_ message: [UInt8]) throws(TenderError)
+    /// Every message's signature, in the order added, once all are signed.
+    func finish() throws(TenderError) -> [[UInt8]]
+    /// Stops the batch without its signatures; safe after ``finish()`` and more than once.
+    func abandon()
 }
 
 extension RecordSigner {
-    public func sign(batch messages: [[UInt8]]) throws(TenderError) -> [[UInt8]] {
+    /// A batch that signs its messages one after another when it finishes.
+    public func startBatch(capacity: Int) -> any SigningBatch { SequentialSigningBatch(signer: self, capacity: capacity) }
+}
+
+/// Signs on the calling thread, at ``finish()``.
+final class SequentialSigningBatch: SigningBatch {
+    private let signer: any RecordSigner
+    private let capacity: Int
+    private var messages: [[UInt8]] = []
+
+    init(signer: any RecordSigner, capacity: Int) {
+        self.signer = signer
+        self.capacity = capacity
+    }
+
+    func add(_ message: [UInt8]) throws(TenderError) {
+        guard messages.count < capacity else { throw .internal("a signing batch got more than its \(capacity) messages") }
+        messages.append(message)
+    }
+
+    func finish() throws(TenderError) -> [[UInt8]] {
         var signatures: [[UInt8]] = []
-        for message in messages { signatures.append(try sign(message)) }
+        signatures.reserveCapacity(messages.count)
+        for message in messages { signatures.append(try signer.sign(message)) }
         return signatures
     }
+
+    func abandon() { messages.removeAll() }
 }

@@ -1,0 +1,118 @@
+import Glibc
+import Synchronization
+import Testing
+import TenderCore
+@testable import TenderCrypto
+
+/// Batches signed while they are built: the same signatures as one at a
+/// time (Ed25519 is deterministic), in order, whoever signs them.
+@Suite struct SigningBatchTests {
+    let key: Ed25519PrivateKey
+    let signer: Ed25519Signer
+
+    init() throws {
+        key = try Ed25519PrivateKey(seed: [UInt8](repeating: 7, count: 32))
+        signer = try Ed25519Signer(key: key)
+    }
+
+    private func messages(_ count: Int, tag: UInt8 = 0) -> [[UInt8]] {
+        (0..<count).map { [tag] + Array("record \($0)".utf8) + [UInt8](repeating: UInt8($0 % 251), count: 700) }
+    }
+
+    @Test(arguments: [0, 1, 2, 8, 33])
+    func aBatchSignsLikeOneAtATimeInOrder(count: Int) throws {
+        let batch = signer.startBatch(capacity: count)
+        defer { batch.abandon() }
+        let messages = messages(count)
+        for message in messages { try batch.add(message) }
+        #expect(try batch.finish() == messages.map { try key.sign($0) })
+    }
+
+    @Test func aBatchNeedNotBeFull() throws {
+        let batch = signer.startBatch(capacity: 10)
+        let messages = messages(3)
+        for message in messages { try batch.add(message) }
+        #expect(try batch.finish() == messages.map { try key.sign($0) })
+        batch.abandon()
+    }
+
+    @Test func moreThanTheCapacityOrAfterTheEndIsRefused() throws {
+        let batch = signer.startBatch(capacity: 2)
+        try batch.add([1])
+        try batch.add([2])
+        #expect(throws: TenderError.self) { try batch.add([3]) }
+        _ = try batch.finish()
+        #expect(throws: TenderError.self) { try batch.add([4]) }
+        #expect(throws: TenderError.self) { try batch.finish() }
+    }
+
+    @Test func anAbandonedBatchFreesThePoolForTheNext() throws {
+        for _ in 0..<20 {
+            let abandoned = signer.startBatch(capacity: 8)
+            try abandoned.add([1])
+            abandoned.abandon()
+            abandoned.abandon()
+        }
+        // A batch dropped without a word releases the pool too.
+        do {
+            let dropped = signer.startBatch(capacity: 8)
+            try dropped.add([2])
+        }
+        let batch = signer.startBatch(capacity: 4)
+        let messages = messages(4)
+        for message in messages { try batch.add(message) }
+        #expect(try batch.finish() == messages.map { try key.sign($0) })
+        // The pool is free again: a loop over it runs to the end instead of waiting forever.
+        let ran = Atomic<Int>(0)
+        WorkerPool.shared.forEach(16) { _ in ran.add(1, ordering: .relaxed) }
+        #expect(ran.load(ordering: .relaxed) == 16)
+    }
+
+    @Test func batchesFromSeveralThreadsAtOnceAreEachRight() throws {
+        let failures = Atomic<Int>(0)
+        let signer = self.signer
+        let key = self.key
+        let threads = (0..<4).map { tag in
+            TestThread {
+                for round in 0..<10 {
+                    let messages = self.messages(6, tag: UInt8(tag * 16 + round))
+                    let batch = signer.startBatch(capacity: messages.count)
+                    do {
+                        for message in messages { try batch.add(message) }
+                        if try batch.finish() != messages.map({ try key.sign($0) }) { failures.add(1, ordering: .relaxed) }
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                    batch.abandon()
+                }
+            }
+        }
+        for thread in threads { thread.join() }
+        #expect(failures.load(ordering: .relaxed) == 0)
+    }
+}
+
+/// A POSIX thread running `body`, joined by ``join()``.
+private final class TestThread {
+    private var thread = pthread_t()
+    private let started: Bool
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        started = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, box) == 0
+        if !started {
+            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
+        }
+    }
+
+    func join() { if started { pthread_join(thread, nil) } }
+
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
