@@ -24,7 +24,10 @@ public enum ResponseCode: Int32, Sendable, CaseIterable {
     case failurePaymentNotFound
 
     /// The SiriKit name, e.g. "failureInsufficientFunds".
-    public var name: String { String(describing: self) }
+    public var name: String { Self.names[Int(rawValue)] }
+
+    /// Every case's name, by raw value (reflection made once, not on every answer).
+    private static let names: [String] = allCases.map { String(describing: $0) }
 
     private static let common: [ResponseCode] = [.unspecified, .ready, .inProgress, .success, .failure, .failureRequiringAppLaunch, .failureCredentialsUnverified]
 

@@ -28,11 +28,11 @@ final class Statement {
             case nil: code = sqlite3_bind_null(handle, index)
             case let text as String:
                 // With its byte length, so an embedded NUL cannot shorten what SQLite compares.
-                let bytes = Array(text.utf8)
-                code = bytes.withUnsafeBufferPointer { buffer in
+                var utf8 = text
+                code = utf8.withUTF8 { buffer in
                     buffer.baseAddress.map { base in
-                        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Statement.transient)
+                        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                            sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Statement.transient)
                         }
                     } ?? sqlite3_bind_text(handle, index, "", 0, Statement.transient)
                 }
