@@ -49,9 +49,10 @@ extension SQLiteStore {
                     try apply(submission, db)
                     let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
                     let payload = submission.makePayload(position)
-                    let hash = try LedgerEntry.hash(ofPayload: Array(payload.utf8), crypto: crypto)
+                    let bytes = Array(payload.utf8)
+                    let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
                     head = (position.sequence, hash)
-                    try signing.add(payload: Array(payload.utf8))
+                    try signing.add(payload: bytes)
                     pendingByKey[submission.idempotencyKey] = pending.count
                     pending.append(Pending(submission: submission, position: position, payload: payload, hash: hash))
                 }

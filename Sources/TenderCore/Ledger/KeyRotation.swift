@@ -3,10 +3,7 @@
 public enum KeyRotation {
     /// The payload of a rotation to `newPublicKey` whose thumbprint is `newKeyID`.
     public static func payload(at position: LedgerPosition, newKeyID: String, newPublicKey: [UInt8]) -> String {
-        var members = position.members(type: "key_rotation")
-        members.append(("newKid", .string(newKeyID)))
-        members.append(("newKey", JWK.ed25519(publicKey: newPublicKey)))
-        members.append(("createdAt", .string(position.createdAt)))
-        return JSONWriter.string(.object(members))
+        position.payload(
+            type: "key_rotation", body: JSONWriter.members([("newKid", .string(newKeyID)), ("newKey", JWK.ed25519(publicKey: newPublicKey))]))
     }
 }

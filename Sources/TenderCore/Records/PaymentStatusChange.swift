@@ -17,12 +17,12 @@ public enum PaymentStatusChange {
         at position: LedgerPosition, paymentSequence: Int64, paymentID: String, intent: String, idempotencyKey: String,
         from previous: PaymentStatus, to status: PaymentStatus
     ) -> String {
-        var members = position.members(type: entryType)
-        members += [
-            ("payment", .number(String(paymentSequence))), ("id", .string(paymentID)), ("intent", .string(intent)),
-            ("idempotencyKey", .string(idempotencyKey)), ("previousStatus", .string(previous.rawValue)),
-            ("status", .string(status.rawValue)), ("createdAt", .string(position.createdAt)),
-        ]
-        return JSONWriter.string(.object(members))
+        position.payload(
+            type: entryType,
+            body: JSONWriter.members([
+                ("payment", .number(String(paymentSequence))), ("id", .string(paymentID)), ("intent", .string(intent)),
+                ("idempotencyKey", .string(idempotencyKey)), ("previousStatus", .string(previous.rawValue)),
+                ("status", .string(status.rawValue)),
+            ]))
     }
 }
