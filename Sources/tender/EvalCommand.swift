@@ -5,12 +5,17 @@ import TenderStore
 
 /// `tender eval FILE.jsonl`: how well text understanding does on labelled
 /// utterances: in-scope accuracy, out-of-scope false-accept rate, a
-/// confusion table, and the parse cost against one Ed25519 signature timed
-/// in the same run.
+/// confusion table, per-slot precision, recall and F1 on lines with slot
+/// spans, and the parse cost against one Ed25519 signature timed in the
+/// same run.
 struct EvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
-        abstract: "Score text understanding on a JSONL file of {\"text\", \"expected\"} lines (expected \"any\" is not scored).")
+        abstract: "Score text understanding on a JSONL file of {\"text\", \"expected\", \"slots\"?} lines.",
+        discussion: """
+            expected is an intent, out_of_scope, alternatives joined by "|", or "any", "none" or "answer" (intent not scored). \
+            Lines with "first": false are answers inside a dialog: only their slots are scored.
+            """)
 
     @Argument(help: "The JSONL file.") var file: String
 
@@ -21,6 +26,7 @@ struct EvalCommand: ParsableCommand {
     struct Line {
         let text: String
         let expected: String
+        let json: JSONValue
     }
 
     func run() throws {
@@ -30,12 +36,17 @@ struct EvalCommand: ParsableCommand {
             guard let text = value["text"]?.stringValue, let expected = value["expected"]?.stringValue else {
                 throw ValidationError("line \(number + 1) needs \"text\" and \"expected\" strings")
             }
-            lines.append(Line(text: text, expected: expected))
+            let scored = value["first"] != .bool(false) && !["none", "answer"].contains(expected)
+            lines.append(Line(text: text, expected: scored ? expected : "any", json: value))
         }
         guard !lines.isEmpty else { throw ValidationError("\(file) has no lines") }
         let context = ParseContext(today: WallClock.today())
         var predicted: [String] = []
         var parseTimes: [Double] = []
+        var slots = SlotScore()
+        for line in lines where line.json["slots"] != nil {
+            slots.add(line.json, found: try TextParser.values(in: line.text, context: context))
+        }
         for line in lines {
             let start = Stopwatch.now()
             let result = try TextParser.parse(line.text, context: context)
@@ -49,10 +60,11 @@ struct EvalCommand: ParsableCommand {
             parseTimes[index] = min(parseTimes[index], Stopwatch.now() - start)
         }
         let signTimes = try Self.signatureTimes(count: 501)
-        let report = EvalReport(expected: lines.map(\.expected), predicted: predicted, parseSeconds: parseTimes, signSeconds: signTimes)
+        let report = EvalReport(
+            expected: lines.map(\.expected), predicted: predicted, slots: slots, parseSeconds: parseTimes, signSeconds: signTimes)
         print(json ? JSONWriter.string(report.json) : report.table)
         if errors {
-            for (line, answer) in zip(lines, predicted) where line.expected != "any" && line.expected != answer {
+            for (line, answer) in zip(lines, predicted) where line.expected != "any" && !EvalReport.matches(line.expected, answer) {
                 print("\(line.expected) → \(answer): \(line.text)")
             }
         }

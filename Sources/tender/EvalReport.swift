@@ -1,10 +1,11 @@
 import TenderCore
 
 /// The figures of `tender eval`: accuracy on in-scope lines, false accepts on
-/// out-of-scope lines, the confusion table, and the parse and signature costs.
+/// out-of-scope lines, the confusion table, the slots, and the parse and signature costs.
 struct EvalReport {
     let expected: [String]
     let predicted: [String]
+    let slots: SlotScore
     let parseSeconds: [Double]
     let signSeconds: [Double]
 
@@ -16,7 +17,19 @@ struct EvalReport {
     var outOfScope: [(expected: String, predicted: String)] { scored.filter { $0.expected == "out_of_scope" } }
 
     var inScopeAccuracy: Double {
-        inScope.isEmpty ? 0 : Double(inScope.filter { $0.expected == $0.predicted }.count) / Double(inScope.count)
+        inScope.isEmpty ? 0 : Double(inScope.filter { Self.matches($0.expected, $0.predicted) }.count) / Double(inScope.count)
+    }
+
+    /// Whether `predicted` is the expected label or one of its "|" alternatives.
+    static func matches(_ expected: String, _ predicted: String) -> Bool {
+        expected == predicted || expected.split(separator: "|").contains { $0 == predicted }
+    }
+
+    private static func slotJSON(_ counts: SlotScore.Counts) -> JSONValue {
+        .object([
+            ("precision", .number(fixed(counts.precision, 4))), ("recall", .number(fixed(counts.recall, 4))), ("f1", .number(fixed(counts.f1, 4))),
+            ("gold", .number(String(counts.gold))), ("predicted", .number(String(counts.predicted))),
+        ])
     }
 
     var falseAcceptRate: Double {
@@ -49,6 +62,8 @@ struct EvalReport {
             ("in_scope_accuracy", .number(Self.fixed(inScopeAccuracy, 4))), ("false_accept_rate", .number(Self.fixed(falseAcceptRate, 4))),
             ("parse_us_median", .number(Self.fixed(parseMicroseconds, 2))), ("sign_us_median", .number(Self.fixed(signMicroseconds, 2))),
             ("parse_to_sign_ratio", .number(Self.fixed(signMicroseconds > 0 ? parseMicroseconds / signMicroseconds : 0, 3))),
+            ("slot_f1", .number(Self.fixed(slots.total.f1, 4))),
+            ("slots", .object(slots.counts.keys.sorted().map { ($0, Self.slotJSON(slots.counts[$0] ?? SlotScore.Counts())) })),
             ("confusion", .object(confusion.map { row in (row.expected, .object(row.counts.map { ($0.predicted, .number(String($0.count))) })) })),
         ])
     }
@@ -60,7 +75,15 @@ struct EvalReport {
             "false-accept rate:        \(Self.fixed(falseAcceptRate, 4))   (target ≤ 0.005)",
             "parse, median:            \(Self.fixed(parseMicroseconds, 2)) µs",
             "one signature, median:    \(Self.fixed(signMicroseconds, 2)) µs",
-            "parse / signature:        \(Self.fixed(signMicroseconds > 0 ? parseMicroseconds / signMicroseconds : 0, 3))   (target ≤ 0.5)",
+            "parse / signature:        \(Self.fixed(signMicroseconds > 0 ? parseMicroseconds / signMicroseconds : 0, 3))   (target ≤ 1.0)",
+            "slot F1 (all slots):      \(Self.fixed(slots.total.f1, 4))   (\(slots.total.gold) values in the file)",
+        ]
+        for name in slots.counts.keys.sorted() {
+            let row = slots.counts[name] ?? SlotScore.Counts()
+            lines.append(
+                "  \(name.padding(to: 14)) P \(Self.fixed(row.precision, 4))  R \(Self.fixed(row.recall, 4))  F1 \(Self.fixed(row.f1, 4))  (\(row.gold) gold, \(row.predicted) found)")
+        }
+        lines += [
             "",
             "confusion (expected → predicted: count)",
         ]

@@ -1,28 +1,37 @@
 internal import CTenderModel
 
-/// The trained intent classifier (scripts/train-intent-model.py): a linear
-/// model over tf-idf weighted feature hashes, one score per CLINC150 label,
-/// each label mapped to a Tender intent or out_of_scope. Immutable and
-/// thread-safe; ``shared`` is read once from the bytes compiled into the library.
+/// The trained intent classifier (scripts/train-understanding-model.py): a
+/// linear model over tf-idf weighted feature hashes, one score per label
+/// (the seven intents, and the many kinds of unrelated request of CLINC150,
+/// SGD and the generated Spanish data), each label mapped to a Tender intent
+/// or out_of_scope. Scores become probabilities by a softmax at the
+/// temperature calibrated in training; an in-scope label below the trained
+/// probability threshold is out_of_scope. Immutable and thread-safe;
+/// ``shared`` is read once from the bytes compiled into the library.
 public struct IntentModel: Sendable {
     /// What the model decided about one utterance.
     public struct Decision: Equatable, Sendable {
         /// A Tender intent name, or "out_of_scope".
         public let intent: String
-        /// The dataset label that scored best, and its score (the margin of the linear model).
+        /// The label that scored best, and its calibrated probability (0 to 1).
         public let label: String
         public let score: Float
     }
 
-    static let targets = ["out_of_scope", "pay_bill", "transfer_money", "search_for_accounts", "search_for_bills", "search_for_payments"]
+    static let targets = [
+        "out_of_scope", "pay_bill", "transfer_money", "search_for_accounts", "search_for_bills", "search_for_payments", "send_payment",
+        "request_payment",
+    ]
 
     let labels: [String]
     let targetOf: [Int]
     let intercepts: [Float]
     let weightScale: Float
     let idfScale: Float
+    /// The probability an in-scope label needs.
     let rejectBelow: Float
-    let hashes: [UInt64]
+    let temperature: Float
+    let table: FeatureTable
     let idf: [UInt8]
     /// Start of each feature's weights in `entryClass`/`entryWeight` (count + 1 offsets).
     let offsets: [Int32]
@@ -37,8 +46,9 @@ public struct IntentModel: Sendable {
     /// Reads the model's binary form; nil when it is malformed.
     init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes)
-        guard reader.take(4) == Array("TIM1".utf8), let classCount = reader.u16(), let weightScale = reader.f32(), let idfScale = reader.f32(),
-            let featureCount = reader.u32(), let rejectBelow = reader.f32()
+        guard reader.take(4) == Array("TIM2".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
+            let idfScale = reader.f32(), let featureCount = reader.u32(), let rejectBelow = reader.f32(), let temperature = reader.f32(),
+            temperature > 0
         else { return nil }
         var labels: [String] = []
         var targetOf: [Int] = []
@@ -59,7 +69,7 @@ public struct IntentModel: Sendable {
             guard let hash = reader.u64() else { return nil }
             hashes.append(hash)
         }
-        guard let idf = reader.take(count), let counts = reader.take(count) else { return nil }
+        guard let idf = reader.take(count), let counts = reader.take(count), let table = FeatureTable(hashes) else { return nil }
         var offsets: [Int32] = [0]
         offsets.reserveCapacity(count + 1)
         for n in counts { offsets.append(offsets[offsets.count - 1] + Int32(n)) }
@@ -75,8 +85,8 @@ public struct IntentModel: Sendable {
             entryWeight.append(Int8(bitPattern: entries[2 * i + 1]))
         }
         (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
-        (self.weightScale, self.idfScale, self.rejectBelow) = (weightScale, idfScale, rejectBelow)
-        (self.hashes, self.idf, self.offsets, self.entryClass, self.entryWeight) = (hashes, idf, offsets, entryClass, entryWeight)
+        (self.weightScale, self.idfScale, self.rejectBelow, self.temperature) = (weightScale, idfScale, rejectBelow, temperature)
+        (self.table, self.idf, self.offsets, self.entryClass, self.entryWeight) = (table, idf, offsets, entryClass, entryWeight)
     }
 
     /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
@@ -84,7 +94,7 @@ public struct IntentModel: Sendable {
         // Term counts of the known features, tf-idf weighted and L2-normalised as in training.
         var indices: [Int] = []
         indices.reserveCapacity(features.count)
-        for hash in features { if let index = lookup(hash) { indices.append(index) } }
+        for hash in features { if let index = table.row(hash) { indices.append(index) } }
         indices.sort()
         var scores = intercepts
         var norm: Float = 0
@@ -118,20 +128,28 @@ public struct IntentModel: Sendable {
         }
         var best = 0
         for i in 1..<scores.count where scores[i] > scores[best] { best = i }
-        let intent = scores[best] >= rejectBelow ? Self.targets[targetOf[best]] : "out_of_scope"
-        return Decision(intent: intent, label: labels[best], score: scores[best])
+        // softmax(scores / T) of the best label, computed from the top down so that nothing overflows.
+        var sum: Float = 0
+        for score in scores { sum += Self.exp((score - scores[best]) / temperature) }
+        let probability = 1 / sum
+        let target = Self.targets[targetOf[best]]
+        let intent = target != "out_of_scope" && probability < rejectBelow ? "out_of_scope" : target
+        return Decision(intent: intent, label: labels[best], score: probability)
     }
 
-    private func lookup(_ hash: UInt64) -> Int? {
-        hashes.withUnsafeBufferPointer { hashes in
-            var low = 0
-            var high = hashes.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if hashes[mid] < hash { low = mid + 1 } else { high = mid }
-            }
-            return low < hashes.count && hashes[low] == hash ? low : nil
+    /// e^x for x ≤ 0, without Foundation: range reduction by ln 2 and a Taylor series (relative error under 1e-6).
+    static func exp(_ x: Float) -> Float {
+        guard x > -80 else { return 0 }
+        let ln2: Float = 0.693_147_18
+        let k = (x / ln2).rounded(.down)
+        let r = x - k * ln2
+        var term: Float = 1
+        var sum: Float = 1
+        for n in 1...10 {
+            term *= r / Float(n)
+            sum += term
         }
+        return sum * Float(sign: .plus, exponent: Int(k), significand: 1)
     }
 }
 

@@ -1,68 +1,84 @@
-/// Fills the parameters of the intent the model chose from what the
-/// utterance says: organizations, bill kinds, amount types, accounts, dates,
-/// people, statuses, balance types.
+/// Turns the labeller's spans into the parameters of the intent the
+/// classifier chose. Only value normalisation is done by hand here, where it
+/// is right by construction: an amount or date span is read by
+/// ``AmountExtractor`` and ``DateExtractor``, names are matched against the
+/// directory and vocabulary, and fixed words name enum cases (bill kinds,
+/// account types, statuses, balance types, amount types).
 enum SlotFiller {
     static let billKinds: [String: BillType] = [
         "electric": .electricity, "electricity": .electricity, "power": .electricity, "light": .electricity, "water": .water,
         "phone": .phone, "cell": .phone, "mobile": .phone, "cable": .cable, "tv": .cable, "internet": .internet, "wifi": .internet,
         "gas": .gas, "rent": .rent, "mortgage": .mortgage, "tuition": .tuition, "sewer": .sewer, "trash": .garbageAndRecycling,
         "garbage": .garbageAndRecycling, "recycling": .garbageAndRecycling, "utility": .utilities, "utilities": .utilities,
-        "luz": .electricity, "electricidad": .electricity, "agua": .water, "teléfono": .phone, "telefono": .phone, "alquiler": .rent,
-        "renta": .rent, "hipoteca": .mortgage,
+        "luz": .electricity, "electricidad": .electricity, "agua": .water, "teléfono": .phone, "telefono": .phone, "celular": .phone,
+        "alquiler": .rent, "renta": .rent, "hipoteca": .mortgage,
     ]
     static let accountTypes: [String: AccountType] = [
         "checking": .checking, "savings": .saving, "saving": .saving, "credit": .credit, "debit": .debit, "investment": .investment,
-        "brokerage": .investment, "mortgage": .mortgage, "prepaid": .prepaid,
+        "brokerage": .investment, "mortgage": .mortgage, "prepaid": .prepaid, "cheques": .checking, "corriente": .checking,
+        "ahorros": .saving, "crédito": .credit, "débito": .debit, "inversión": .investment,
     ]
+    /// Words dropped at the start of a name, note or account phrase.
+    static let articles: Set<String> = ["my", "the", "a", "an", "our", "mi", "mis", "el", "la", "los", "las", "un", "una", "su"]
 
-    static func fill(_ intent: String, _ u: Utterance, _ finder: PhraseFinder, _ context: ParseContext) throws(TenderError) -> JSONValue {
+    static func fill(_ intent: String, _ u: Utterance, _ spans: [TaggedSpan], _ finder: PhraseFinder, _ context: ParseContext)
+        throws(TenderError) -> JSONValue
+    {
         var members: [(key: String, value: JSONValue)] = [("intent", .string(intent))]
+        func first(_ slot: String) -> TaggedSpan? { spans.first { $0.slot == slot } }
         switch intent {
+        case "send_payment", "request_payment":
+            if let name = try person(u, first("person"), finder) {
+                members.append((intent == "send_payment" ? "payee" : "payer", .object([("name", .string(name))])))
+            }
+            if let money = amount(u, first("amount")) { members.append(("currencyAmount", money.json)) }
+            if let note = first("note").flatMap({ text(u, $0) }) { members.append(("note", .string(note))) }
         case "pay_bill":
-            if let org = try finder.organization() { members.append(("billPayee", .object([("name", .string(org.name))]))) }
+            if let org = try organization(u, first("org"), finder) { members.append(("billPayee", .object([("name", .string(org))]))) }
+            if let from = try account(u, first("from_account"), finder) { members.append(("fromAccount", from)) }
             var amount: [(key: String, value: JSONValue)] = []
             if let type = amountType(u) { amount.append(("amountType", .string(type.rawValue))) }
-            if let money = statedAmount(u) { amount.append(("amount", money.json)) }
+            if let money = self.amount(u, first("amount")) { amount.append(("amount", money.json)) }
             if !amount.isEmpty { members.append(("transactionAmount", .object(amount))) }
-            if let day = u.dates.compactMap(\.day).first, day >= context.today { members.append(("transactionScheduledDate", day.json)) }
-            if let type = billType(u, context) { members.append(("billType", .string(type.rawValue))) }
+            if let day = date(u, first("date"))?.day, day >= context.today { members.append(("transactionScheduledDate", day.json)) }
+            if let type = billType(u, first("bill_type"), context) { members.append(("billType", .string(type.rawValue))) }
         case "search_for_bills":
-            if let org = try finder.organization() { members.append(("billPayee", .object([("name", .string(org.name))]))) }
-            if let range = dateRange(u) {
+            if let org = try organization(u, first("org"), finder) { members.append(("billPayee", .object([("name", .string(org))]))) }
+            if let range = date(u, first("date")).flatMap(range) {
                 members.append((u.has("paid") && !u.has("unpaid") ? "paymentDateRange" : "dueDateRange", range.json))
             }
-            if let type = billType(u, context) { members.append(("billType", .string(type.rawValue))) }
-            if u.hasAny(["unpaid", "outstanding", "overdue"]) {
+            if let type = billType(u, first("bill_type"), context) { members.append(("billType", .string(type.rawValue))) }
+            if u.hasAny(["unpaid", "outstanding", "overdue", "pendientes", "pendiente"]) {
                 members.append(("status", .string("unpaid")))
             } else if u.has("paid") {
                 members.append(("status", .string("completed")))
             }
         case "transfer_money":
-            let (from, to) = try accounts(u, finder)
-            if let from { members.append(("fromAccount", from)) }
-            if let to { members.append(("toAccount", to)) }
-            if let money = statedAmount(u) { members.append(("transactionAmount", .object([("amount", money.json)]))) }
-            if let day = u.dates.compactMap(\.day).first, day > context.today { members.append(("transactionScheduledDate", day.json)) }
+            if let from = try account(u, first("from_account"), finder) { members.append(("fromAccount", from)) }
+            if let to = try account(u, first("to_account"), finder) { members.append(("toAccount", to)) }
+            if let money = amount(u, first("amount")) { members.append(("transactionAmount", .object([("amount", money.json)]))) }
+            if let day = date(u, first("date"))?.day, day > context.today { members.append(("transactionScheduledDate", day.json)) }
         case "search_for_accounts":
-            if let named = try finder.accounts().first {
+            let said = first("account") ?? first("from_account") ?? first("to_account")
+            if let said, let named = try finder.accounts().first(where: { $0.range.overlaps(said.tokens) }) {
                 members.append(("accountNickname", .string(named.account.spokenName)))
-            } else if let type = u.words.compactMap({ accountTypes[$0] }).first {
+            } else if let said, let type = u.words[said.tokens].compactMap({ accountTypes[$0] }).first {
                 members.append(("accountType", .string(type.rawValue)))
+            } else if let said, let nickname = text(u, said) {
+                members.append(("accountNickname", .string(nickname)))
             }
-            if let bank = Featurizer.banks.first(where: { phrase in contains(u.words, phrase) }) {
-                members.append(("organizationName", .string(bank.joined(separator: " "))))
-            }
-            if u.hasAny(["points", "rewards", "reward"]) {
+            if let bank = first("org").flatMap({ text(u, $0) }) { members.append(("organizationName", .string(bank))) }
+            if u.hasAny(["points", "rewards", "reward", "puntos"]) {
                 members.append(("requestedBalanceType", .string("points")))
-            } else if u.has("miles") {
+            } else if u.hasAny(["miles", "millas"]) {
                 members.append(("requestedBalanceType", .string("miles")))
             }
         case "search_for_payments":
-            if let name = try finder.person()?.name ?? EnglishRules.candidate(u, after: ["to", "from", "with"]) {
-                members.append(("party", .object([("name", .string(name))])))
-            }
-            if let range = dateRange(u) { members.append(("dateRange", range.json)) }
-            let statuses: [String: PaymentStatus] = ["pending": .pending, "failed": .failed, "declined": .failed, "canceled": .canceled, "cancelled": .canceled]
+            if let name = try person(u, first("person"), finder) { members.append(("party", .object([("name", .string(name))]))) }
+            if let range = date(u, first("date")).flatMap(range) { members.append(("dateRange", range.json)) }
+            let statuses: [String: PaymentStatus] = [
+                "pending": .pending, "failed": .failed, "declined": .failed, "canceled": .canceled, "cancelled": .canceled, "pendientes": .pending,
+            ]
             if let status = u.words.compactMap({ statuses[$0] }).first { members.append(("status", .string(status.rawValue))) }
         default:
             break
@@ -70,65 +86,86 @@ enum SlotFiller {
         return .object(members)
     }
 
-    /// The amount said: one with a currency, else a bare number that is the amount itself ("transfer 200 from
-    /// checking", not "for 4 Lake Road").
-    static func statedAmount(_ u: Utterance) -> Money? {
-        if let explicit = u.amounts.first(where: \.explicit) { return explicit.money }
-        return u.amounts.first { amount in
-            EnglishRules.bareNumberIsTheAmount(amount, u.words) || (amount.tokens.upperBound < u.words.count && u.words[amount.tokens.upperBound] == "from")
-        }?.money
+    /// A span's words as said (lower case), without a leading article; nil when nothing is left.
+    static func text(_ u: Utterance, _ span: TaggedSpan) -> String? {
+        var words = Array(u.words[span.tokens])
+        while let word = words.first, articles.contains(word) { words.removeFirst() }
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    static func contains(_ words: [String], _ phrase: [String]) -> Bool { Phrase.contains(phrase, in: words) }
+    /// The person named: the directory's contact inside the labelled name (or the only one said, when the
+    /// labeller found none), else the labelled words.
+    static func person(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> String? {
+        let known = try finder.person()
+        if let span {
+            if let known, known.range.overlaps(span.tokens) { return known.name }
+            return text(u, span)
+        }
+        return known?.name
+    }
+
+    /// The organization: the directory's inside the labelled words, else the words.
+    static func organization(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> String? {
+        let known = try finder.organization()
+        if let span {
+            if let known, known.range.overlaps(span.tokens) { return known.name }
+            return text(u, span)
+        }
+        return known?.name
+    }
+
+    /// An account: `{"id"}` of the directory's account named in the span, else `{"nickname"}` of its words.
+    static func account(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> JSONValue? {
+        guard let span else { return nil }
+        if let named = try finder.accounts().first(where: { $0.range.overlaps(span.tokens) }) {
+            return .object([("id", .string(named.account.id))])
+        }
+        let words = (text(u, span) ?? "").split(separator: " ").filter { $0 != "account" && $0 != "cuenta" }
+        return words.isEmpty ? nil : .object([("nickname", .string(words.joined(separator: " ")))])
+    }
+
+    /// The amount in the labelled span (read by the amount normaliser, a bare number allowed); without a span,
+    /// the first amount said with a currency.
+    static func amount(_ u: Utterance, _ span: TaggedSpan?) -> Money? {
+        guard let span else { return u.amounts.first(where: \.explicit)?.money }
+        if let found = u.amounts.first(where: { $0.tokens.overlaps(span.tokens) }) { return found.money }
+        return nil
+    }
+
+    /// The date or range in the labelled span.
+    static func date(_ u: Utterance, _ span: TaggedSpan?) -> DateExtractor.Found? {
+        guard let span else { return nil }
+        return u.dates.first { $0.tokens.overlaps(span.tokens) }
+    }
+
+    /// A range said ("this month"), or a day as a one-day range.
+    static func range(_ found: DateExtractor.Found) -> DateRange? {
+        found.range ?? found.day.map { DateRange(start: $0, end: $0) }
+    }
 
     /// "the minimum" → minimumDue, "the full balance" → amountDue, ...
     static func amountType(_ u: Utterance) -> AmountType? {
         let words = u.words
-        if u.has("minimum") || u.has("mínimo") { return .minimumDue }
-        if contains(words, ["statement", "balance"]) { return .statementBalance }
-        if contains(words, ["current", "balance"]) { return .currentBalance }
-        if u.hasAny(["full", "whole", "total", "entire"]) || contains(words, ["amount", "due"]) || u.has("balance") { return .amountDue }
+        if u.has("minimum") || u.has("mínimo") || u.has("minimo") { return .minimumDue }
+        if Phrase.contains(["statement", "balance"], in: words) { return .statementBalance }
+        if Phrase.contains(["current", "balance"], in: words) { return .currentBalance }
+        if u.hasAny(["full", "whole", "total", "entire"]) || Phrase.contains(["amount", "due"], in: words) || u.has("balance") { return .amountDue }
         return nil
     }
 
-    static func billType(_ u: Utterance, _ context: ParseContext) -> BillType? {
-        if let kind = u.words.compactMap({ billKinds[$0] }).first { return kind }
-        if contains(u.words, ["credit", "card"]) { return .creditCard }
-        if contains(u.words, ["student", "loan"]) { return .studentLoan }
-        if contains(u.words, ["car", "loan"]) { return .carLoan }
+    /// The bill kind in the labelled words, else a bill-type vocabulary phrase said.
+    static func billType(_ u: Utterance, _ span: TaggedSpan?, _ context: ParseContext) -> BillType? {
+        if let span {
+            let words = Array(u.words[span.tokens])
+            if Phrase.contains(["credit", "card"], in: words) { return .creditCard }
+            if Phrase.contains(["student", "loan"], in: words) { return .studentLoan }
+            if Phrase.contains(["car", "loan"], in: words) { return .carLoan }
+            if let kind = words.compactMap({ billKinds[$0] }).first { return kind }
+        }
         guard let vocabulary = context.vocabulary.vocabulary(for: "billType") else { return nil }
         for word in u.words {
             if let match = VocabularyMatcher.matches(word, in: vocabulary).first(where: \.exact), let type = BillType(rawValue: match.id) { return type }
         }
         return nil
-    }
-
-    /// A range said ("this month"), or a day said as a one-day range.
-    static func dateRange(_ u: Utterance) -> DateRange? {
-        if let range = u.dates.compactMap(\.range).first { return range }
-        return u.dates.compactMap(\.day).first.map { DateRange(start: $0, end: $0) }
-    }
-
-    /// The accounts a transfer is from and to: those the directory names, in
-    /// the order said around "from" and "to"/"into"; else the words after them.
-    static func accounts(_ u: Utterance, _ finder: PhraseFinder) throws(TenderError) -> (JSONValue?, JSONValue?) {
-        let words = u.words
-        let fromAt = words.firstIndex(of: "from")
-        let toAt = words.firstIndex { $0 == "to" || $0 == "into" }
-        let named = try finder.accounts()
-        func side(_ at: Int?, _ other: Int?) -> JSONValue? {
-            guard let at else { return nil }
-            let end = other.map { $0 > at ? $0 : words.count } ?? words.count
-            if let account = named.first(where: { $0.range.lowerBound > at && $0.range.lowerBound < end }) {
-                return .object([("id", .string(account.account.id))])
-            }
-            guard let phrase = u.phrase(after: at, limit: 5, stops: ["to", "into", "from", "and", "on", "tomorrow", "today", "please", "for"]) else {
-                return nil
-            }
-            let kept = phrase.text.split(separator: " ").map(String.init).filter { !["my", "the", "account", "a", "our"].contains($0) }
-            guard !kept.isEmpty else { return nil }
-            return .object([("nickname", .string(kept.joined(separator: " ")))])
-        }
-        return (side(fromAt, toAt), side(toAt, fromAt))
     }
 }

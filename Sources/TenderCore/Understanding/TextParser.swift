@@ -1,8 +1,9 @@
 /// Understands a typed or spoken request, offline: a registered shortcut
-/// first, then Spanish rules, then sending and requesting money (rules),
-/// then the trained model for the other intents, with the parameters the
-/// text says filled in. Anything else is out_of_scope, with no intent: a
-/// payment dialog never starts from unrelated speech.
+/// first; else the trained intent classifier decides the intent (or
+/// out_of_scope, with no intent: a payment dialog never starts from
+/// unrelated speech), the trained slot labeller marks the values, and the
+/// value normalisers and the directory turn them into parameters. English
+/// and Spanish go through the same models.
 ///
 /// Pure and thread-safe; reads the directory through the context.
 public enum TextParser {
@@ -26,20 +27,24 @@ public enum TextParser {
         if !spoken.isEmpty, let shortcut = context.shortcuts.first(where: { $0.key == spoken }) {
             return result(shortcut.intent, "en", .shortcut, 1)
         }
-        guard u.tokens.contains(where: { $0.kind == .word }) else { return result(nil, "en", .none, 0) }
-        if SpanishRules.isSpanish(u) {
-            let intent = try SpanishRules.parse(u, finder, context)
-            return result(intent, "es", intent == nil ? .none : .rules, intent == nil ? 0 : 1)
+        let language = Language.of(u)
+        guard u.tokens.contains(where: { $0.kind == .word }) else { return result(nil, language, .none, 0) }
+        guard let model = IntentModel.shared, let tagger = SlotTagger.shared else {
+            throw .internal("the understanding models compiled into the library are damaged")
         }
-        if let intent = try EnglishRules.sendOrRequest(u, finder) { return result(intent, "en", .rules, 1) }
-        guard let model = IntentModel.shared else { throw .internal("the intent model compiled into the library is damaged") }
-        let normalised = u.normalised
-        let decision = model.decide(Featurizer.features(normalised: normalised))
-        let intent = try IntentHints.intent(u, finder, model: decision.intent) ?? decision.intent
-        guard intent != "out_of_scope", try IntentGuards.allows(intent, u, finder, normalised: normalised) else {
-            return result(nil, "en", .model, decision.score)
-        }
-        return result(try SlotFiller.fill(intent, u, finder, context), "en", .model, decision.score)
+        let decision = model.decide(Featurizer.features(normalised: u.normalised))
+        guard decision.intent != "out_of_scope" else { return result(nil, language, .model, decision.score) }
+        let intent = try SlotFiller.fill(decision.intent, u, tagger.spans(u), finder, context)
+        return result(intent, language, .model, decision.score)
+    }
+
+    /// The labeller's spans of an answer inside a dialog ("make it 500", "to
+    /// Philip's savings"): each value's kind and its words as said.
+    public static func values(in text: String, context: ParseContext) throws(TenderError) -> [(slot: String, text: String)] {
+        guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
+        guard let tagger = SlotTagger.shared else { throw .internal("the understanding models compiled into the library are damaged") }
+        let u = Utterance(text, context: context)
+        return tagger.spans(u).map { span in (span.slot, u.words[span.tokens].joined(separator: " ")) }
     }
 
     /// Understands the recogniser's n-best list: every alternative is parsed
@@ -86,5 +91,19 @@ public enum TextParser {
             if (try? Intent(json: .object(kept + [member]))) != nil { kept.append(member) }
         }
         return .object(kept)
+    }
+}
+
+extension TextParser {
+    /// The models' raw outputs for `text`, for the parity test against the
+    /// training script: the classifier's best label, its decision, and each
+    /// token's label ("O", "B-person", ...).
+    public static func modelOutputs(_ text: String, context: ParseContext) throws(TenderError) -> (label: String, intent: String, tags: [String]) {
+        guard let model = IntentModel.shared, let tagger = SlotTagger.shared else {
+            throw .internal("the understanding models compiled into the library are damaged")
+        }
+        let u = Utterance(text, context: context)
+        let decision = model.decide(Featurizer.features(normalised: u.normalised))
+        return (decision.label, decision.intent, tagger.labels(u))
     }
 }

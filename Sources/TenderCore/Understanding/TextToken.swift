@@ -7,11 +7,18 @@ public struct TextToken: Equatable, Sendable {
 
     public let kind: Kind
     public let text: String
+    /// Where the token stands in the text it came from, in Unicode scalars
+    /// (the offsets of the ../shared/data/sgd slot spans); empty for a token made by hand.
+    public let span: Range<Int>
 
-    public init(_ kind: Kind, _ text: String) {
+    public init(_ kind: Kind, _ text: String, span: Range<Int> = 0..<0) {
         self.kind = kind
         self.text = text
+        self.span = span
     }
+
+    /// Tokens are equal when their kind and text are: where they stood does not matter.
+    public static func == (a: TextToken, b: TextToken) -> Bool { a.kind == b.kind && a.text == b.text }
 
     /// Splits `text` into tokens: runs of letters (lower-cased; apostrophes
     /// and other punctuation split words), numbers with "," thousands groups
@@ -19,18 +26,19 @@ public struct TextToken: Equatable, Sendable {
     /// else separates tokens.
     public static func tokenize(_ text: String) -> [TextToken] {
         var tokens: [TextToken] = []
-        let scalars = Array(text.lowercased().unicodeScalars)
+        let scalars = Array(text.unicodeScalars)
         func isDigit(_ i: Int) -> Bool { i < scalars.count && scalars[i].value >= 0x30 && scalars[i].value <= 0x39 }
         func isLetter(_ i: Int) -> Bool {
             let v = scalars[i].value
-            return (v >= 0x61 && v <= 0x7A) || (v > 0x7F && (scalars[i].properties.isAlphabetic || scalars[i].properties.generalCategory == .nonspacingMark))
+            return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A)
+                || (v > 0x7F && (scalars[i].properties.isAlphabetic || scalars[i].properties.generalCategory == .nonspacingMark))
         }
         var index = 0
         while index < scalars.count {
             if isLetter(index) {
                 var end = index
                 while end < scalars.count, isLetter(end) { end += 1 }
-                tokens.append(TextToken(.word, String(String.UnicodeScalarView(scalars[index..<end]))))
+                tokens.append(TextToken(.word, String(String.UnicodeScalarView(scalars[index..<end])).lowercased(), span: index..<end))
                 index = end
             } else if isDigit(index) {
                 // "1,250.50": commas group thousands (three digits each). "10,99": a decimal comma, kept as ".".
@@ -57,10 +65,10 @@ public struct TextToken: Equatable, Sendable {
                 }
                 // "-20" (or the "-30" of "20-30"): negative, or a range, which no amount accepts (Money refuses the sign).
                 let negative = index > 0 && scalars[index - 1] == "-"
-                tokens.append(TextToken(.number, (negative ? "-" : "") + String(text)))
+                tokens.append(TextToken(.number, (negative ? "-" : "") + String(text), span: index..<end))
                 index = end
             } else {
-                if "$€£¥".unicodeScalars.contains(scalars[index]) { tokens.append(TextToken(.symbol, String(scalars[index]))) }
+                if "$€£¥".unicodeScalars.contains(scalars[index]) { tokens.append(TextToken(.symbol, String(scalars[index]), span: index..<(index + 1))) }
                 index += 1
             }
         }

@@ -1,0 +1,144 @@
+internal import CTenderModel
+
+/// The trained slot labeller (scripts/train-understanding-model.py): a
+/// linear-chain CRF over ``TagFeaturizer`` features with B-/I-/O labels,
+/// decoded with Viterbi so that an I- label only continues its own kind.
+/// Immutable and thread-safe; ``shared`` is read once from the bytes compiled
+/// into the library.
+public struct SlotTagger: Sendable {
+    /// "O", then "B-person", "I-person", ... as trained.
+    let labels: [String]
+    /// transitions[from * count + to].
+    let transitions: [Float]
+    let table: FeatureTable
+    /// Start of each feature's entries (count + 1 offsets).
+    let offsets: [Int32]
+    let entryLabel: [UInt8]
+    let entryWeight: [Float]
+    /// For each label: the kind it belongs to (nil for O) and whether it begins a span.
+    private let kinds: [(kind: String?, begins: Bool)]
+
+    /// The labeller compiled into the library; nil only if its bytes are damaged.
+    public static let shared: SlotTagger? = {
+        SlotTagger(bytes: [UInt8](UnsafeBufferPointer(start: tdr_slot_model_bytes(), count: tdr_slot_model_size)))
+    }()
+
+    /// Reads the labeller's binary form ("TST1"); nil when it is malformed.
+    init?(bytes: [UInt8]) {
+        var reader = ByteReader(bytes)
+        guard reader.take(4) == Array("TST1".utf8), let labelCount = reader.u16().map(Int.init), labelCount > 0, labelCount < 256,
+            let weightScale = reader.f32(), let featureCount = reader.u32().map(Int.init)
+        else { return nil }
+        var labels: [String] = []
+        for _ in 0..<labelCount {
+            guard let length = reader.u8(), let name = reader.take(Int(length)) else { return nil }
+            labels.append(String(decoding: name, as: UTF8.self))
+        }
+        var transitions: [Float] = []
+        for _ in 0..<(labelCount * labelCount) {
+            guard let value = reader.f32() else { return nil }
+            transitions.append(value)
+        }
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(featureCount)
+        for _ in 0..<featureCount {
+            guard let hash = reader.u64() else { return nil }
+            hashes.append(hash)
+        }
+        guard let counts = reader.take(featureCount), let table = FeatureTable(hashes) else { return nil }
+        var offsets: [Int32] = [0]
+        offsets.reserveCapacity(featureCount + 1)
+        for n in counts { offsets.append(offsets[offsets.count - 1] + Int32(n)) }
+        let total = Int(offsets[featureCount])
+        guard let entries = reader.take(total * 3), reader.atEnd else { return nil }
+        var entryLabel: [UInt8] = []
+        var entryWeight: [Float] = []
+        entryLabel.reserveCapacity(total)
+        entryWeight.reserveCapacity(total)
+        for i in 0..<total {
+            guard Int(entries[3 * i]) < labelCount else { return nil }
+            entryLabel.append(entries[3 * i])
+            entryWeight.append(Float(Int16(bitPattern: UInt16(entries[3 * i + 1]) | UInt16(entries[3 * i + 2]) << 8)) * weightScale)
+        }
+        var kinds: [(kind: String?, begins: Bool)] = []
+        for label in labels {
+            if label.hasPrefix("B-") || label.hasPrefix("I-") {
+                kinds.append((String(label.dropFirst(2)), label.hasPrefix("B-")))
+            } else {
+                kinds.append((nil, false))
+            }
+        }
+        (self.labels, self.transitions, self.table, self.offsets) = (labels, transitions, table, offsets)
+        (self.entryLabel, self.entryWeight, self.kinds) = (entryLabel, entryWeight, kinds)
+    }
+
+    /// The best label of each token, by index into ``labels``.
+    func decode(_ features: [[UInt64]]) -> [Int] {
+        let n = features.count
+        let count = labels.count
+        guard n > 0 else { return [] }
+        var emission = [Float](repeating: 0, count: n * count)
+        for (t, hashes) in features.enumerated() {
+            for hash in hashes {
+                guard let row = table.row(hash) else { continue }
+                for entry in Int(offsets[row])..<Int(offsets[row + 1]) {
+                    emission[t * count + Int(entryLabel[entry])] += entryWeight[entry]
+                }
+            }
+        }
+        // Viterbi; an I- label may only follow B- or I- of its own kind.
+        func allowed(_ from: Int?, _ to: Int) -> Bool {
+            guard let kind = kinds[to].kind, !kinds[to].begins else { return true }
+            guard let from else { return false }
+            return kinds[from].kind == kind
+        }
+        let impossible = -Float.greatestFiniteMagnitude
+        var score = [Float](repeating: impossible, count: n * count)
+        var back = [Int](repeating: 0, count: n * count)
+        for l in 0..<count where allowed(nil, l) { score[l] = emission[l] }
+        if n > 1 {
+            for t in 1..<n {
+                for l in 0..<count {
+                    var best = impossible
+                    var from = 0
+                    for p in 0..<count where score[(t - 1) * count + p] > impossible && allowed(p, l) {
+                        let s = score[(t - 1) * count + p] + transitions[p * count + l]
+                        if s > best { (best, from) = (s, p) }
+                    }
+                    if best > impossible { (score[t * count + l], back[t * count + l]) = (best + emission[t * count + l], from) }
+                }
+            }
+        }
+        var last = 0
+        for l in 1..<count where score[(n - 1) * count + l] > score[(n - 1) * count + last] { last = l }
+        var path = [Int](repeating: 0, count: n)
+        path[n - 1] = last
+        var t = n - 1
+        while t > 0 {
+            path[t - 1] = back[t * count + path[t]]
+            t -= 1
+        }
+        return path
+    }
+
+    /// The labels of `u`'s tokens ("O", "B-person", ...).
+    func labels(_ u: Utterance) -> [String] { decode(TagFeaturizer.features(u)).map { labels[$0] } }
+
+    /// The values `u` says, as spans of tokens.
+    func spans(_ u: Utterance) -> [TaggedSpan] {
+        let path = decode(TagFeaturizer.features(u))
+        var spans: [TaggedSpan] = []
+        var i = 0
+        while i < path.count {
+            guard let kind = kinds[path[i]].kind else {
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < path.count, kinds[path[end]].kind == kind, !kinds[path[end]].begins { end += 1 }
+            spans.append(TaggedSpan(slot: kind, tokens: i..<end))
+            i = end
+        }
+        return spans
+    }
+}

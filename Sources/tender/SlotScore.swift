@@ -1,0 +1,78 @@
+import TenderCore
+
+/// Per-slot precision, recall and F1 of the labeller over JSONL lines with
+/// slot spans (the ../shared/data/sgd shape). Values are compared as their
+/// lower-cased tokens. The dataset's slot names are mapped to the labeller's:
+/// amount and transfer_amount → amount, recipient_name and
+/// recipient_account_name → person; its account types, which carry no span,
+/// are the checking/savings values of `account_type` and
+/// `recipient_account_type` that changed in the turn, scored against the
+/// account words the labeller marked (any role) as `account_type`.
+struct SlotScore {
+    struct Counts {
+        var truePositives = 0, predicted = 0, gold = 0
+        var precision: Double { predicted == 0 ? 0 : Double(truePositives) / Double(predicted) }
+        var recall: Double { gold == 0 ? 0 : Double(truePositives) / Double(gold) }
+        var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    }
+
+    private(set) var counts: [String: Counts] = [:]
+    private var states: [String: JSONValue] = [:]
+
+    static let datasetSlots = [
+        "amount": "amount", "transfer_amount": "amount", "recipient_name": "person", "recipient_account_name": "person",
+    ]
+    static let accountWords = ["checking": "checking", "savings": "savings", "saving": "savings"]
+
+    static func normalised(_ text: String) -> String { TextToken.tokenize(text).map(\.text).joined(separator: " ") }
+
+    /// Scores one line: `line` is the JSON object, `found` the labeller's values of its text.
+    mutating func add(_ line: JSONValue, found: [(slot: String, text: String)]) {
+        guard case let .array(slots)? = line["slots"] else { return }
+        var gold: [(String, String)] = []
+        for slot in slots {
+            guard let name = slot["slot"]?.stringValue, let value = slot["value"]?.stringValue else { continue }
+            gold.append((Self.datasetSlots[name] ?? name, Self.normalised(value)))
+        }
+        var predicted = found.map { ($0.slot, Self.normalised($0.text)) }
+        if let dialogue = line["dialogue"]?.stringValue, let values = line["values"] {
+            let before = states[dialogue]
+            states[dialogue] = values
+            for key in ["account_type", "recipient_account_type"] {
+                guard case let .array(now)? = values[key], let value = now.last?.stringValue, before?[key] != values[key] else { continue }
+                if !gold.contains(where: { $0 == ("account_type", value) }) { gold.append(("account_type", value)) }
+            }
+            for value in found where ["account", "from_account", "to_account"].contains(value.slot) {
+                if let type = value.text.split(separator: " ").compactMap({ Self.accountWords[String($0)] }).first,
+                    !predicted.contains(where: { $0 == ("account_type", type) })
+                {
+                    predicted.append(("account_type", type))
+                }
+            }
+            predicted.removeAll { ["account", "from_account", "to_account"].contains($0.0) }
+        }
+        for kind in Set(gold.map(\.0) + predicted.map(\.0)) {
+            var expected = gold.filter { $0.0 == kind }.map(\.1)
+            let said = predicted.filter { $0.0 == kind }.map(\.1)
+            var row = counts[kind, default: Counts()]
+            row.gold += expected.count
+            row.predicted += said.count
+            for value in said {
+                if let at = expected.firstIndex(of: value) {
+                    row.truePositives += 1
+                    expected.remove(at: at)
+                }
+            }
+            counts[kind] = row
+        }
+    }
+
+    /// All slots together (micro average).
+    var total: Counts {
+        counts.values.reduce(into: Counts()) { sum, row in
+            sum.truePositives += row.truePositives
+            sum.predicted += row.predicted
+            sum.gold += row.gold
+        }
+    }
+}

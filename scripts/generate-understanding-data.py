@@ -1,0 +1,592 @@
+#!/usr/bin/env python3
+"""Writes Tender's generated understanding data: labelled requests for the
+seven Payments intents (and out-of-scope Spanish), with slot spans, in
+English and Spanish, from templates written for Tender.
+
+Train and dev are written from separate templates, openings and value lists
+(dev people's names never occur in train), so the dev figure is not the
+training figure. A fixed seed makes the output byte-for-byte reproducible.
+
+    python3 scripts/generate-understanding-data.py [--out data/generated] [--seed 12]
+
+Output, one JSON object a line, in the ../shared/data/sgd shape:
+{"text", "expected", "lang", "slots": [{"slot", "start", "end", "value"}]}.
+`expected` is an intent, "out_of_scope", or "answer" (a reply inside a dialog:
+material for the slot labeller only). Slot names: person, amount, date,
+from_account, to_account, account, org, bill_type, note.
+
+Given names come from Faker's person providers (many locales, Latin script
+only) and a list below; requirements: scripts/requirements-model.txt.
+"""
+import argparse
+import json
+import os
+import random
+import re
+
+from faker import Faker
+
+LOCALES = ["en_US", "en_GB", "en_IN", "en_NG", "es_ES", "es_MX", "fr_FR", "de_DE", "it_IT", "pt_BR", "pl_PL", "tr_TR",
+           "vi_VN", "nl_NL", "sv_SE", "fil_PH", "id_ID", "zu_ZA", "ga_IE", "yo_NG", "sw", "cs_CZ", "ro_RO", "hu_HU",
+           "fi_FI", "da_DK", "no_NO", "az_AZ", "ja_JP", "zh_CN"]
+# Romanised names of cultures whose Faker lists are in other scripts.
+EXTRA_NAMES = """Mohammed Ahmed Fatima Aisha Omar Layla Youssef Mariam Hassan Khadija Ali Zainab Karim Noor Tariq Salma Bilal
+Rania Hamza Amira Jin Hyun Minji Seo-yeon Ji-woo Dong-hyun Soo-ah Joon Eun-ji Taeyang Arjun Priya Rahul Ananya Vikram Deepika
+Sanjay Kavya Rohan Meera Aditya Sneha Ivan Olga Dmitri Svetlana Nikolai Tatiana Sergei Natasha Yaroslav Oksana Kwame Ama Kofi
+Abena Chidi Ngozi Emeka Adaeze Tunde Folake Mandla Thandiwe Sipho Lindiwe Wanjiru Otieno Nia Jabari Dimitris Eleni Yannis Sofia
+Avi Noa Yael Eitan Dariush Shirin Parisa Reza Somchai Malee Arnav Ishaan Zara Ayaan Tenzin Pema Nodir Aziz Gulnara""".split()
+FAMILY = ["mom", "mother", "dad", "father", "brother", "sister", "son", "daughter", "wife", "husband", "grandma", "grandpa",
+          "aunt", "uncle", "cousin", "roommate", "landlord", "babysitter", "nanny", "boss", "friend", "neighbor", "coach",
+          "tutor", "girlfriend", "boyfriend", "partner", "mum", "stepdad", "niece", "nephew", "grandmother", "mate"]
+FAMILY_ES = ["mamá", "papá", "hermano", "hermana", "hijo", "hija", "esposa", "esposo", "abuela", "abuelo", "tía", "tío",
+             "primo", "prima", "novia", "novio", "jefe", "amigo", "amiga", "vecino", "compañero de cuarto", "casero"]
+
+
+STOP = set("""a about above according across act actually after again against all almost also although always among
+an and another any anyone anything are around as at back be because become before behind being believe best better
+between both but by can could did do does down during each either else enough even ever every few for from get give go
+have he her here herself him himself his how however i if in into it its itself just least less like many may me might
+mine more most much must my myself near need never no none nor not now of off often on once one only or other our out
+over own per perhaps please put rather really same say see seem several she should since so some still such than that
+the their them themselves then there these they this those though through thus to too toward under until up upon us
+very was we well were what whatever when where whether which while who whom whose why will with within without would
+yes yet you your yourself""".split())
+
+
+def open_values(seed):
+    """Open-class values (notes, organizations, account nicknames) made from word lists, split into train and dev."""
+    from faker.providers.lorem.en_US import Provider as Lorem
+    words = sorted(w for w in Lorem.word_list if w not in STOP and len(w) > 3)
+    rng = random.Random(seed)
+    rng.shuffle(words)
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    companies = sorted({fake.company().lower().replace(",", "") for _ in range(3000)})
+    cities = sorted({fake.city().lower() for _ in range(1500)})
+    rng.shuffle(companies)
+    rng.shuffle(cities)
+    out = []
+    for part in (0, 1):
+        w = words[: len(words) * 4 // 5] if part == 0 else words[len(words) * 4 // 5:]
+        c = companies[: len(companies) * 4 // 5] if part == 0 else companies[len(companies) * 4 // 5:]
+        t = cities[: len(cities) * 4 // 5] if part == 0 else cities[len(cities) * 4 // 5:]
+        suffixes = ["energy", "power", "water", "wireless", "telecom", "insurance", "gas and electric", "utilities",
+                    "cable", "internet", "mutual", "electric", "water district", "broadband", "mobile"]
+        orgs = [x for x in c] + [f"{city} {rng.choice(suffixes)}" for city in t] + [f"{rng.choice(w)} {rng.choice(suffixes)}" for _ in range(300)]
+        notes = w + [f"the {x}" for x in w] + [f"{a} {b}" for a, b in zip(w, reversed(w))]
+        accounts = [f"{x} fund" for x in w] + [f"{x} account" for x in w] + [f"{x} savings" for x in w[:100]] + [f"{x} card" for x in w[:100]]
+        out.append({"orgs": orgs, "notes": notes, "accounts": accounts})
+    return out
+
+
+def names(seed):
+    found = set()
+    for locale in LOCALES:
+        provider = [p for p in Faker(locale).providers if "person" in type(p).__module__][0]
+        for attribute in ["first_names", "first_names_male", "first_names_female", "first_romanized_names"]:
+            value = getattr(provider, attribute, None)
+            if value:
+                found |= set(value.keys() if isinstance(value, dict) else value)
+    found |= set(EXTRA_NAMES)
+    latin = sorted(n for n in found if re.fullmatch(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'\-]+", n) and len(n) > 1)
+    surnames = set()
+    for locale in ["en_US", "en_GB", "es_MX", "de_DE", "it_IT", "fr_FR", "en_IN", "pl_PL", "vi_VN", "tr_TR", "nl_NL", "ja_JP"]:
+        provider = [p for p in Faker(locale).providers if "person" in type(p).__module__][0]
+        for attribute in ["last_names", "last_romanized_names"]:
+            value = getattr(provider, attribute, None)
+            if value:
+                surnames |= set(value.keys() if isinstance(value, dict) else value)
+    surnames = sorted(n for n in surnames if re.fullmatch(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'\-]+", n))
+    rng = random.Random(seed)
+    rng.shuffle(latin)
+    rng.shuffle(surnames)
+    cut, scut = len(latin) * 4 // 5, len(surnames) * 4 // 5
+    return (latin[:cut], surnames[:scut]), (latin[cut:], surnames[scut:])
+
+
+# Values: (train, dev) lists where they differ.
+AMOUNT_WORDS = ["five", "ten", "twenty", "thirty", "forty", "fifty", "sixty", "seventy five", "a hundred", "one hundred",
+                "two hundred", "fifteen", "twenty five", "eighty", "ninety", "three hundred", "twelve", "forty five"]
+AMOUNT_WORDS_ES = ["cinco", "diez", "veinte", "treinta", "cuarenta", "cincuenta", "cien", "doscientos", "quince",
+                   "veinticinco", "sesenta", "ochenta", "trescientos", "mil"]
+NOTES = (["dinner", "lunch", "rent", "groceries", "the concert tickets", "gas", "the pizza", "movie tickets", "the uber",
+          "coffee", "the utilities", "our trip", "the cab", "drinks", "the gift", "books", "the hotel", "babysitting",
+          "the electric split", "brunch", "the game tickets", "tuition", "the phone case", "last night", "the rental car"],
+         ["the wedding gift", "sushi", "the ski trip", "parking", "the birthday cake", "tacos", "the festival passes",
+          "the groceries run", "bowling", "the airbnb"])
+NOTES_ES = (["la cena", "el almuerzo", "la renta", "el súper", "las entradas", "la gasolina", "la pizza", "el taxi",
+             "el café", "el viaje", "el regalo", "los libros"], ["la boda", "el sushi", "el estacionamiento", "el pastel"])
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+MONTHS = ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]
+
+
+def train_date(rng):
+    r = rng.random()
+    if r < 0.3:
+        return rng.choice(["tomorrow", "today", "tonight", "yesterday", "this week", "next week", "last week", "this month",
+                           "next month", "last month", "this year", "last year", "the coming week", "the past month"])
+    if r < 0.55:
+        return rng.choice(["", "on ", "next ", "this ", "last ", "this coming ", "on ", "by "]) + rng.choice(WEEKDAYS)
+    if r < 0.8:
+        day = rng.randint(1, 28)
+        suffix = "st" if day in (1, 21) else "nd" if day in (2, 22) else "rd" if day in (3, 23) else "th"
+        return rng.choice(["on the ", "the ", "on ", "by the "]) + f"{day}{suffix}"
+    return rng.choice(["", "on "]) + f"{rng.choice(MONTHS)} {rng.randint(1, 28)}" + rng.choice(["", "th"] if False else [""])
+
+
+DATES = (["tomorrow", "today", "next friday", "on monday", "on the 15th", "this week", "next week", "last month", "this month",
+          "yesterday", "last week", "on friday", "march 3", "tonight", "on the 1st", "next month", "last friday", "on june 20"],
+         ["on tuesday", "next thursday", "on the 20th", "this coming week", "the past week", "on april 9", "last monday",
+          "sunday"])
+DATES_ES = (["mañana", "hoy", "el viernes", "el lunes", "la próxima semana", "este mes", "ayer", "el mes pasado"],
+            ["el martes", "esta semana", "la semana pasada", "pasado mañana"])
+ACCOUNTS = (["checking", "savings", "checking account", "savings account", "credit card", "debit card", "joint account",
+             "money market account", "brokerage account", "vacation fund", "emergency fund", "business account",
+             "travel card", "visa", "chase account", "ira"],
+            ["rainy day fund", "main account", "high yield savings", "college fund", "amex card", "household account"])
+ACCOUNTS_ES = (["cheques", "ahorros", "cuenta de ahorros", "cuenta corriente", "tarjeta de crédito", "tarjeta de débito",
+                "cuenta de nómina"], ["cuenta de inversión", "fondo de emergencia"])
+METHODS = (["debit card", "credit card", "app balance", "bank account", "checking account", "visa", "venmo balance",
+            "paypal balance", "savings"], ["mastercard", "wallet balance", "cash app balance"])
+ORGS = (["the electric company", "comcast", "verizon", "at&t", "the water company", "city water", "xfinity", "spectrum",
+         "duke energy", "t-mobile", "state farm", "geico", "pg&e", "con edison", "sprint", "the gas company",
+         "national grid", "directv", "progressive", "the city", "sallie mae", "dish network"],
+        ["cox", "allstate", "southern california edison", "frontier", "metro water district", "navient"])
+ORGS_ES = (["la compañía de luz", "telmex", "iberdrola", "movistar", "endesa", "la compañía de agua", "naturgy"],
+           ["telcel", "izzi", "totalplay"])
+BANKS = (["chase", "wells fargo", "bank of america", "citi", "amex", "capital one", "discover", "usaa"],
+         ["pnc", "ally", "td bank", "us bank"])
+KINDS = (["electric", "electricity", "water", "phone", "cable", "internet", "gas", "rent", "mortgage", "credit card",
+          "insurance", "tuition", "utility", "trash", "student loan", "car loan", "power", "sewer", "wifi", "utilities",
+          "cell phone", "garbage", "recycling", "tv", "mobile", "light", "car insurance", "home insurance"],
+         ["sewer", "wifi", "utilities", "cell phone"])
+KINDS_ES = (["luz", "agua", "teléfono", "internet", "gas", "alquiler", "renta", "hipoteca"], ["electricidad", "celular"])
+
+OPEN = (["", "", "", "", "please ", "can you ", "could you ", "i want to ", "i need to ", "i'd like to ", "help me ", "hey, ",
+         "go ahead and ", "i wanna ", "would you ", "i would like to ", "hi, can you ", "so i need to ", "um ", "ok ",
+         "i'd like you to ", "could you please ", "hey assistant, "],
+        ["", "", "can you please ", "i'd love to ", "okay so ", "hi there, i need to ", "would it be possible to ",
+         "yo, ", "i have to ", "alright, "])
+OPEN_ES = (["", "", "por favor ", "quiero ", "necesito ", "¿puedes ", "me gustaría ", "hola, ", "oye, "],
+           ["", "¿podrías ", "quisiera ", "hola, necesito "])
+END = (["", "", "", "", " please", " now", " thanks", " asap", " right away", " today please"],
+       ["", "", " thank you", " if you can", " real quick"])
+
+T = {}  # intent -> (train templates, dev templates)
+T["send_payment"] = ([
+    "{open}send {A} to {P}{end}", "{open}send {P} {A}{end}", "{open}pay {P} {A}{end}", "{open}pay {A} to {P}{end}",
+    "{open}(make|do|set up) a payment to {P}{end}", "{open}(make|send) a payment of {A} to {P}{end}",
+    "{open}give {P} {A}{end}", "{open}transfer {A} to {P}{end}", "{open}venmo {P} {A}{end}", "{open}zelle {P} {A}{end}",
+    "{open}send money to {P}{end}", "{open}send some money to {P}{end}", "{open}pay {P} back{end}",
+    "{open}pay {P} back {A}{end}", "{open}pay back {P}{end}", "{open}send {P} {A} for {N}{end}",
+    "{open}send {A} to {P} for {N}{end}", "{open}pay {P} {A} for {N}{end}", "i owe {P} {A}, (send|pay) it{end}",
+    "i owe {P} {A}{end}", "{open}send {A} to {P} {D}{end}", "{open}pay {P} {A} {D}{end}",
+    "{open}send {A} to {P} from my {M}{end}", "{open}pay {P} {A} (using|with) my {M}{end}",
+    "{open}send {P} {A} (privately|in private|publicly){end}", "{open}send {A} to {P} and make it (private|public)",
+    "{open}(split|split the bill|split the check) with {P} and send (them|him|her) {A}{end}",
+    "{open}send {A} to {Pposs} {T}{end}", "{open}transfer {A} to {Pposs} {T}{end}",
+    "{open}move {A} to {Pposs} account{end}", "{open}make a money transfer to {P}{end}",
+    "{open}send a payment to {P}{end}", "{open}initiate a payment to {P} for {A}{end}",
+    "{open}(reimburse|repay) {P} {A}{end}", "{open}(reimburse|repay) {P} for {N}{end}", "{open}tip {P} {A}{end}",
+    "{open}wire {A} to {P}{end}", "{open}send {P} the {A} i owe (him|her|them){end}",
+    "{open}send my share of {N} to {P}{end}", "{open}cover {P} {A} for {N}{end}", "{P} needs {A}, send it{end}",
+    "{open}send cash to {P}{end}", "{open}pay my {R}{end}", "{open}send {A}{end}", "{open}make a payment{end}",
+    "i need to pay someone{end}", "{open}send money{end}", "{open}pay {P}{end}",
+    "{open}(can|could) i send {A} to {P}{end}", "i want to pay {P} for {N}{end}",
+    "{open}make a payment to {P} from my {M}{end}", "{open}pay {P} {A} from my {M}{end}",
+    "{open}send {P} money for {N}{end}", "i'd like to pay {P} {A}{end}",
+    "{open}give {A} to {P} for {N}{end}", "{open}shoot {P} {A}{end}", "{open}send {P} back the {A}{end}",
+    "{open}pay {P} for {N}{end}", "i need to send {P} some money{end}", "{open}send {P} some cash for {N}{end}",
+    "{open}pass {A} to {P}{end}", "{open}send a transfer of {A} to {P}{end}", "{open}make a {A} payment to {P}{end}",
+    "{open}process a payment to {P}{end}", "{open}complete a payment of {A} to {P}{end}", "{open}send {A} over to {P}{end}",
+    "{open}deposit {A} into {Pposs} account{end}", "{open}send {P} what i owe (him|her|them){end}",
+    "{open}let {P} have {A}{end}", "{open}pay {P} for the {N}{end}", "{open}settle my debt with {P}{end}",
+    "{open}clear what i owe {P}{end}", "{open}square up with {P}{end}", "{open}send {P} {A} (via|through|on) (venmo|zelle|paypal){end}",
+    "{open}pay {P} using my {M}{end}", "i'd like to make a payment of {A}{end}", "{open}help me make a payment to {P}{end}",
+    "i need to make a payment{end}", "{open}send {P} the money for {N}{end}", "{open}pay {A} to my {R}{end}",
+    "{open}send my {R} {A}{end}", "{open}transfer {A} to {P} for {N}{end}", "{open}pay {P} the {A} for {N}{end}",
+    "{open}send a {A} payment to {P} (privately|publicly){end}", "{open}pay my share of {N} to {P}{end}",
+], [
+    "{open}get {A} over to {P}{end}", "i have to pay {P} {A} for {N}{end}", "{open}please settle up with {P}, {A}{end}",
+    "{open}transfer some money to {P}{end}", "{open}put through a {A} payment to {P}{end}",
+    "i'm paying {P} {A} for {N}{end}", "{open}hand {P} {A}{end}", "{open}pay {P} what i owe, {A}{end}",
+    "{open}send {P} a payment from my {M}{end}", "{open}start a payment to {P}{end}",
+    "{open}send over {A} to {P} {D}{end}", "i want to make a payment of {A} to {P}{end}",
+    "{open}could you get {P} paid {A}{end}", "{open}fire off {A} to {P}{end}",
+])
+T["request_payment"] = ([
+    "{open}request {A} from {P}{end}", "{open}ask {P} for {A}{end}", "{open}request money from {P}{end}",
+    "{open}request {A} from {P} for {N}{end}", "{open}ask {P} to pay me {A}{end}", "{open}ask {P} to pay me back{end}",
+    "{open}ask {P} for the {A} (he|she|they) owes me{end}", "{open}charge {P} {A}{end}", "{open}charge {P} {A} for {N}{end}",
+    "{open}bill {P} {A} for {N}{end}", "{open}invoice {P} for {A}{end}", "{open}collect {A} from {P}{end}",
+    "{open}send a payment request to {P}{end}", "{open}send {P} a request for {A}{end}",
+    "{open}(make|create|send) a (payment )request (to|for) {P} (for|of) {A}{end}", "{P} owes me {A}, (request|ask for) it{end}",
+    "{P} owes me {A}{end}", "{open}remind {P} to pay me {A}{end}", "{open}request {A} from {P} (privately|publicly){end}",
+    "{open}get {A} from {P}{end}", "{open}request a payment from {P}{end}", "{open}request money{end}",
+    "{open}request {A}{end}", "{open}ask for money from {P}{end}", "{open}request my share of {N} from {P}{end}",
+    "{open}split {N} with {P} and request {A}{end}", "{open}ask {P} to send me {A}{end}",
+    "{open}have {P} pay me {A} for {N}{end}", "{open}request {A} from my {R}{end}", "{open}ask my {R} for {A}{end}",
+    "{open}request {A} from {P} {D}{end}", "i'm owed {A} by {P}{end}", "{open}request a payment{end}",
+    "{open}send {P} a money request{end}", "{open}ask {P} for money{end}", "{open}request {A} for {N}{end}",
+    "{open}request that {P} pay me {A}{end}", "{open}ask {P} to pay (their|his|her) share{end}", "{open}ask {P} to pay up{end}",
+    "{open}send {P} a bill for {A}{end}", "{open}bill {P} for {N}{end}", "{open}request reimbursement from {P} for {N}{end}",
+    "{open}ask {P} to reimburse me {A}{end}", "{open}get my money back from {P}{end}", "{open}ask {P} for the money for {N}{end}",
+    "{open}collect my share from {P}{end}", "{open}tell {P} to pay me {A}{end}", "{open}have {P} send me {A}{end}",
+    "{open}request a transfer of {A} from {P}{end}", "{open}make a payment request of {A}{end}", "i want to request {A} from {P}{end}",
+    "{open}ask {P} to settle up{end}", "{open}request {A} from {P} for {N} (privately|publicly){end}",
+    "{open}ask my {R} to pay me back {A}{end}", "{open}request payment of {A} from {P}{end}",
+], [
+    "i need {P} to send me {A}{end}", "{open}get {P} to pay me back {A}{end}", "{open}put in a request to {P} for {A}{end}",
+    "{open}could you request {A} from {P} for {N}{end}", "{open}ping {P} for the {A} for {N}{end}",
+    "{open}start a money request to {P}{end}", "i want {P} to pay me {A}{end}",
+    "{open}make {P} pay their share of {N}, {A}{end}", "{open}ask {P} to cover {A} for {N}{end}",
+])
+T["pay_bill"] = ([
+    "{open}pay my {K} bill{end}", "{open}pay the {K} bill{end}", "{open}pay {O}{end}", "{open}pay my bill (to|with|at) {O}{end}",
+    "{open}pay {A} (to|toward|on) my {K} bill{end}", "{open}pay {A} to {O}{end}", "{open}pay the {K} bill {D}{end}",
+    "{open}pay my {O} bill{end}", "{open}pay the minimum on my {K} bill{end}", "{open}pay off my {K} bill{end}",
+    "{open}pay the full balance (of|on) my {K} bill{end}", "{open}pay my {K} bill from my {F}{end}",
+    "{open}pay my {K} bill (using|with) my {F}{end}", "{open}schedule a payment for my {K} bill {D}{end}",
+    "{open}schedule my {O} bill for {D}{end}", "{open}pay the amount due to {O}{end}", "{open}pay my bills{end}",
+    "{open}pay a bill{end}", "{open}pay my {K} bill of {A}{end}", "{open}make a payment on my {K} bill{end}",
+    "{open}settle the {K} bill{end}", "{open}take care of the {K} bill{end}", "{open}pay {O} {A} {D}{end}",
+    "{open}pay this month's {K} bill{end}", "{open}pay the {O} {K} bill{end}", "{open}clear my {O} balance{end}",
+    "{open}pay my {K}{end}", "{open}pay the statement balance on my {K} bill{end}", "i need to pay a bill{end}",
+    "{open}pay the bill from {O}{end}", "{open}make my {K} payment{end}", "{open}submit payment for my {K} bill{end}",
+    "{open}pay off the {O} bill{end}", "{open}make a payment to {O}{end}", "{open}pay my {K} bill for {D}{end}",
+    "i need to pay the {K} bill{end}", "{open}pay my {O} account{end}", "{open}pay the balance on my {K} bill{end}",
+    "{open}pay {O} the amount due{end}", "{open}pay my {K} bill with {A}{end}", "{open}pay {A} on the {O} bill {D}{end}",
+], [
+    "{open}get the {K} bill paid{end}", "{open}send {O} what i owe them{end}", "{open}cover my {K} bill {D}{end}",
+    "i want to pay off the {O} bill{end}", "{open}pay what's due on my {K}{end}",
+    "{open}put {A} toward the {O} bill{end}", "{open}handle the {K} bill payment from my {F}{end}",
+])
+T["search_for_bills"] = ([
+    "when is my {K} bill due{end}", "how much is my {K} bill{end}", "what bills are due {D}{end}", "show my {K} bills{end}",
+    "do i have any unpaid bills{end}", "what do i owe {O}{end}", "how much do i owe on my {K} bill{end}",
+    "show me my bills from {O}{end}", "list my unpaid bills{end}", "when is the {O} bill due{end}",
+    "what's the due date (for|of) my {K} bill{end}", "which bills did i pay {D}{end}", "show my overdue bills{end}",
+    "what's my minimum payment on the {K} bill{end}", "find my {K} bill from {D}{end}", "any bills due {D}{end}",
+    "{open}show me my bills{end}", "{open}check my {K} bill{end}", "{open}look up my {O} bill{end}",
+    "what is the balance on my {K} bill{end}", "did i pay the {K} bill {D}{end}", "how much was my {O} bill {D}{end}",
+    "what's due on my {K} bill{end}", "do i owe anything to {O}{end}", "how much is due to {O}{end}",
+    "when do i need to pay {O}{end}", "what's the amount due on my {K} bill{end}", "list bills due {D}{end}",
+    "{open}tell me when my {K} bill is due{end}", "is the {K} bill paid{end}", "what's the status of my {K} bill{end}",
+], [
+    "is my {K} bill due soon{end}", "what's outstanding with {O}{end}", "pull up the {K} bill{end}",
+    "bills coming up {D}?", "how big is the {O} bill this time{end}", "what's left to pay on my {K} bill{end}",
+])
+T["transfer_money"] = ([
+    "{open}transfer {A} from {F} to {T}{end}", "{open}move {A} from my {F} to my {T}{end}",
+    "{open}transfer {A} to my {T}{end}", "{open}move money from my {F} to my {T}{end}",
+    "{open}transfer money from {F} to {T}{end}", "{open}put {A} (in|into) my {T}{end}",
+    "{open}transfer {A} from my {F} into {T} {D}{end}", "{open}move {A} into {T}{end}",
+    "{open}shift {A} from {F} to {T}{end}", "{open}transfer from my {F} to my {T}{end}", "{open}make a transfer{end}",
+    "{open}transfer {A} between my accounts{end}", "{open}transfer {A} from {B} to my {T}{end}",
+    "{open}move {A} out of {F} and into {T}{end}", "{open}transfer funds to my {T}{end}",
+    "{open}top up my {T} with {A} from {F}{end}", "{open}send {A} from my {F} to my {T}{end}",
+    "i want to transfer money{end}", "{open}transfer {A}{end}", "{open}make a transfer to my {T}{end}",
+    "{open}deposit {A} from {F} into my {T}{end}", "{open}transfer {A} to {T} from {F}{end}",
+    "i need to move money into my {T}{end}", "{open}move {A} over to {T}{end}", "{open}put some money into my {T}{end}",
+    "{open}transfer the rest of my {F} to {T}{end}", "{open}send {A} to my {T}{end}",
+], [
+    "{open}shuffle {A} over from {F} to {T}{end}", "i'd like {A} moved into my {T}{end}",
+    "{open}take {A} out of {F} and put it in {T}{end}", "{open}fund my {T} with {A}{end}",
+    "{open}do a transfer of {A} from my {F}{end}", "{open}pull {A} from {F} into my {T} {D}{end}",
+])
+T["search_for_accounts"] = ([
+    "what's my balance{end}", "what's my {C} balance{end}", "how much (money )?is in my {C}{end}",
+    "how much do i have in {C}{end}", "check my {C} balance{end}", "{open}check my balance{end}",
+    "{open}show my account balances{end}", "what's the balance (of|on|in) my {C}{end}", "how much is left in my {C}{end}",
+    "how much money do i have{end}", "what's my balance at {B}{end}", "how much do i have in my {B} {C}{end}",
+    "{open}show my accounts{end}", "how many (points|miles) do i have{end}", "what's my (points|miles) balance{end}",
+    "{open}tell me my {C} balance{end}", "what's available in my {C}{end}", "do i have enough in {C}{end}",
+    "{open}check my account balance{end}", "{open}look at my {C}{end}", "what accounts do i have{end}",
+    "{open}check my balance in {C}{end}", "what's the balance on {C}{end}", "do i have money in my {C}{end}",
+    "how much can i spend from {C}{end}", "{open}account balance for {C}{end}", "{open}tell me how much i have{end}",
+    "balance please", "{open}what's my available balance{end}",
+], [
+    "what's sitting in my {C} right now{end}", "how's my {C} looking{end}", "what do i have in {C} at the moment{end}",
+    "{open}give me my {C} balance{end}", "how much cash is in {C}{end}", "{open}pull up my balance at {B}{end}",
+])
+T["search_for_payments"] = ([
+    "show my payments to {P}{end}", "did i pay {P} {D}{end}", "what did i send to {P}{end}",
+    "show me what i sent to {P}{end}", "{open}show my payments{end}", "{open}list my transactions {D}{end}",
+    "what payments did i make {D}{end}", "show my payments from {D}{end}", "did {P} pay me{end}",
+    "how much have i paid {P}{end}", "show my pending payments{end}", "{open}find my payment to {P}{end}",
+    "show my failed payments{end}", "{open}show my transaction history{end}", "what did {P} send me {D}{end}",
+    "{open}search my payments to {P} {D}{end}", "when did i last pay {P}{end}", "have i paid {P} yet{end}",
+    "{open}show payments with {P}{end}", "what have i spent {D}{end}", "did i send money to {P}{end}",
+    "did i get the money from {P}{end}", "{open}look up payments to {P}{end}",
+    "{open}show me payments i sent {D}{end}", "who did i pay {D}{end}", "how much did i send {P}{end}",
+    "what did i pay {P} {D}{end}", "{open}show me money i received from {P}{end}", "{open}list my recent payments{end}",
+    "{open}show my transfers to {P}{end}", "{open}tell me about my payments to {P}{end}", "have i gotten paid by {P}{end}",
+], [
+    "have i sent anything to {P} {D}{end}", "what went out to {P}{end}", "{open}pull up my history with {P}{end}",
+    "any payments from {P} {D}{end}", "{open}check whether i paid {P}{end}", "what did i pay out {D}{end}",
+])
+ANSWERS = ([
+    "{A}", "make it {A}", "{A} please", "to {P}", "{P}", "{P} please", "it's for {P}", "from my {F}", "to my {T}",
+    "to {Pposs} {T}", "{D}", "do it {D}", "the {K} bill", "{O}", "send {A}", "send it to {P}", "change it to {A}",
+    "actually {A}", "no, {A}", "yes", "yes please", "no", "that's right", "correct", "the first one", "the second one",
+    "{C}", "my {C}", "in {C}", "from {F}", "use my {F}", "into {T}", "for {N}", "it's for {N}", "make it {A} to {P}",
+], [
+    "{A} is fine", "pay {P}", "the one for {P}", "take it from {F}", "{D} works", "put it in {T}", "sure", "nope",
+])
+
+# Spanish.
+TES = {}
+TES["send_payment"] = ([
+    "{open}envía {A} a {P}{end}", "{open}enviar {A} a {P}{end}", "{open}mándale {A} a {P}{end}", "{open}manda {A} a {P}{end}",
+    "{open}págale {A} a {P}{end}", "{open}pagar {A} a {P}{end}", "{open}transfiere {A} a {P}{end}",
+    "{open}hacer un pago a {P}{end}", "{open}envía dinero a {P}{end}", "{open}envíale {A} a {P} para {N}{end}",
+    "{open}págale a mi {R} {A}{end}", "le debo {A} a {P}, envíaselos{end}", "{open}mandar {A} a {P} {D}{end}",
+    "{open}envía un pago a {P}{end}", "{open}pagarle a {P}{end}", "{open}enviar dinero{end}",
+], [
+    "{open}hazle llegar {A} a {P}{end}", "{open}deposítale {A} a {P}{end}", "{open}mándale dinero a {P} para {N}{end}",
+])
+TES["request_payment"] = ([
+    "{open}pídele {A} a {P}{end}", "{open}solicita {A} a {P}{end}", "{open}pedirle {A} a {P} para {N}{end}",
+    "{open}cóbrale {A} a {P}{end}", "{open}cobrarle a {P} {A}{end}", "{P} me debe {A}, pídeselos{end}",
+    "{open}solicitar un pago a {P}{end}", "{open}pedir dinero a {P}{end}", "{open}envía una solicitud de pago a {P}{end}",
+    "{open}pídele a mi {R} que me pague {A}{end}",
+], [
+    "{open}reclámale {A} a {P}{end}", "{open}que {P} me pague {A}{end}", "{open}solicítale dinero a {P} para {N}{end}",
+])
+TES["pay_bill"] = ([
+    "{open}paga mi factura de {K}{end}", "{open}pagar la factura de {K}{end}", "{open}paga el recibo de {K}{end}",
+    "{open}paga {O}{end}", "{open}paga {A} de la factura de {K}{end}", "{open}pagar mi recibo de {O}{end}",
+    "{open}paga la factura de {K} {D}{end}", "{open}paga el mínimo de mi factura de {K}{end}", "{open}pagar mis facturas{end}",
+    "{open}paga la {K}{end}",
+], [
+    "{open}liquida la factura de {K}{end}", "{open}cubre el recibo de {O}{end}", "{open}salda mi factura de {K} {D}{end}",
+])
+TES["search_for_bills"] = ([
+    "¿cuándo vence mi factura de {K}?", "¿cuánto debo de {K}?", "muéstrame mis facturas{end}",
+    "¿qué facturas vencen {D}?", "¿tengo facturas pendientes?", "¿cuánto es mi recibo de {O}?",
+    "ver mis facturas de {K}{end}", "¿cuál es la fecha límite de mi factura de {K}?",
+], [
+    "¿qué recibos tengo por pagar?", "¿para cuándo es la factura de {O}?", "enséñame las facturas de {D}{end}",
+])
+TES["transfer_money"] = ([
+    "{open}transfiere {A} de {F} a {T}{end}", "{open}transferir {A} de mi {F} a mi {T}{end}",
+    "{open}mueve {A} de {F} a {T}{end}", "{open}pasa {A} de mi {F} a mi {T}{end}", "{open}transfiere dinero a mi {T}{end}",
+    "{open}hacer una transferencia{end}", "{open}pon {A} en mi {T}{end}", "{open}transferir {A} a {T} {D}{end}",
+], [
+    "{open}traspasa {A} de {F} a {T}{end}", "{open}manda {A} de mi {F} a mi {T}{end}", "{open}deposita {A} en {T}{end}",
+])
+TES["search_for_accounts"] = ([
+    "¿cuál es mi saldo?", "¿cuánto tengo en mi {C}?", "¿cuánto dinero tengo?", "consulta mi saldo{end}",
+    "muéstrame el saldo de mi {C}{end}", "¿cuál es el saldo de mi {C}?", "ver mis cuentas{end}", "saldo de {C}{end}",
+    "¿cuántos puntos tengo?", "{open}revisar mi saldo{end}",
+], [
+    "¿cuánta plata tengo en {C}?", "dime mi saldo en {B}{end}", "¿qué saldo hay en mi {C}?",
+])
+TES["search_for_payments"] = ([
+    "muéstrame mis pagos a {P}{end}", "¿le pagué a {P} {D}?", "¿qué le envié a {P}?", "ver mis pagos{end}",
+    "mis transacciones de {D}{end}", "¿cuánto le he pagado a {P}?", "¿me pagó {P}?", "busca mis pagos a {P}{end}",
+    "muéstrame mis pagos pendientes{end}",
+], [
+    "¿ya le mandé dinero a {P}?", "historial de pagos con {P}{end}", "¿qué pagos hice {D}?",
+])
+TES["out_of_scope"] = ([
+    "¿qué tiempo hace {D}?", "pon música de {P}{end}", "pon una alarma para {D}{end}", "cuéntame un chiste{end}",
+    "¿cómo se dice hola en francés?", "¿cuánto cuesta un café?", "llama a {P}{end}", "envía un mensaje a {P}{end}",
+    "¿dónde está el restaurante más cercano?", "reserva una mesa para dos{end}", "¿qué hora es?",
+    "manda un correo a {P}{end}", "¿cuál es la capital de francia?", "recuérdame comprar leche{end}",
+    "¿cuántas calorías tiene una manzana?", "apaga las luces{end}", "busca vuelos a madrid{end}",
+    "¿cómo pago mis impuestos?", "¿qué es un banco?", "{P} me envió un mensaje{end}", "¿qué películas hay {D}?",
+    "agrega huevos a la lista de compras{end}", "¿cuánto mide la torre eiffel?", "traduce esto al inglés{end}",
+    "quiero ver una película{end}", "¿quién ganó el partido?", "envíale una foto a {P}{end}",
+], [
+    "¿va a llover {D}?", "pon la radio{end}", "escríbele a {P} que llego tarde{end}", "¿cómo llego al aeropuerto?",
+    "dime una receta de paella{end}", "¿cuántos años tiene {P}?", "¿qué significa saldo a favor?",
+])
+
+
+def pick(rng, values):
+    return rng.choice(values)
+
+
+def expand(template, rng):
+    """Chooses among (a|b) alternatives and keeps [optional] parts half the time."""
+    pattern = re.compile(r"\(([^()]*)\)(\?)?")
+    while True:
+        match = pattern.search(template)
+        if not match:
+            return template
+        choices = match.group(1).split("|")
+        chosen = "" if match.group(2) and rng.random() < 0.5 else rng.choice(choices)
+        template = template[:match.start()] + chosen + template[match.end():]
+
+
+def typo(word, rng):
+    if len(word) < 4 or not word.isalpha():
+        return word
+    i = rng.randrange(1, len(word) - 1)
+    kind = rng.randrange(3)
+    if kind == 0:
+        return word[:i] + word[i + 1:]
+    if kind == 1:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    return word[:i] + word[i] + word[i:]
+
+
+class Writer:
+    def __init__(self, rng, part, spanish, values):
+        self.rng, self.part, self.es, self.values = rng, part, spanish, values
+
+    def person(self, pools):
+        rng = self.rng
+        given, surnames = pools
+        r = rng.random()
+        family = FAMILY_ES if self.es else FAMILY
+        if r < 0.15:
+            return [("mi " if self.es else "my ", None), (rng.choice(family), "person")]
+        name = rng.choice(given)
+        if r < 0.4:
+            name += " " + rng.choice(surnames)
+        return [(name, "person")]
+
+    def amount(self):
+        rng = self.rng
+        n = rng.choice([5, 10, 12, 15, 20, 25, 30, 40, 45, 50, 60, 75, 80, 100, 120, 150, 200, 250, 300, 400, 500, 750,
+                        1000, 1200, 1500, 2000, 2500, rng.randint(1, 3000), rng.randint(1, 300)])
+        cents = rng.random() < 0.15
+        digits = f"{n:,}" if n >= 1000 and rng.random() < 0.6 else str(n)
+        if cents:
+            digits += f".{rng.randint(1, 99):02d}"
+        r = rng.random()
+        if self.es:
+            forms = [f"{digits} dólares", f"${digits}", f"{digits} euros", f"{rng.choice(AMOUNT_WORDS_ES)} dólares",
+                     f"{digits} pesos", f"{digits}"]
+            return rng.choice(forms)
+        if r < 0.35:
+            return f"${digits}"
+        if r < 0.55:
+            return f"{digits} {rng.choice(['dollars', 'dollars', 'bucks', 'usd', 'dollar'])}"
+        if r < 0.68:
+            return f"{rng.choice(AMOUNT_WORDS)} {rng.choice(['dollars', 'bucks'])}"
+        if r < 0.78:
+            return rng.choice([f"€{digits}", f"{digits} euros", f"£{digits}", f"{digits} pounds"])
+        return digits
+
+    def fill(self, name, pools):
+        rng, part = self.rng, self.part
+        es = self.es
+        if name in ("P", "Pposs"):
+            person = self.person(pools)
+            if name == "Pposs":
+                return person + [("'s", None)] if not es else person
+            return person
+        if name == "R":
+            return [(rng.choice(FAMILY_ES if es else FAMILY), "person")]
+        if name == "A":
+            return [(self.amount(), "amount")]
+        if name == "D":
+            if not es and part == 0 and rng.random() < 0.7:
+                return [(train_date(rng), "date")]
+            return [(rng.choice((DATES_ES if es else DATES)[part]), "date")]
+        if name in ("F", "T", "C"):
+            slot = {"F": "from_account", "T": "to_account", "C": "account"}[name]
+            if not es and rng.random() < 0.3:
+                return [(rng.choice(self.values["accounts"]), slot)]
+            return [(rng.choice((ACCOUNTS_ES if es else ACCOUNTS)[part]), slot)]
+        if name == "M":
+            return [(rng.choice(METHODS[part]), "from_account")]
+        if name == "O":
+            if not es and rng.random() < 0.6:
+                return [(rng.choice(self.values["orgs"]), "org")]
+            return [(rng.choice((ORGS_ES if es else ORGS)[part]), "org")]
+        if name == "B":
+            return [(rng.choice(BANKS[part]), "org")]
+        if name == "K":
+            return [(rng.choice((KINDS_ES if es else KINDS)[part]), "bill_type")]
+        if name == "N":
+            if not es and rng.random() < 0.6:
+                return [(rng.choice(self.values["notes"]), "note")]
+            return [(rng.choice((NOTES_ES if es else NOTES)[part]), "note")]
+        if name == "open":
+            return [(rng.choice((OPEN_ES if es else OPEN)[part]), None)]
+        if name == "end":
+            return [(rng.choice(END[part]) if not es else rng.choice(["", "", " por favor", " ahora", " gracias"]), None)]
+        raise KeyError(name)
+
+    def sentence(self, template, intent, pools):
+        rng = self.rng
+        template = expand(template, rng)
+        segments = []
+        for piece in re.split(r"(\{[A-Za-z]+\})", template):
+            if piece.startswith("{"):
+                segments += self.fill(piece[1:-1], pools)
+            elif piece:
+                segments.append((piece, None))
+        lower = rng.random() < 0.45
+        noisy = rng.random() < 0.12
+        text, slots = "", []
+        for i, (piece, slot) in enumerate(segments):
+            if noisy and slot is None:
+                piece = " ".join(typo(w, rng) if rng.random() < 0.3 else w for w in piece.split(" "))
+            if slot == "person" and not lower:
+                piece = " ".join(w[:1].upper() + w[1:] for w in piece.split(" ")) if piece not in FAMILY + FAMILY_ES else piece
+            start = len(text)
+            text += piece
+            if slot:
+                slots.append({"slot": slot, "start": start, "end": len(text), "value": piece})
+        if not lower and text and text[0].isalpha():
+            text = text[0].upper() + text[1:]
+            if slots and slots[0]["start"] == 0:
+                slots[0]["value"] = text[:slots[0]["end"]]
+        if intent not in ("answer",) and rng.random() < 0.3 and not text.endswith("?"):
+            text += rng.choice([".", "!", "?"]) if intent.startswith("search") else rng.choice([".", "!"])
+        text = re.sub(r"\s+", " ", text)
+        # Collapsing spaces moves offsets: recompute them from the values, in order.
+        at = 0
+        for s in slots:
+            s["value"] = re.sub(r"\s+", " ", s["value"]).strip()
+            s["start"] = text.index(s["value"], at)
+            s["end"] = s["start"] + len(s["value"])
+            at = s["end"]
+        if text.startswith(" "):
+            raise ValueError(text)
+        return {"text": text, "expected": intent, "lang": "es" if self.es else "en", "slots": slots}
+
+
+def generate(templates, part, spanish, pools, values, per_intent, rng):
+    writer = Writer(rng, part, spanish, values[part])
+    rows = []
+    for intent, (train, dev) in templates.items():
+        chosen = train if part == 0 else dev
+        for i in range(per_intent[intent] if isinstance(per_intent, dict) else per_intent):
+            rows.append(writer.sentence(chosen[i % len(chosen)] if i < len(chosen) else rng.choice(chosen), intent, pools))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "generated"))
+    parser.add_argument("--seed", type=int, default=12)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    train_pools, dev_pools = names(args.seed)
+    values = open_values(args.seed)
+    english = dict(T, answer=ANSWERS)
+    counts_en = {"send_payment": 4000, "request_payment": 3000, "pay_bill": 1500, "search_for_bills": 1000,
+                 "transfer_money": 1500, "search_for_accounts": 1000, "search_for_payments": 1500, "answer": 3000}
+    counts_es = {"send_payment": 900, "request_payment": 700, "pay_bill": 500, "search_for_bills": 300,
+                 "transfer_money": 500, "search_for_accounts": 300, "search_for_payments": 400, "out_of_scope": 900}
+    outputs = {
+        "train-en.jsonl": generate(english, 0, False, train_pools, values, counts_en, random.Random(args.seed)),
+        "dev-en.jsonl": generate(T, 1, False, dev_pools, values, 200, random.Random(args.seed + 1)),
+        "train-es.jsonl": generate(TES, 0, True, train_pools, values, counts_es, random.Random(args.seed + 2)),
+        "dev-es.jsonl": generate(TES, 1, True, dev_pools, values, 80, random.Random(args.seed + 3)),
+    }
+    for name, rows in outputs.items():
+        with open(os.path.join(args.out, name), "w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"{name}: {len(rows)} lines")
+
+
+if __name__ == "__main__":
+    main()

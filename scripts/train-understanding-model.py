@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Trains Tender's understanding models offline and writes them as C data
+compiled into libtender.so:
+
+- the intent classifier (Sources/CTenderModel/intent_model.c): a linear SVM
+  over tf-idf weighted hashed features (Featurizer.swift), one score per
+  label, temperature-scaled into calibrated probabilities, with an
+  out-of-scope threshold on the best in-scope label's probability;
+- the slot labeller (Sources/CTenderModel/slot_model.c): a linear-chain CRF
+  (CRFsuite) over per-token hashed features (TagFeaturizer.swift) with
+  B-/I-/O labels for person, amount, date, from_account, to_account,
+  account, org, bill_type and note.
+
+Features come from the library's own code through the hidden
+`tender features` command, so training and parsing cannot drift. Training
+data is train only: CLINC150 train and SGD train (../shared/data; CC BY 3.0
+and CC BY-SA 4.0, see their READMEs) and data/generated/train-*.jsonl
+(scripts/generate-understanding-data.py). No dev line is read here.
+
+    make model            # or:
+    python3 scripts/train-understanding-model.py [--cv] [--tender build/bin/tender]
+
+--cv also reports 5-fold cross-validation on train. Pinned requirements:
+scripts/requirements-model.txt. Writes Tests/fixtures/model-parity.jsonl:
+predictions on generated train lines computed here from the quantised
+weights exactly as the library computes them (the parity test).
+"""
+import argparse
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pycrfsuite
+from scipy.optimize import minimize_scalar
+from scipy.special import logsumexp
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.model_selection import StratifiedKFold, KFold
+from sklearn.svm import LinearSVC
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(ROOT, "..", "shared", "data")
+TARGETS = ["out_of_scope", "pay_bill", "transfer_money", "search_for_accounts", "search_for_bills", "search_for_payments",
+           "send_payment", "request_payment"]
+# CLINC150's in-scope labels, as its README maps them; its "any" labels decided: spending history is a payment search,
+# a rewards balance is too close to redeeming rewards (out of scope) to accept safely.
+CLINC = {"transfer": "transfer_money", "pay_bill": "pay_bill", "balance": "search_for_accounts",
+         "bill_balance": "search_for_bills", "bill_due": "search_for_bills", "min_payment": "search_for_bills",
+         "transactions": "search_for_payments", "spending_history": "search_for_payments"}
+SLOTS = ["person", "amount", "date", "from_account", "to_account", "account", "org", "bill_type", "note"]
+LABELS = ["O"] + [f"{p}-{s}" for s in SLOTS for p in ("B", "I")]
+SVM_C, PRUNE, MAX_FALSE_ACCEPT = 0.5, 0.05, 0.003
+CRF_PARAMS = {"c1": 0.05, "c2": 0.005, "max_iterations": 200, "feature.possible_transitions": True}
+SEED = 12
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def features(tender, rows):
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-training.jsonl")
+    with open(path, "w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps({"text": row["text"]}, ensure_ascii=False) + "\n")
+    out = subprocess.run([tender, "features", path], check=True, capture_output=True, text=True).stdout
+    found = [json.loads(line) for line in out.splitlines() if line]
+    assert len(found) == len(rows)
+    for row, f in zip(rows, found):
+        row["features"], row["spans"], row["tokens"] = f["features"], f["spans"], f["tokens"]
+    return rows
+
+
+ACCOUNT_WORDS = {"checking": "checking", "savings": "savings", "saving": "savings"}
+TO_WORDS = {"to", "into", "someone's", "his", "her", "their", "'s", "s", "recipient's"}
+
+
+def sgd_rows(path):
+    """SGD lines with their label for the classifier (first turns only) and slot spans for the labeller: the
+    dataset's amount and recipient spans, and checking/savings words named with the role of the state slot that
+    changed in this turn (recipient_account_type: to_account; account_type: account for a balance, else from_account)."""
+    rows, previous = [], {}
+    for row in read(path):
+        values = row.get("values", {})
+        before = previous.get(row["dialogue"], {})
+        previous[row["dialogue"]] = values
+        changed = {k for k, v in values.items() if before.get(k) != v}
+        slots = []
+        for s in row.get("slots", []):
+            kind = "amount" if s["slot"] in ("amount", "transfer_amount") else "person"
+            slots.append({"slot": kind, "start": s["start"], "end": s["end"]})
+        text = row["text"]
+        lower = text.lower()
+        for word in ACCOUNT_WORDS:
+            at = lower.find(word)
+            while at >= 0:
+                end = at + len(word)
+                if (at == 0 or not lower[at - 1].isalpha()) and (end == len(lower) or not lower[end].isalpha()):
+                    if row.get("sgd_intent") == "CheckBalance":
+                        role = "account"
+                    elif "recipient_account_type" in changed and ("account_type" not in changed or
+                                                                   any(w in lower[max(0, at - 14):at].split() for w in TO_WORDS)):
+                        role = "to_account"
+                    else:
+                        role = "from_account"
+                    if not any(s["start"] < end and at < s["end"] for s in slots):
+                        slots.append({"slot": role, "start": at, "end": end})
+                at = lower.find(word, at + 1)
+        label = None
+        if row.get("first", True):
+            if row["expected"] == "out_of_scope":
+                label = "sgd:" + row.get("service", "oos")
+            elif row["expected"] == "search_for_accounts":
+                label = "search_for_accounts"
+            else:
+                label = "send_payment" if any(s["slot"] == "person" for s in slots) else "transfer_money"
+        rows.append({"text": text, "label": label, "slots": slots, "tagger": True, "source": "sgd"})
+    return rows
+
+
+def load_training():
+    rows = []
+    for row in read(os.path.join(SHARED, "clinc150", "train.jsonl")):
+        label = CLINC.get(row["clinc_intent"], "clinc:" + row["clinc_intent"])
+        rows.append({"text": row["text"], "label": label, "slots": [], "tagger": False, "source": "clinc"})
+    rng = random.Random(SEED)
+    for row in rows:  # a share of unrelated requests teaches the labeller what is no value
+        row["tagger"] = row["label"].startswith("clinc:") and rng.random() < 0.2
+    sgd = sgd_rows(os.path.join(SHARED, "sgd", "train.jsonl"))
+    for row in sgd:
+        if row["label"] and row["label"].startswith("sgd:"):
+            row["tagger"] = rng.random() < 0.25
+    rows += sgd
+    for name in ["train-en.jsonl", "train-es.jsonl"]:
+        for row in read(os.path.join(ROOT, "data", "generated", name)):
+            label = None if row["expected"] == "answer" else row["expected"]
+            if label == "out_of_scope":
+                label = "es:out_of_scope"
+            rows.append({"text": row["text"], "label": label, "slots": row["slots"], "tagger": True, "source": "generated-" + row["lang"]})
+    counts = {}
+    for row in rows:
+        counts[row["label"]] = counts.get(row["label"], 0) + 1
+    for row in rows:  # labels too rare to be learnt (or split into folds) join one out-of-scope label
+        if row["label"] and counts[row["label"]] < 20 and target(row["label"]) == "out_of_scope":
+            row["label"] = "oos:rare"
+    return rows
+
+
+def target(label):
+    return label if label in TARGETS else "out_of_scope"
+
+
+def bio(row):
+    """Each token's label from the row's character spans."""
+    tags = ["O"] * len(row["spans"])
+    for s in row["slots"]:
+        inside = [i for i, (a, b) in enumerate(row["spans"]) if a < s["end"] and s["start"] < b]
+        for n, i in enumerate(inside):
+            tags[i] = ("B-" if n == 0 else "I-") + s["slot"]
+    return tags
+
+
+def xseq(row):
+    return [{format(h, "x"): 1.0 for h in token} for token in row["tokens"]]
+
+
+# ---- intent classifier -------------------------------------------------------------------------------------
+
+def fit_intent(rows):
+    vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32)
+    X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
+    model = LinearSVC(C=SVM_C)
+    model.fit(X, [r["label"] for r in rows])
+    return vectorizer, model
+
+
+def quantise_intent(vectorizer, model):
+    W = model.coef_.copy()
+    W[np.abs(W) < PRUNE] = 0
+    keep = np.nonzero(np.abs(W).sum(axis=0))[0]
+    weight_scale = float(np.abs(W).max()) / 127.0
+    Q = np.round(W / weight_scale).astype(np.int8)
+    idf = vectorizer.idf_
+    idf_scale = float(idf.max()) / 255.0
+    idf_q = np.clip(np.round(idf / idf_scale), 1, 255).astype(np.uint8)
+    inverse = {v: int(k) for k, v in vectorizer.vocabulary_.items()}
+    order = sorted(keep, key=lambda i: inverse[i])
+    return {"classes": list(model.classes_), "intercepts": model.intercept_.astype(np.float32), "Q": Q, "scale": weight_scale,
+            "idf": idf_q, "idf_scale": idf_scale, "order": order, "hashes": [inverse[i] for i in order],
+            "index": {inverse[i]: i for i in order}}
+
+
+def intent_scores(q, features):
+    """Scores as the library computes them from the quantised model (IntentModel.decide)."""
+    counts = {}
+    for h in features:
+        i = q["index"].get(h)
+        if i is not None:
+            counts[i] = counts.get(i, 0) + 1
+    scores = q["intercepts"].astype(np.float64).copy()
+    norm = sum((c * float(q["idf"][i])) ** 2 for i, c in counts.items()) ** 0.5
+    if norm > 0:
+        factor = q["scale"] / norm
+        for i, c in counts.items():
+            scores += c * float(q["idf"][i]) * factor * q["Q"][:, i]
+    return scores
+
+
+def decide(q, scores, temperature, threshold):
+    best = int(np.argmax(scores))
+    p = float(np.exp(scores[best] / temperature - logsumexp(scores / temperature)))
+    label = q["classes"][best]
+    intent = target(label)
+    if intent != "out_of_scope" and p < threshold:
+        intent = "out_of_scope"
+    return label, intent, p
+
+
+def calibrate(scores, labels, classes):
+    """The temperature that makes softmax(scores / T) the most likely given the true labels (out of fold)."""
+    index = {c: i for i, c in enumerate(classes)}
+    y = np.array([index[l] for l in labels])
+
+    def nll(t):
+        z = scores / t
+        return float(np.mean(logsumexp(z, axis=1) - z[np.arange(len(y)), y]))
+
+    return float(minimize_scalar(nll, bounds=(0.01, 10), method="bounded").x)
+
+
+def threshold_for(probabilities, best_targets, truths):
+    """The lowest probability threshold whose false accepts (out of fold, on train) are at most MAX_FALSE_ACCEPT."""
+    oos = [(p, t) for p, t, truth in zip(probabilities, best_targets, truths) if truth == "out_of_scope" and t != "out_of_scope"]
+    total_oos = sum(1 for t in truths if t == "out_of_scope")
+    allowed = int(MAX_FALSE_ACCEPT * total_oos)
+    ps = sorted((p for p, _ in oos), reverse=True)
+    return float(ps[allowed]) + 1e-6 if len(ps) > allowed else 0.0
+
+
+# ---- slot labeller -------------------------------------------------------------------------------------------
+
+def fit_tagger(rows, path, iterations=None):
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for row in rows:
+        trainer.append(xseq(row), bio(row))
+    params = dict(CRF_PARAMS)
+    if iterations:
+        params["max_iterations"] = iterations
+    trainer.set_params(params)
+    trainer.train(path)
+    tagger = pycrfsuite.Tagger()
+    tagger.open(path)
+    return tagger
+
+
+def quantise_tagger(tagger):
+    info = tagger.info()
+    labels = LABELS
+    index = {l: i for i, l in enumerate(labels)}
+    state = {}
+    for (attribute, label), weight in info.state_features.items():
+        if label in index and abs(weight) >= 1e-3:
+            state.setdefault(int(attribute, 16), []).append((index[label], weight))
+    top = max(abs(w) for entries in state.values() for _, w in entries)
+    scale = top / 32767.0
+    transitions = np.zeros((len(labels), len(labels)), dtype=np.float32)
+    for (a, b), w in info.transitions.items():
+        if a in index and b in index:
+            transitions[index[a], index[b]] = w
+    hashes = sorted(state)
+    entries = {h: [(l, int(round(w / scale))) for l, w in state[h] if round(w / scale) != 0] for h in hashes}
+    return {"labels": labels, "scale": scale, "transitions": transitions, "hashes": hashes, "entries": entries}
+
+
+def tag(q, tokens):
+    """Viterbi over the quantised labeller, as SlotTagger.decode does."""
+    n, L = len(tokens), len(q["labels"])
+    if n == 0:
+        return []
+    emission = np.zeros((n, L), dtype=np.float32)
+    for t, hashes in enumerate(tokens):
+        for h in hashes:
+            for l, w in q["entries"].get(h, []):
+                emission[t, l] += np.float32(w) * np.float32(q["scale"])
+    kinds = [(None, False) if l == "O" else (l[2:], l.startswith("B-")) for l in q["labels"]]
+
+    def allowed(p, l):
+        kind, begins = kinds[l]
+        if kind is None or begins:
+            return True
+        return p is not None and kinds[p][0] == kind
+
+    NEG = -np.inf
+    score = np.full((n, L), NEG)
+    back = np.zeros((n, L), dtype=int)
+    for l in range(L):
+        if allowed(None, l):
+            score[0, l] = emission[0, l]
+    for t in range(1, n):
+        for l in range(L):
+            best, frm = NEG, 0
+            for p in range(L):
+                if score[t - 1, p] > NEG and allowed(p, l):
+                    s = score[t - 1, p] + q["transitions"][p, l]
+                    if s > best:
+                        best, frm = s, p
+            if best > NEG:
+                score[t, l], back[t, l] = best + emission[t, l], frm
+    path = [int(np.argmax(score[n - 1]))]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return [q["labels"][l] for l in reversed(path)]
+
+
+def span_set(tags):
+    out, i = set(), 0
+    while i < len(tags):
+        if tags[i] == "O":
+            i += 1
+            continue
+        kind, j = tags[i][2:], i + 1
+        while j < len(tags) and tags[j] == "I-" + kind:
+            j += 1
+        out.add((kind, i, j))
+        i = j
+    return out
+
+
+def slot_f1(gold_rows, predicted):
+    tp = fp = fn = 0
+    for row, tags in zip(gold_rows, predicted):
+        g, p = span_set(bio(row)), span_set(tags)
+        tp += len(g & p)
+        fp += len(p - g)
+        fn += len(g - p)
+    precision = tp / (tp + fp) if tp + fp else 0
+    recall = tp / (tp + fn) if tp + fn else 0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0
+
+
+# ---- output ----------------------------------------------------------------------------------------------------
+
+def c_array(path, name, blob, note):
+    with open(path, "w") as out:
+        out.write(f"/* Generated by scripts/train-understanding-model.py: {note}\n"
+                  " * Learnt from CLINC150 (Larson et al., EMNLP 2019, CC BY 3.0, https://github.com/clinc/oos-eval),\n"
+                  " * Schema-Guided Dialogue (Rastogi et al., AAAI 2020, CC BY-SA 4.0,\n"
+                  " * https://github.com/google-research-datasets/dstc8-schema-guided-dialogue) and Tender's generated data.\n"
+                  " * Do not edit. */\n")
+        out.write('#include "tender_model.h"\n\n')
+        out.write(f"const size_t {name}_size = {len(blob)};\n")
+        out.write(f"const unsigned char {name}[] = {{\n")
+        for start in range(0, len(blob), 24):
+            out.write("    " + ",".join(str(b) for b in blob[start:start + 24]) + ",\n")
+        out.write("};\n")
+
+
+def intent_blob(q, temperature, threshold):
+    classes = q["classes"]
+    blob = bytearray(b"TIM2")
+    blob += struct.pack("<HffIff", len(classes), q["scale"], q["idf_scale"], len(q["hashes"]), threshold, temperature)
+    for name in classes:
+        encoded = name.encode()
+        blob += struct.pack("<B", len(encoded)) + encoded + struct.pack("<B", TARGETS.index(target(name)))
+    blob += struct.pack(f"<{len(classes)}f", *q["intercepts"])
+    blob += struct.pack(f"<{len(q['hashes'])}Q", *q["hashes"])
+    blob += bytes(int(q["idf"][i]) for i in q["order"])
+    entries = bytearray()
+    for i in q["order"]:
+        column = q["Q"][:, i]
+        nonzero = np.nonzero(column)[0]
+        blob += struct.pack("<B", len(nonzero))
+        for c in nonzero:
+            entries += struct.pack("<Bb", c, int(column[c]))
+    return bytes(blob + entries)
+
+
+def tagger_blob(q):
+    labels = q["labels"]
+    blob = bytearray(b"TST1")
+    blob += struct.pack("<HfI", len(labels), q["scale"], len(q["hashes"]))
+    for name in labels:
+        blob += struct.pack("<B", len(name)) + name.encode()
+    blob += struct.pack(f"<{len(labels) ** 2}f", *q["transitions"].flatten())
+    blob += struct.pack(f"<{len(q['hashes'])}Q", *q["hashes"])
+    blob += bytes(len(q["entries"][h]) for h in q["hashes"])
+    for h in q["hashes"]:
+        for l, w in q["entries"][h]:
+            blob += struct.pack("<Bh", l, w)
+    return bytes(blob)
+
+
+def cross_validate(rows):
+    """5-fold cross-validation on train: intent accuracy and false accepts, and slot F1."""
+    intent_rows = [r for r in rows if r["label"]]
+    labels = [r["label"] for r in intent_rows]
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=SEED)
+    right = inscope = accepted = oos = 0
+    for k, (train_i, test_i) in enumerate(folds.split(intent_rows, labels)):
+        vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
+        X = vectorizer.transform([[str(h) for h in intent_rows[i]["features"]] for i in test_i])
+        scores = model.decision_function(X)
+        for i, s in zip(test_i, scores):
+            truth = target(intent_rows[i]["label"])
+            predicted = target(model.classes_[int(np.argmax(s))])
+            if truth == "out_of_scope":
+                oos += 1
+                accepted += predicted != "out_of_scope"
+            else:
+                inscope += 1
+                right += predicted == truth
+        print(f"  intent fold {k + 1}: done", file=sys.stderr)
+    tag_rows = [r for r in rows if r["tagger"]]
+    predicted, gold = [], []
+    model_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-cv.crfsuite")
+    for k, (train_i, test_i) in enumerate(KFold(n_splits=5, shuffle=True, random_state=SEED).split(tag_rows)):
+        tagger = fit_tagger([tag_rows[i] for i in train_i], model_path, iterations=100)
+        for i in test_i:
+            gold.append(tag_rows[i])
+            predicted.append(tagger.tag(xseq(tag_rows[i])))
+        print(f"  labeller fold {k + 1}: done", file=sys.stderr)
+    return {"intent_in_scope_accuracy": right / inscope, "intent_false_accepts": accepted / oos, "slot_f1": slot_f1(gold, predicted)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tender", default=os.path.join(ROOT, "build", "bin", "tender"))
+    parser.add_argument("--cv", action="store_true", help="also report 5-fold cross-validation on train")
+    args = parser.parse_args()
+    rows = features(args.tender, load_training())
+    intent_rows = [r for r in rows if r["label"]]
+    tag_rows = [r for r in rows if r["tagger"]]
+    print(f"{len(intent_rows)} lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels), "
+          f"{len(tag_rows)} for the labeller")
+    report = {}
+    if args.cv:
+        report["cross_validation"] = cross_validate(rows)
+        print("5-fold cross-validation on train:", json.dumps(report["cross_validation"]))
+
+    # Calibration and threshold from out-of-fold scores on train (3 folds, for time).
+    folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=SEED)
+    labels = [r["label"] for r in intent_rows]
+    oof_scores, oof_labels = [], []
+    for train_i, test_i in folds.split(intent_rows, labels):
+        vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
+        q = quantise_intent(vectorizer, model)
+        for i in test_i:
+            s = intent_scores(q, intent_rows[i]["features"])
+            # Align to the full label set (every fold has every label: stratified).
+            oof_scores.append(s)
+            oof_labels.append(intent_rows[i]["label"])
+        classes = q["classes"]
+    scores = np.array(oof_scores)
+    temperature = calibrate(scores, oof_labels, classes)
+    probabilities, best_targets = [], []
+    for s in scores:
+        best = int(np.argmax(s))
+        probabilities.append(float(np.exp(s[best] / temperature - logsumexp(s / temperature))))
+        best_targets.append(target(classes[best]))
+    threshold = threshold_for(probabilities, best_targets, [target(l) for l in oof_labels])
+    print(f"temperature {temperature:.4f}, out-of-scope below probability {threshold:.4f}")
+
+    vectorizer, model = fit_intent(intent_rows)
+    qi = quantise_intent(vectorizer, model)
+    blob = intent_blob(qi, temperature, threshold)
+    c_array(os.path.join(ROOT, "Sources", "CTenderModel", "intent_model.c"), "tdr_intent_model", blob,
+            "Tender's intent classifier (see that script).")
+    print(f"intent model: {len(blob)} bytes, {len(qi['classes'])} labels, {len(qi['hashes'])} features")
+
+    model_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-slots.crfsuite")
+    tagger = fit_tagger(tag_rows, model_path)
+    qt = quantise_tagger(tagger)
+    blob = tagger_blob(qt)
+    c_array(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.c"), "tdr_slot_model", blob,
+            "Tender's slot labeller (see that script).")
+    print(f"slot labeller: {len(blob)} bytes, {len(qt['hashes'])} features")
+
+    # Parity fixture: generated train lines, predicted from the quantised weights as the library does.
+    rng = random.Random(SEED)
+    sample = rng.sample([r for r in rows if r["source"].startswith("generated")], 150)
+    sample += rng.sample([r for r in rows if r["source"] == "clinc"], 50)
+    agree = 0
+    fixture = os.path.join(ROOT, "Tests", "fixtures", "model-parity.jsonl")
+    os.makedirs(os.path.dirname(fixture), exist_ok=True)
+    with open(fixture, "w", encoding="utf-8") as out:
+        for r in sample:
+            label, intent, p = decide(qi, intent_scores(qi, r["features"]), temperature, threshold)
+            tags = tag(qt, r["tokens"])
+            agree += tags == tagger.tag(xseq(r))
+            out.write(json.dumps({"text": r["text"], "label": label, "intent": intent, "tags": tags}, ensure_ascii=False) + "\n")
+    print(f"parity sample: {len(sample)} lines; quantised labeller agrees with CRFsuite on {agree}")
+
+
+if __name__ == "__main__":
+    main()
