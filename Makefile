@@ -26,7 +26,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean measure
+.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean measure model
 
 all: build
 
@@ -93,3 +93,13 @@ measure: build
 	cc -std=c99 -O2 benchmarks/load.c -ldl -o $(BUILD)/measure/load
 	@scripts/check-library.sh $(BUILD)/lib/$(LIBFILE) | grep size
 	$(BUILD)/measure/load $(BUILD)/lib/$(LIBFILE) $(BUILD)/measure/home
+
+# Retrain the understanding models (docs/understanding.md): pinned packages in a virtual environment,
+# the generated data, then the weights as C data; rebuild afterwards. MODEL_FLAGS=--cv adds cross-validation.
+MODEL_VENV := $(BUILD)/model-venv
+model: build
+	@test -x $(MODEL_VENV)/bin/python || $(PYTHON) -m venv $(MODEL_VENV)
+	$(MODEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements-model.txt
+	$(MODEL_VENV)/bin/python scripts/generate-understanding-data.py
+	$(MODEL_VENV)/bin/python scripts/train-understanding-model.py --tender $(BUILD)/bin/tender $(MODEL_FLAGS)
+	$(MAKE) build

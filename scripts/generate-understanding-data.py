@@ -65,8 +65,17 @@ def open_values(seed):
     cities = sorted({fake.city().lower() for _ in range(1500)})
     rng.shuffle(companies)
     rng.shuffle(cities)
+    from faker.providers.lorem.es_ES import Provider as LoremES
+    words_es = sorted(w for w in LoremES.word_list if len(w) > 4)
+    rng.shuffle(words_es)
+    fake_es = Faker("es_MX")
+    fake_es.seed_instance(seed)
+    companies_es = sorted({fake_es.company().lower().replace(",", "") for _ in range(1500)})
+    rng.shuffle(companies_es)
     out = []
     for part in (0, 1):
+        we = words_es[: len(words_es) * 4 // 5] if part == 0 else words_es[len(words_es) * 4 // 5:]
+        ce = companies_es[: len(companies_es) * 4 // 5] if part == 0 else companies_es[len(companies_es) * 4 // 5:]
         w = words[: len(words) * 4 // 5] if part == 0 else words[len(words) * 4 // 5:]
         c = companies[: len(companies) * 4 // 5] if part == 0 else companies[len(companies) * 4 // 5:]
         t = cities[: len(cities) * 4 // 5] if part == 0 else cities[len(cities) * 4 // 5:]
@@ -75,7 +84,9 @@ def open_values(seed):
         orgs = [x for x in c] + [f"{city} {rng.choice(suffixes)}" for city in t] + [f"{rng.choice(w)} {rng.choice(suffixes)}" for _ in range(300)]
         notes = w + [f"the {x}" for x in w] + [f"{a} {b}" for a, b in zip(w, reversed(w))]
         accounts = [f"{x} fund" for x in w] + [f"{x} account" for x in w] + [f"{x} savings" for x in w[:100]] + [f"{x} card" for x in w[:100]]
-        out.append({"orgs": orgs, "notes": notes, "accounts": accounts})
+        places = [x.title() for x in t] + [fake.street_address() for _ in range(200)]
+        out.append({"orgs": orgs, "notes": notes, "accounts": accounts, "orgs_es": ce, "places": places,
+                    "accounts_es": [f"fondo de {x}" for x in we] + [f"cuenta de {x}" for x in we] + [f"tarjeta {x}" for x in we[:80]]})
     return out
 
 
@@ -132,6 +143,19 @@ def train_date(rng):
         suffix = "st" if day in (1, 21) else "nd" if day in (2, 22) else "rd" if day in (3, 23) else "th"
         return rng.choice(["on the ", "the ", "on ", "by the "]) + f"{day}{suffix}"
     return rng.choice(["", "on "]) + f"{rng.choice(MONTHS)} {rng.randint(1, 28)}" + rng.choice(["", "th"] if False else [""])
+
+
+WEEKDAYS_ES = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
+
+
+def train_date_es(rng):
+    r = rng.random()
+    if r < 0.3:
+        return rng.choice(["hoy", "mañana", "ayer", "pasado mañana"])
+    if r < 0.65:
+        return rng.choice(["el ", "el próximo ", "este ", ""]) + rng.choice(WEEKDAYS_ES) + rng.choice(["", "", " pasado"])
+    return rng.choice(["esta semana", "la semana pasada", "la próxima semana", "la semana que viene", "este mes",
+                       "el mes pasado", "el próximo mes", "el mes que viene", "este año", "el año pasado"])
 
 
 DATES = (["tomorrow", "today", "next friday", "on monday", "on the 15th", "this week", "next week", "last month", "this month",
@@ -325,6 +349,9 @@ T["search_for_payments"] = ([
     "have i sent anything to {P} {D}{end}", "what went out to {P}{end}", "{open}pull up my history with {P}{end}",
     "any payments from {P} {D}{end}", "{open}check whether i paid {P}{end}", "what did i pay out {D}{end}",
 ])
+ANSWERS_MORE = ["{P} is the (receiver|recipient)", "{P} will (receive|get) (it|the money)", "the (recipient|receiver) is {P}",
+                "it goes to {P}", "give (it )?to {P}", "{A} to {P}", "yes, to {P}", "(send|transfer) it to {P} please",
+                "my {R} is the recipient", "{A} (checking|savings) to {P}", "to {P}, {A}"]
 ANSWERS = ([
     "{A}", "make it {A}", "{A} please", "to {P}", "{P}", "{P} please", "it's for {P}", "from my {F}", "to my {T}",
     "to {Pposs} {T}", "{D}", "do it {D}", "the {K} bill", "{O}", "send {A}", "send it to {P}", "change it to {A}",
@@ -334,7 +361,32 @@ ANSWERS = ([
     "{A} is fine", "pay {P}", "the one for {P}", "take it from {F}", "{D} works", "put it in {T}", "sure", "nope",
 ])
 
-# Spanish.
+# Unrelated requests that look like payments: other things sent, owed, asked for or transferred. Out of scope.
+THINGS = (["an email", "a message", "a letter", "flowers", "an invite",
+           "the link", "a picture", "the document", "my address", "the report", "a gift card code", "the video",
+           "a birthday card", "my regards", "a reminder", "the slides", "my location", "a package", "the contract"],
+          ["the pdf", "a meme", "the playlist", "my notes", "a postcard", "the spreadsheet"])
+FAVORS = (["a favor", "a beer", "a drink", "a visit", "lunch", "an explanation", "a ride", "a call back",
+           "dinner", "big time", "one", "a coffee"], ["a thank you", "a hug", "a new charger"])
+OOS_EN = ([
+    "{open}send {X} to {P}{end}", "{open}send {P} {X}{end}", "{open}give {P} {X}{end}",
+    "{P} owes me {Y}{end}", "i owe {P} {Y}{end}", "{open}ask {P} for {Y}{end}", "{open}ask {P} for advice{end}",
+    "{open}transfer {X} to my (phone|drive|tablet|new phone){end}", "{open}transfer my (number|phone number|contacts|photos|files|domain) to {P}{end}",
+    "{open}pay attention to {P}{end}",
+    "{open}remind me to call {P}{end}", "{open}forward {X} to {P}{end}", "{open}share {X} with {P}{end}",
+    "{open}text {P} that i'm running late{end}", "{open}call {P}{end}", "did {P} send me {X}{end}",
+    "what did {P} send me{end}", "{open}send {P} a message saying thanks{end}", "{P} paid me a compliment{end}",
+    "how do i pay for (a wedding|a car|my kids' school|a house){end}",
+    "what's the best way to save money{end}", "{open}book a table for {P} {D}{end}", "{open}tell {P} i said hi{end}",
+    "should i lend {P} money{end}", "is it rude to ask {P} for money{end}",
+    "{open}set up direct deposit{end}", "{open}order a pizza for {P}{end}", "{open}buy a gift for {P}{end}",
+    "{open}transfer the call to {P}{end}", "{P} sent me {X} {D}{end}", "{open}check the weather {D}{end}",
+    "{open}schedule a meeting with {P} {D}{end}", "{open}invite {P} to dinner{end}",
+], [
+    "{open}send {X} over to {P}{end}", "{open}mail {X} to {P}{end}", "{P} owes me {Y} after that{end}",
+    "{open}move {X} onto my (usb stick|cloud){end}", "{open}ask {P} for the recipe{end}",
+])
+
 TES = {}
 TES["send_payment"] = ([
     "{open}envía {A} a {P}{end}", "{open}enviar {A} a {P}{end}", "{open}mándale {A} a {P}{end}", "{open}manda {A} a {P}{end}",
@@ -401,6 +453,145 @@ TES["out_of_scope"] = ([
 ], [
     "¿va a llover {D}?", "pon la radio{end}", "escríbele a {P} que llego tarde{end}", "¿cómo llego al aeropuerto?",
     "dime una receta de paella{end}", "¿cuántos años tiene {P}?", "¿qué significa saldo a favor?",
+])
+
+
+# More phrasings for training only (the dev templates above stay separate).
+T["send_payment"][0].extend([
+    "{open}(shoot|send|zap|beam) {P} some money{end}", "{open}send {P} money for {N}{end}", "{open}pay {P} what i owe (him|her|them){end}",
+    "{open}send the {A} i owe to {P}{end}", "i gotta pay {P}{end}", "need to pay {P} {A}{end}", "{open}send {A} my {R}'s way{end}",
+    "{open}transfer {A} over to {P}{end}", "{open}pay {P} back for {N}{end}", "{open}give {P} (the|their|his|her) {A} back{end}",
+    "money to {P}, {A}{end}", "{A} to {P}{end}", "{A} to {P} for {N}{end}", "{open}send {P} a payment of {A}{end}",
+    "{open}make a payment of {A} to {P} from my {M}{end}", "{open}pay {P} from my {M}{end}", "let's pay {P} {A}{end}",
+    "{open}pay {P} their share{end}", "{open}cover {P} for {N}{end}", "{open}pay {P} for {N} with my {M}{end}",
+    "i'd like to send money to {P}{end}", "{open}put {A} in {Pposs} account{end}", "{open}send a quick {A} to {P}{end}",
+    "{open}refund {P} {A}{end}", "{open}send {P} their money{end}", "{open}pay {P} for {N} {D}{end}",
+    "{open}make a transfer of {A} to {P}{end}", "{open}send {P} {A} using (venmo|zelle|paypal|cash app){end}",
+    "{open}pay {P} through the app{end}", "{open}send a private payment to {P}{end}",
+    "{open}send money to {Pposs} (checking|savings) account{end}", "{open}pay {P} {A} for the {N} we had{end}",
+])
+T["request_payment"][0].extend([
+    "{open}ask {P} for {A} please", "i need {A} from {P}{end}", "{open}request the {A} {P} owes me{end}",
+    "{P} still owes me {A}{end}", "{open}ask for {A} from {P}{end}", "{open}request money from {P} for {N}{end}",
+    "{open}send {P} a request for the {N} money{end}", "{open}request that {P} pays {A}{end}", "i want my {A} back from {P}{end}",
+    "{open}ask {P} for (the|my) money back{end}", "{open}request payment from {P}{end}", "{open}bill {P} {A}{end}",
+    "{open}charge {P} for {N}{end}", "{open}collect money from {P}{end}", "{open}ask {P} to transfer me {A}{end}",
+    "{open}ask {P} to venmo me {A}{end}", "{open}request {A} (via|through) (venmo|zelle|paypal) from {P}{end}",
+    "{open}ask {P} to chip in {A} for {N}{end}", "{open}have {P} reimburse me for {N}{end}", "{open}request {A} from {P} and {P}{end}",
+])
+T["pay_bill"][0].extend([
+    "i want to pay my {K} bill{end}", "{open}pay my {K} bill in full{end}", "{open}pay the remaining balance on my {K} bill{end}",
+    "{open}make the minimum payment on my {K}{end}", "{open}pay my {K} bill on time{end}", "{open}set up a payment for {O}{end}",
+    "{open}pay the bill to {O} from {F}{end}", "{open}pay what i owe on my {K} bill{end}", "{open}pay this {K} bill now{end}",
+    "{open}pay {A} to my {K} company{end}", "{open}pay the {K} company{end}", "{open}use my {F} to pay the {K} bill{end}",
+    "{open}pay for my {K}{end}", "{open}pay the {K} invoice{end}", "{open}send {A} to {O} for my {K} bill{end}",
+    "{open}pay my {O} bill {D}{end}", "{open}pay {O} in full{end}",
+])
+T["search_for_bills"][0].extend([
+    "how much do i owe {O}{end}", "what's my {K} bill this month{end}", "when's the {K} bill due{end}", "{open}show unpaid bills{end}",
+    "{open}find my bills due {D}{end}", "what's the minimum due on my {K}{end}", "what bills do i have{end}",
+    "{open}find any bills i haven't paid{end}", "how much is due on my {O} account{end}", "what's the total on my {K} bill{end}",
+    "when is the next {K} payment due{end}", "{open}tell me what i owe for {K}{end}", "is my {O} bill paid{end}",
+    "have i paid the {K} bill{end}", "what's the deadline for the {O} bill{end}", "{open}check if my {K} bill is overdue{end}",
+    "{open}bills due {D}{end}", "what is the lowest payment i can make on my {K} bill{end}", "how much was the {K} bill{end}",
+])
+T["search_for_payments"][0].extend([
+    "what have i paid {P}{end}", "{open}payments to {P}{end}", "{open}see what i paid {P} {D}{end}", "did i already pay {P}{end}",
+    "did my payment to {P} go through{end}", "has {P} paid me back{end}", "did {P} pay me back {D}{end}",
+    "how much did {P} send me{end}", "how much have i sent {P} {D}{end}", "{open}history of payments with {P}{end}",
+    "{open}show me everything i sent {D}{end}", "{open}find payments from {P}{end}", "{open}show my payment history with {P}{end}",
+    "what payments are pending{end}", "{open}what did i send {D}{end}", "{open}list money i sent to {P}{end}",
+    "{open}show transactions with {P}{end}", "when did {P} last pay me{end}", "did the money reach {P}{end}",
+    "have i received anything from {P}{end}", "{open}show incoming payments {D}{end}", "{open}show outgoing payments {D}{end}",
+    "{open}show the purchases on my {C} {D}{end}", "what did i spend on my {C} {D}{end}",
+])
+T["search_for_accounts"][0].extend([
+    "how much do i have{end}", "what's in my {C}{end}", "{open}check {C}{end}", "what's my {C} at{end}",
+    "is there money in my {C}{end}", "what's the current balance of my {C}{end}", "how much money is left{end}",
+    "{open}show me my {C}{end}", "{open}get my balance{end}", "{open}balance of my {C}{end}", "do i have at least {A} in {C}{end}",
+    "can i afford {A} from my {C}{end}", "what's my {B} balance{end}", "how much have i got in {C}{end}", "my {C} balance{end}",
+    "{C} balance{end}", "is my {C} balance enough for {N}{end}",
+])
+T["transfer_money"][0].extend([
+    "{open}move some money to {T}{end}", "{open}send money from {F} to {T}{end}", "{open}transfer between {F} and {T}{end}",
+    "i'd like to transfer {A} from {F}{end}", "{open}transfer {A} out of {F}{end}", "{open}move {A} to {T} {D}{end}",
+    "{open}withdraw {A} from {F} into {T}{end}", "{open}put {A} from my {F} into {T}{end}", "{open}make an internal transfer of {A}{end}",
+    "{open}transfer everything from {F} to {T}{end}", "{open}add {A} to my {T} from {F}{end}",
+])
+# Statements, reports, habits, offers, advice questions and other people's actions: payment words, no request.
+OOS_EN[0].extend([
+    "i (already )?(sent|paid|gave|transferred) {P} {A} {D}{end}", "i (already )?paid {O} {D}{end}", "we (sent|paid) {P} {A} {D}{end}",
+    "i (always|usually|normally) (send|pay|give) {P} {A} (every|each) (month|week|friday){end}",
+    "(he|she|they|{P}) (always|usually|never) (pays|sends|gives) {P} {A}{end}", "(you|he|she|they) (pay|send|paid|sent) {P} {A}{end}",
+    "{P} (paid|sent|gave) {P} {A} {D}{end}", "i (could|can|might|will) (pay|send|give) you {A} (later|tomorrow|next week){end}",
+    "i (hate|love|dislike|can't stand) (paying|sending|transferring) (bills|money|taxes|rent){end}",
+    "i (forgot|remembered) to (pay|send) {P} {D}{end}", "i (forgot|remembered) to pay the {K} bill {D}{end}",
+    "(should|could|would) i (move|transfer|send|put) money (to|into) {T}{end}", "is it smart to (move|put) money (in|into) {T}{end}",
+    "how do (i|you|people) (send|transfer|wire) money (abroad|overseas|internationally){end}",
+    "my (boss|landlord|friend|neighbor) (won't|will not|didn't) (pay|give|send) {A} to {P}{end}",
+    "(never|don't|do not) (send|pay|transfer) {A} to {P}{end}", "i (don't|do not) want to (pay|send) {P} {A}{end}",
+    "(go|drive) to (the store|walmart|target|costco) and (pay|spend) {A} (for|on) (gas|milk|groceries){end}",
+    "(pay|spend) {A} to (enter|park|get into) the (museum|zoo|garage|club){end}",
+    "(pay|give) (close|careful|more) attention to (the|my) (news|lecture|teacher|road){end}",
+    "{P} (sent|paid) me {A} (last week|yesterday|earlier) for {N}{end}",
+])
+OOS_EN[1].extend([
+    "i (just|already) (sent|paid) {P} {A}{end}", "(she|he) (sends|pays) {P} {A} (every|each) month{end}",
+    "i (won't|will not) (pay|send) {P} anything{end}", "is it wise to (transfer|move) {A} to {T}{end}",
+])
+OOS_EN[0].extend([
+    "what's the weather (like )?in {L} {D}{end}", "(find|show) me (a restaurant|restaurants|a hotel|flights|a bus|a cab) (in|to|near) {L}{end}",
+    "{open}book a (table|room|flight|train) (in|at|to) {L}{end}", "how far is {L} from here{end}", "{open}get me a ride to {L}{end}",
+    "i want to (go|fly|drive) to {L} {D}{end}", "(thanks|thank you|great)(.|,|!) what's the forecast for {L}{end}",
+    "{open}play (songs|music|something) by {P}{end}", "{open}find a movie with {P}{end}", "{open}buy (2|two|4) tickets for {P}{end}",
+    "which (banks|credit unions) have the best (money market|student|high yield|kids) accounts{end}", "how do i open a (savings|checking) account{end}",
+    "what is a (savings|checking|money market) account{end}", "which credit card has the best rewards{end}",
+    "what's the interest rate on savings accounts{end}", "how does a balance transfer work{end}", "how much is {A} in (euros|pesos|yen){end}",
+    "convert {A} to (euros|pesos|pounds){end}", "how much should i tip on {A}{end}", "what's 20 percent of {A}{end}",
+    "split {A} (three|four) ways{end}", "how is the balance of (trade|nature) (with|in) (europe|asia|the ocean){end}",
+    "{open}balance the (tires|budget spreadsheet|equation){end}", "{open}pay (a song|the radio|my playlist) on shuffle{end}",
+    "what's my credit score{end}", "{open}freeze my (card|account){end}", "{open}report my card stolen{end}",
+    "{open}change my pin{end}", "{open}send {P} a (text|message|email) about {N}{end}", "{open}ask {P} about {N}{end}",
+    "{open}remind {P} about {N}{end}", "{P} owes me nothing{end}", "i don't owe {P} anything{end}",
+])
+OPEN[0].extend(["hey can you ", "i'd like to go ahead and ", "could you help me ", "quick one, ", "please could you ", "i was hoping to ",
+                "hi there, ", "hello, ", "excuse me, can you ", "if possible, ", "i gotta ", "let me ", "time to ", "i'm trying to ",
+                "i think i need to ", "assistant, ", "can we "])
+END[0].extend([" for me", " when you can", " please and thank you", " thx", " quickly"])
+TES["send_payment"][0].extend([
+    "{open}manda dinero a {P}{end}", "{open}hazle un pago a {P} de {A}{end}", "{open}envíale a {P} {A}{end}",
+    "{open}págale a {P} lo que le debo{end}", "{open}transfiérele {A} a {P}{end}", "{open}mándale a mi {R} {A}{end}",
+    "{open}envía {A} a {P} desde mi {F}{end}", "quiero pagarle {A} a {P}{end}", "{open}págale {A} a {P} por {N}{end}",
+])
+TES["request_payment"][0].extend([
+    "{open}pídele dinero a {P}{end}", "{open}cóbrale a {P} {A} por {N}{end}", "{open}pide {A} a {P}{end}",
+    "{open}solicítale {A} a mi {R}{end}", "{open}dile a {P} que me pague {A}{end}", "{open}pedirle a {P} el dinero de {N}{end}",
+])
+TES["pay_bill"][0].extend([
+    "{open}paga el recibo de la {K}{end}", "{open}paga la cuenta de {K}{end}", "quiero pagar la factura de {O}{end}",
+    "{open}paga {A} a {O}{end}", "{open}paga mi recibo de {K} con mi {F}{end}", "{open}programa el pago de la {K} para {D}{end}",
+])
+TES["search_for_bills"][0].extend([
+    "¿cuánto debo en la factura de {K}?", "¿cuándo tengo que pagar {O}?", "¿cuál es el monto de mi recibo de {K}?",
+    "muéstrame las facturas pendientes{end}", "¿ya pagué la factura de {K}?", "¿qué debo pagar {D}?",
+])
+TES["transfer_money"][0].extend([
+    "{open}transfiere {A} a mi {T}{end}", "{open}mueve dinero de {F} a {T}{end}", "{open}pásame {A} de {F} a {T}{end}",
+    "{open}haz una transferencia de {A} de {F} a {T}{end}", "quiero transferir {A} a {T}{end}", "{open}envía {A} de mis {F} a mis {T}{end}",
+])
+TES["search_for_accounts"][0].extend([
+    "¿cuánto dinero hay en mi {C}?", "¿qué saldo tengo en {C}?", "dime cuánto tengo{end}", "¿cuál es el saldo disponible?",
+    "muéstrame mis saldos{end}", "¿tengo suficiente en {C}?", "saldo{end}", "¿cuántas millas tengo?",
+])
+TES["search_for_payments"][0].extend([
+    "¿a quién le pagué {D}?", "muéstrame lo que le envié a {P}{end}", "¿cuánto me envió {P}?", "¿ya me pagó {P}?",
+    "mis pagos de {D}{end}", "historial de pagos{end}", "¿qué pagos tengo pendientes?", "busca los pagos de {P}{end}",
+])
+TES["out_of_scope"][0].extend([
+    "manda una foto a {P}{end}", "pásame la sal{end}", "transfiere la llamada a {P}{end}", "{P} me debe un favor{end}",
+    "pídele a {P} que me llame{end}", "¿cuál es el saldo de la deuda nacional?", "¿qué es una cuenta de ahorros?",
+    "¿cuál es el mejor banco?", "abre la app del banco{end}", "cambia mi contraseña{end}", "bloquea mi tarjeta{end}",
+    "¿a cuánto está el dólar?", "convierte {A} a euros{end}", "¿cuánto es el 15 por ciento de {A}?",
 ])
 
 
@@ -486,17 +677,19 @@ class Writer:
         if name == "D":
             if not es and part == 0 and rng.random() < 0.7:
                 return [(train_date(rng), "date")]
+            if es and part == 0 and rng.random() < 0.7:
+                return [(train_date_es(rng), "date")]
             return [(rng.choice((DATES_ES if es else DATES)[part]), "date")]
         if name in ("F", "T", "C"):
             slot = {"F": "from_account", "T": "to_account", "C": "account"}[name]
-            if not es and rng.random() < 0.3:
-                return [(rng.choice(self.values["accounts"]), slot)]
+            if rng.random() < 0.3:
+                return [(rng.choice(self.values["accounts_es" if es else "accounts"]), slot)]
             return [(rng.choice((ACCOUNTS_ES if es else ACCOUNTS)[part]), slot)]
         if name == "M":
             return [(rng.choice(METHODS[part]), "from_account")]
         if name == "O":
-            if not es and rng.random() < 0.6:
-                return [(rng.choice(self.values["orgs"]), "org")]
+            if rng.random() < 0.6:
+                return [(rng.choice(self.values["orgs_es" if es else "orgs"]), "org")]
             return [(rng.choice((ORGS_ES if es else ORGS)[part]), "org")]
         if name == "B":
             return [(rng.choice(BANKS[part]), "org")]
@@ -506,6 +699,12 @@ class Writer:
             if not es and rng.random() < 0.6:
                 return [(rng.choice(self.values["notes"]), "note")]
             return [(rng.choice((NOTES_ES if es else NOTES)[part]), "note")]
+        if name == "L":
+            return [(rng.choice(self.values["places"]), None)]
+        if name == "X":
+            return [(rng.choice(THINGS[part]), None)]
+        if name == "Y":
+            return [(rng.choice(FAVORS[part]), None)]
         if name == "open":
             return [(rng.choice((OPEN_ES if es else OPEN)[part]), None)]
         if name == "end":
@@ -527,7 +726,7 @@ class Writer:
         for i, (piece, slot) in enumerate(segments):
             if noisy and slot is None:
                 piece = " ".join(typo(w, rng) if rng.random() < 0.3 else w for w in piece.split(" "))
-            if slot == "person" and not lower:
+            if slot == "person" and not lower and rng.random() < 0.8:
                 piece = " ".join(w[:1].upper() + w[1:] for w in piece.split(" ")) if piece not in FAMILY + FAMILY_ES else piece
             start = len(text)
             text += piece
@@ -570,14 +769,17 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     train_pools, dev_pools = names(args.seed)
     values = open_values(args.seed)
-    english = dict(T, answer=ANSWERS)
+    ANSWERS[0].extend(ANSWERS_MORE)
+    english = dict(T, answer=ANSWERS, out_of_scope=OOS_EN)
+    dev_english = dict(T, out_of_scope=OOS_EN)
     counts_en = {"send_payment": 4000, "request_payment": 3000, "pay_bill": 1500, "search_for_bills": 1000,
-                 "transfer_money": 1500, "search_for_accounts": 1000, "search_for_payments": 1500, "answer": 3000}
+                 "transfer_money": 1500, "search_for_accounts": 1000, "search_for_payments": 1500, "answer": 3000,
+                 "out_of_scope": 2500}
     counts_es = {"send_payment": 900, "request_payment": 700, "pay_bill": 500, "search_for_bills": 300,
                  "transfer_money": 500, "search_for_accounts": 300, "search_for_payments": 400, "out_of_scope": 900}
     outputs = {
         "train-en.jsonl": generate(english, 0, False, train_pools, values, counts_en, random.Random(args.seed)),
-        "dev-en.jsonl": generate(T, 1, False, dev_pools, values, 200, random.Random(args.seed + 1)),
+        "dev-en.jsonl": generate(dev_english, 1, False, dev_pools, values, 200, random.Random(args.seed + 1)),
         "train-es.jsonl": generate(TES, 0, True, train_pools, values, counts_es, random.Random(args.seed + 2)),
         "dev-es.jsonl": generate(TES, 1, True, dev_pools, values, 80, random.Random(args.seed + 3)),
     }

@@ -2,11 +2,14 @@
 """Trains Tender's understanding models offline and writes them as C data
 compiled into libtender.so:
 
-- the intent classifier (Sources/CTenderModel/intent_model.c): a linear SVM
-  over tf-idf weighted hashed features (Featurizer.swift), one score per
-  label, temperature-scaled into calibrated probabilities, with an
-  out-of-scope threshold on the best in-scope label's probability;
-- the slot labeller (Sources/CTenderModel/slot_model.c): a linear-chain CRF
+- the slot labeller first (Sources/CTenderModel/slot_model.c), then, with
+  the tool rebuilt around it, the intent classifier
+  (Sources/CTenderModel/intent_model.c): multinomial logistic regression
+  over tf-idf weighted hashed features (Featurizer.swift, people as the
+  labeller marks them), one score per label, temperature-scaled into
+  calibrated probabilities, with an out-of-scope threshold on the best
+  in-scope label's probability;
+- the slot labeller: a linear-chain CRF
   (CRFsuite) over per-token hashed features (TagFeaturizer.swift) with
   B-/I-/O labels for person, amount, date, from_account, to_account,
   account, org, bill_type and note.
@@ -39,7 +42,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import logsumexp
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.model_selection import StratifiedKFold, KFold
-from sklearn.svm import LinearSVC
+from sklearn.linear_model import LogisticRegression
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared", "data")
@@ -52,7 +55,7 @@ CLINC = {"transfer": "transfer_money", "pay_bill": "pay_bill", "balance": "searc
          "transactions": "search_for_payments", "spending_history": "search_for_payments"}
 SLOTS = ["person", "amount", "date", "from_account", "to_account", "account", "org", "bill_type", "note"]
 LABELS = ["O"] + [f"{p}-{s}" for s in SLOTS for p in ("B", "I")]
-SVM_C, PRUNE, MAX_FALSE_ACCEPT = 0.5, 0.05, 0.003
+LR_C, MAX_ENTRIES, MAX_FALSE_ACCEPT = 30.0, 700_000, 0.003
 CRF_PARAMS = {"c1": 0.05, "c2": 0.005, "max_iterations": 200, "feature.possible_transitions": True}
 SEED = 12
 
@@ -127,19 +130,18 @@ def load_training():
     for row in read(os.path.join(SHARED, "clinc150", "train.jsonl")):
         label = CLINC.get(row["clinc_intent"], "clinc:" + row["clinc_intent"])
         rows.append({"text": row["text"], "label": label, "slots": [], "tagger": False, "source": "clinc"})
-    rng = random.Random(SEED)
-    for row in rows:  # a share of unrelated requests teaches the labeller what is no value
-        row["tagger"] = row["label"].startswith("clinc:") and rng.random() < 0.2
+    # The real unrelated requests teach the labeller nothing: their names and amounts are not marked, and marking
+    # them as no value would teach it that a name is none. The generated look-alikes carry their people.
     sgd = sgd_rows(os.path.join(SHARED, "sgd", "train.jsonl"))
     for row in sgd:
         if row["label"] and row["label"].startswith("sgd:"):
-            row["tagger"] = rng.random() < 0.25
+            row["tagger"] = False
     rows += sgd
     for name in ["train-en.jsonl", "train-es.jsonl"]:
         for row in read(os.path.join(ROOT, "data", "generated", name)):
             label = None if row["expected"] == "answer" else row["expected"]
             if label == "out_of_scope":
-                label = "es:out_of_scope"
+                label = row["lang"] + ":out_of_scope"
             rows.append({"text": row["text"], "label": label, "slots": row["slots"], "tagger": True, "source": "generated-" + row["lang"]})
     counts = {}
     for row in rows:
@@ -173,14 +175,17 @@ def xseq(row):
 def fit_intent(rows):
     vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32)
     X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
-    model = LinearSVC(C=SVM_C)
+    model = LogisticRegression(C=LR_C, max_iter=400)
     model.fit(X, [r["label"] for r in rows])
     return vectorizer, model
 
 
 def quantise_intent(vectorizer, model):
     W = model.coef_.copy()
-    W[np.abs(W) < PRUNE] = 0
+    # The smallest weights go first, until at most MAX_ENTRIES are left (the library's size).
+    magnitudes = np.sort(np.abs(W), axis=None)
+    cut = magnitudes[-MAX_ENTRIES] if magnitudes.size > MAX_ENTRIES else 0.0
+    W[np.abs(W) < max(cut, float(np.abs(W).max()) / 254.0)] = 0
     keep = np.nonzero(np.abs(W).sum(axis=0))[0]
     weight_scale = float(np.abs(W).max()) / 127.0
     Q = np.round(W / weight_scale).astype(np.int8)
@@ -403,7 +408,7 @@ def cross_validate(rows):
     for k, (train_i, test_i) in enumerate(folds.split(intent_rows, labels)):
         vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
         X = vectorizer.transform([[str(h) for h in intent_rows[i]["features"]] for i in test_i])
-        scores = model.decision_function(X)
+        scores = model.decision_function(X)  # argmax only: no threshold here
         for i, s in zip(test_i, scores):
             truth = target(intent_rows[i]["label"])
             predicted = target(model.classes_[int(np.argmax(s))])
@@ -430,12 +435,26 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tender", default=os.path.join(ROOT, "build", "bin", "tender"))
     parser.add_argument("--cv", action="store_true", help="also report 5-fold cross-validation on train")
+    parser.add_argument("--rebuild", default="make -s build", help="the command that rebuilds the tool after the labeller")
     args = parser.parse_args()
     rows = features(args.tender, load_training())
     intent_rows = [r for r in rows if r["label"]]
     tag_rows = [r for r in rows if r["tagger"]]
     print(f"{len(intent_rows)} lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels), "
           f"{len(tag_rows)} for the labeller")
+    # The labeller first: the classifier reads the people it marks (as "zperson"), so the tool is rebuilt
+    # with the new labeller and the classifier's features are computed again.
+    model_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-slots.crfsuite")
+    tagger = fit_tagger(tag_rows, model_path)
+    qt = quantise_tagger(tagger)
+    blob = tagger_blob(qt)
+    c_array(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.c"), "tdr_slot_model", blob,
+            "Tender's slot labeller (see that script).")
+    print(f"slot labeller: {len(blob)} bytes, {len(qt['hashes'])} features")
+    subprocess.run(args.rebuild.split(), cwd=ROOT, check=True)
+    rows = features(args.tender, rows)
+    intent_rows = [r for r in rows if r["label"]]
+    tag_rows = [r for r in rows if r["tagger"]]
     report = {}
     if args.cv:
         report["cross_validation"] = cross_validate(rows)
@@ -444,7 +463,7 @@ def main():
     # Calibration and threshold from out-of-fold scores on train (3 folds, for time).
     folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=SEED)
     labels = [r["label"] for r in intent_rows]
-    oof_scores, oof_labels = [], []
+    oof_scores, oof_labels, oof_rows = [], [], []
     for train_i, test_i in folds.split(intent_rows, labels):
         vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
         q = quantise_intent(vectorizer, model)
@@ -453,6 +472,7 @@ def main():
             # Align to the full label set (every fold has every label: stratified).
             oof_scores.append(s)
             oof_labels.append(intent_rows[i]["label"])
+            oof_rows.append(i)
         classes = q["classes"]
     scores = np.array(oof_scores)
     temperature = calibrate(scores, oof_labels, classes)
@@ -461,7 +481,10 @@ def main():
         best = int(np.argmax(s))
         probabilities.append(float(np.exp(s[best] / temperature - logsumexp(s / temperature))))
         best_targets.append(target(classes[best]))
-    threshold = threshold_for(probabilities, best_targets, [target(l) for l in oof_labels])
+    # The threshold is set on real unrelated requests (CLINC150, SGD); the generated look-alikes shape the classifier only.
+    real = [intent_rows[i]["source"] in ("clinc", "sgd") or target(intent_rows[i]["label"]) != "out_of_scope" for i in oof_rows]
+    threshold = threshold_for([p for p, r in zip(probabilities, real) if r], [t for t, r in zip(best_targets, real) if r],
+                              [target(l) for l, r in zip(oof_labels, real) if r])
     print(f"temperature {temperature:.4f}, out-of-scope below probability {threshold:.4f}")
 
     vectorizer, model = fit_intent(intent_rows)
@@ -471,13 +494,6 @@ def main():
             "Tender's intent classifier (see that script).")
     print(f"intent model: {len(blob)} bytes, {len(qi['classes'])} labels, {len(qi['hashes'])} features")
 
-    model_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-slots.crfsuite")
-    tagger = fit_tagger(tag_rows, model_path)
-    qt = quantise_tagger(tagger)
-    blob = tagger_blob(qt)
-    c_array(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.c"), "tdr_slot_model", blob,
-            "Tender's slot labeller (see that script).")
-    print(f"slot labeller: {len(blob)} bytes, {len(qt['hashes'])} features")
 
     # Parity fixture: generated train lines, predicted from the quantised weights as the library does.
     rng = random.Random(SEED)

@@ -44,7 +44,7 @@ struct EvalCommand: ParsableCommand {
         var predicted: [String] = []
         var parseTimes: [Double] = []
         var slots = SlotScore()
-        for line in lines where line.json["slots"] != nil {
+        for line in lines where line.json["slots"] != nil && line.json["expected"]?.stringValue != "out_of_scope" {
             slots.add(line.json, found: try TextParser.values(in: line.text, context: context))
         }
         for line in lines {

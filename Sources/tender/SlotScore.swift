@@ -6,8 +6,10 @@ import TenderCore
 /// amount and transfer_amount → amount, recipient_name and
 /// recipient_account_name → person; its account types, which carry no span,
 /// are the checking/savings values of `account_type` and
-/// `recipient_account_type` that changed in the turn, scored against the
-/// account words the labeller marked (any role) as `account_type`.
+/// `recipient_account_type` that changed in the turn and that the turn says
+/// (not a default confirmed with "yes"), scored against the account words the
+/// labeller marked (any role) as `account_type`. Out-of-scope lines are not
+/// scored: the dataset marks no slots of other services.
 struct SlotScore {
     struct Counts {
         var truePositives = 0, predicted = 0, gold = 0
@@ -24,6 +26,11 @@ struct SlotScore {
     ]
     static let accountWords = ["checking": "checking", "savings": "savings", "saving": "savings"]
 
+    /// Whether `text` says the account type `value` (a value confirmed with "yes" is not said).
+    static func says(_ text: String, _ value: String) -> Bool {
+        TextToken.tokenize(text).contains { accountWords[$0.text] == value }
+    }
+
     static func normalised(_ text: String) -> String { TextToken.tokenize(text).map(\.text).joined(separator: " ") }
 
     /// Scores one line: `line` is the JSON object, `found` the labeller's values of its text.
@@ -39,7 +46,9 @@ struct SlotScore {
             let before = states[dialogue]
             states[dialogue] = values
             for key in ["account_type", "recipient_account_type"] {
-                guard case let .array(now)? = values[key], let value = now.last?.stringValue, before?[key] != values[key] else { continue }
+                guard case let .array(now)? = values[key], let value = now.last?.stringValue, before?[key] != values[key],
+                    Self.says(line["text"]?.stringValue ?? "", value)
+                else { continue }
                 if !gold.contains(where: { $0 == ("account_type", value) }) { gold.append(("account_type", value)) }
             }
             for value in found where ["account", "from_account", "to_account"].contains(value.slot) {

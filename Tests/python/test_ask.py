@@ -157,7 +157,7 @@ def test_send_payment_turn_by_turn_to_a_signed_record(home):
                                         "currencyAmount": {"amount": "20.00", "currency": "USD"},
                                         "note": "lunch"}
     assert (understood["text"], understood["language"], understood["source"]) == (
-        "send $20 to John for lunch", "en", "rules")
+        "send $20 to John for lunch", "en", "model")
     assert [t["turn"] for t in turns] == ["understood", "resolve", "question", "answer", "resolve", "question",
                                           "answer", "resolve", "confirm", "authenticate", "handle"]
     questions = of_kind(turns, "question")

@@ -121,7 +121,7 @@ def test_the_result_is_a_dict_with_attribute_access():
     assert result.parameters == result["parameters"]
     assert result.text == "send $50 to Sam for dinner"
     assert result.language == "en"
-    assert result.source == "rules"
+    assert result.source == "model"
     assert isinstance(result.score, float) and result.score == 1.0
     assert result.named_app is False and result["namedApp"] is False
     assert result.in_scope
@@ -191,9 +191,11 @@ def test_a_bare_grouped_number_counts_for_a_person_the_directory_knows(engine):
     assert name_of(result.parameters["payee"]) == "john baily"
 
 
-def test_a_bare_number_to_a_stranger_is_not_a_payment():
-    # docs/understanding.md: a person not in the directory needs a currency said.
-    assert tender.parse("send 1,250.50 to Sam").intent == "out_of_scope"
+def test_a_bare_number_to_a_stranger_is_a_payment_to_resolve():
+    # docs/understanding.md: no currency said is no reason to refuse; resolution then looks for "sam" and asks.
+    result = tender.parse("send 1,250.50 to Sam")
+    assert result.intent == "send_payment" and result.parameters["payee"] == {"name": "sam"}
+    assert result.parameters["currencyAmount"] == {"amount": "1250.50", "currency": "USD"}
     assert tender.parse("send 1,250.50 dollars to Sam").intent == "send_payment"
 
 
@@ -505,7 +507,7 @@ def test_a_shortcut_wins_before_anything_else(fresh_engine):
         assert result.score == 1.0
     assert eng.parse("coffee expense with Tender").named_app is True
     assert eng.parse("coffee expense with Tender").source == "shortcut"
-    # before the rules: a phrase that would be a send_payment by the rules
+    # before the models: a phrase the models read as a send_payment
     assert eng.parse("send $50 to John").intent == "send_payment"
     eng.add_shortcut("send $50 to John", {"intent": "request_payment", "payer": {"id": "tim-cook"},
                                           "currencyAmount": {"amount": "1", "currency": "USD"}})
@@ -584,7 +586,7 @@ def test_spanish_send_payment():
     result = tender.parse("envía 50 dólares a Juan para la cena")
     assert result.intent == "send_payment", result
     assert result.language == "es"
-    assert result.source == "rules"
+    assert result.source == "model"
     assert name_of(result.parameters["payee"]) == "juan"
     assert result.parameters["currencyAmount"] == {"amount": "50.00", "currency": "USD"}
     assert result.parameters["note"] == "cena"
@@ -645,7 +647,7 @@ UNRELATED = [
     "dispute a charge on my card", "how many miles is it to Boston",
 ]
 
-# Sentences that once started an intent (false accepts, fixed): they stay out of scope.
+# Sentences that once started an intent (false accepts of the old rules).
 ONCE_ACCEPTED = [
     "transfer the files to my laptop",
     "what's the balance of power in congress",
@@ -654,11 +656,18 @@ ONCE_ACCEPTED = [
 ]
 
 
-@pytest.mark.parametrize("text", UNRELATED + ONCE_ACCEPTED)
-def test_unrelated_sentences_yield_no_intent(engine, text):
-    for result in (engine.parse(text), tender.parse(text)):
-        assert result.intent == "out_of_scope", result
-        assert result.parameters is None
+def test_unrelated_sentences_are_out_of_scope_but_for_a_measured_few(engine):
+    # The model is measured on these look-alikes as a whole, never tuned sentence by sentence
+    # (docs/understanding.md): at most one in ten may start an intent.
+    texts = UNRELATED + ONCE_ACCEPTED
+    accepted = []
+    for text in texts:
+        for result in (engine.parse(text), tender.parse(text)):
+            assert (result.intent == "out_of_scope") == (result.parameters is None), result
+            if result.intent != "out_of_scope" and text not in accepted:
+                accepted.append(text)
+    print(f"accepted {len(accepted)} of {len(texts)}: {accepted}")
+    assert len(accepted) * 10 <= len(texts), accepted
 
 
 # ------------------------------------------------------ a whole dialog from text

@@ -1,6 +1,8 @@
 /// Finds the days and ranges of days an utterance says, relative to today:
 /// "today", "tomorrow", "yesterday", "on the 15th", "next Friday", "this
-/// month", "last week", "mañana".
+/// month", "last week"; in Spanish "hoy", "mañana", "pasado mañana", "el
+/// viernes", "el próximo lunes", "esta semana", "la semana pasada", "el mes
+/// que viene".
 public enum DateExtractor {
     /// A day or a range found, and the tokens it spans.
     public struct Found: Equatable, Sendable {
@@ -34,8 +36,62 @@ public enum DateExtractor {
         i < tokens.count && tokens[i].kind == .word ? tokens[i].text : nil
     }
 
+    static let weekdaysES: [String: Int] = [
+        "lunes": 0, "martes": 1, "miércoles": 2, "miercoles": 2, "jueves": 3, "viernes": 4, "sábado": 5, "sabado": 5, "domingo": 6,
+    ]
+
+    static let nextES: Set<String> = ["próximo", "proximo", "próxima", "proxima"]
+
+    /// A Spanish date phrase at `i`: "el viernes", "el próximo lunes", "el viernes pasado", "esta semana", "la
+    /// semana pasada", "la próxima semana", "el mes que viene", "este año". "la semana" alone says no date.
+    private static func spanish(_ tokens: [TextToken], at i: Int, today: LocalDate) -> Found? {
+        var j = i
+        var offset: Int?
+        let first = word(tokens, j)
+        if first == "este" || first == "esta" {
+            offset = 0
+            j += 1
+        } else if first == "el" || first == "la" {
+            j += 1
+        }
+        if let w = word(tokens, j), nextES.contains(w) {
+            offset = 1
+            j += 1
+        }
+        guard let unit = word(tokens, j) else { return nil }
+        var end = j + 1
+        if word(tokens, end) == "pasado" || word(tokens, end) == "pasada" {
+            offset = -1
+            end += 1
+        } else if word(tokens, end) == "que", word(tokens, end + 1) == "viene" {
+            offset = 1
+            end += 2
+        }
+        let said = i..<end
+        if let weekday = weekdaysES[unit] {
+            return Found(day: nextWeekday(weekday, after: today, backwards: (offset ?? 1) < 0), range: nil, tokens: said)
+        }
+        guard let offset else { return nil }
+        switch unit {
+        case "semana":
+            let monday = today.adding(days: -today.weekday + 7 * offset)
+            return Found(day: nil, range: DateRange(start: monday, end: monday.adding(days: 6)), tokens: said)
+        case "mes":
+            let month = today.adding(months: offset)
+            return Found(day: nil, range: DateRange(start: month.firstDayOfMonth, end: month.lastDayOfMonth), tokens: said)
+        case "año":
+            let y = today.year + offset
+            let range = DateRange(start: try? LocalDate(year: y, month: 1, day: 1), end: try? LocalDate(year: y, month: 12, day: 31))
+            return Found(day: nil, range: range, tokens: said)
+        default:
+            return nil
+        }
+    }
+
     private static func match(_ tokens: [TextToken], at i: Int, today: LocalDate) -> Found? {
         let w = word(tokens, i)
+        if w == "pasado", word(tokens, i + 1) == "mañana" { return Found(day: today.adding(days: 2), range: nil, tokens: i..<(i + 2)) }
+        if let found = spanish(tokens, at: i, today: today) { return found }
         func day(_ d: LocalDate, _ n: Int) -> Found { Found(day: d, range: nil, tokens: i..<(i + n)) }
         func span(_ r: DateRange, _ n: Int) -> Found { Found(day: nil, range: r, tokens: i..<(i + n)) }
         switch w {

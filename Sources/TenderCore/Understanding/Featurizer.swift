@@ -1,6 +1,7 @@
 /// Turns an utterance into the hashed features of the intent model: word
 /// unigrams and bigrams over normalised tokens (amounts → "zmoney", numbers
-/// → "znum", bank and card names → "zbank", bill kinds → "zbilltype"), and
+/// → "znum", bank and card names → "zbank", bill kinds → "zbilltype", the
+/// people the slot labeller marked → "zperson"), and
 /// character 3- to 5-grams of each word. The same code produces the training
 /// features (`tender features`), so training and parsing cannot drift.
 public enum Featurizer {
@@ -18,8 +19,9 @@ public enum Featurizer {
     /// The normalised words of `tokens`.
     public static func words(_ tokens: [TextToken]) -> [String] { words(tokens, numbers: NumberSpans(tokens)) }
 
-    /// As ``words(_:)``, with the numbers of `tokens` already read.
-    static func words(_ tokens: [TextToken], numbers: NumberSpans) -> [String] {
+    /// As ``words(_:)``, with the numbers of `tokens` already read; the tokens at `people` (the slot
+    /// labeller's person spans) become "zperson", so that a name says who, never which intent.
+    static func words(_ tokens: [TextToken], numbers: NumberSpans, people: Set<Int> = []) -> [String] {
         let amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: .usDollar, bareNumbers: false)
         var out: [String] = []
         var i = 0
@@ -27,6 +29,11 @@ public enum Featurizer {
             if let amount = amounts.first(where: { $0.tokens.lowerBound == i }) {
                 out.append("zmoney")
                 i = amount.tokens.upperBound
+                continue
+            }
+            if people.contains(i) {
+                if out.last != "zperson" { out.append("zperson") }
+                i += 1
                 continue
             }
             if let n = numbers[i] {
@@ -63,13 +70,20 @@ public enum Featurizer {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(normalised.count * 14)
         var previous: [UInt8] = []
+        // The word between boundary marks, "<word>", reused from word to word.
+        var bounded: [UInt8] = []
+        bounded.reserveCapacity(32)
         for word in normalised {
-            let bytes = Array(word.utf8)
-            hashes.append(FNV.start(0x77).adding(bytes[...]).value)
-            if !previous.isEmpty { hashes.append(FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes[...]).value) }
-            previous = bytes
+            bounded.removeAll(keepingCapacity: true)
+            bounded.append(0x3C)
+            bounded.append(contentsOf: word.utf8)
+            bounded.append(0x3E)
+            let bytes = bounded[1..<(bounded.count - 1)]
+            hashes.append(FNV.start(0x77).adding(bytes).value)
+            if !previous.isEmpty { hashes.append(FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes).value) }
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: bytes)
             guard !placeholders.contains(word) else { continue }
-            let bounded = [0x3C] + bytes + [0x3E]
             for n in 3...5 where bounded.count >= n {
                 for start in 0...(bounded.count - n) { hashes.append(FNV.start(0x63).adding(bounded[start..<(start + n)]).value) }
             }
@@ -78,7 +92,7 @@ public enum Featurizer {
     }
 
     /// The words that stand for a kind of value; they get no character n-grams.
-    static let placeholders: Set<String> = ["zmoney", "znum", "zbank", "zbilltype"]
+    static let placeholders: Set<String> = ["zmoney", "znum", "zbank", "zbilltype", "zperson"]
 
     /// FNV-1a, 64 bits: a one-byte kind tag, ":", then the feature's bytes.
     struct FNV {

@@ -16,6 +16,8 @@ public struct IntentModel: Sendable {
         /// The label that scored best, and its calibrated probability (0 to 1).
         public let label: String
         public let score: Float
+        /// The intent of the best label that maps to one, whatever the decision.
+        public let bestIntent: String
     }
 
     static let targets = [
@@ -127,15 +129,24 @@ public struct IntentModel: Sendable {
             }
         }
         var best = 0
-        for i in 1..<scores.count where scores[i] > scores[best] { best = i }
+        var bestInScope: Int?
+        for i in scores.indices {
+            if scores[i] > scores[best] { best = i }
+            if targetOf[i] != 0, scores[i] > bestInScope.map({ scores[$0] }) ?? -.greatestFiniteMagnitude { bestInScope = i }
+        }
         // softmax(scores / T) of the best label, computed from the top down so that nothing overflows.
         var sum: Float = 0
-        for score in scores { sum += Self.exp((score - scores[best]) / temperature) }
+        let top = scores[best]
+        let cutoff = top - 30 * temperature  // e^-30: nothing a Float sum of at most a few hundred terms can see
+        for score in scores where score > cutoff { sum += Self.exp((score - top) / temperature) }
         let probability = 1 / sum
         let target = Self.targets[targetOf[best]]
         let intent = target != "out_of_scope" && probability < rejectBelow ? "out_of_scope" : target
-        return Decision(intent: intent, label: labels[best], score: probability)
+        return Decision(intent: intent, label: labels[best], score: probability, bestIntent: bestInScope.map { Self.targets[targetOf[$0]] } ?? "out_of_scope")
     }
+
+    /// Whether the model has a weight for the normalised word itself (not only for its letters).
+    func knows(_ word: String) -> Bool { table.row(Featurizer.FNV.start(0x77).adding(Array(word.utf8)[...]).value) != nil }
 
     /// e^x for x ≤ 0, without Foundation: range reduction by ln 2 and a Taylor series (relative error under 1e-6).
     static func exp(_ x: Float) -> Float {

@@ -54,13 +54,29 @@ enum SlotFiller {
                 members.append(("status", .string("completed")))
             }
         case "transfer_money":
-            if let from = try account(u, first("from_account"), finder) { members.append(("fromAccount", from)) }
-            if let to = try account(u, first("to_account"), finder) { members.append(("toAccount", to)) }
+            var from = try account(u, first("from_account"), finder)
+            var to = try account(u, first("to_account"), finder)
+            // The directory's accounts the labeller did not mark: after "from" the source, else the destination.
+            for named in try finder.accounts() where from == nil || to == nil {
+                let reference = JSONValue.object([("id", .string(named.account.id))])
+                guard from != reference, to != reference else { continue }
+                if named.range.lowerBound > 0, u.words[named.range.lowerBound - 1] == "from" || u.words[named.range.lowerBound - 1] == "de" {
+                    if from == nil { from = reference }
+                } else if to == nil {
+                    to = reference
+                }
+            }
+            if let from { members.append(("fromAccount", from)) }
+            if let to { members.append(("toAccount", to)) }
             if let money = amount(u, first("amount")) { members.append(("transactionAmount", .object([("amount", money.json)]))) }
             if let day = date(u, first("date"))?.day, day > context.today { members.append(("transactionScheduledDate", day.json)) }
         case "search_for_accounts":
             let said = first("account") ?? first("from_account") ?? first("to_account")
-            if let said, let named = try finder.accounts().first(where: { $0.range.overlaps(said.tokens) }) {
+            let named = try finder.accounts()
+            if let said, let named = named.first(where: { $0.range.overlaps(said.tokens) }) {
+                members.append(("accountNickname", .string(named.account.spokenName)))
+            } else if said == nil, let named = named.first {
+                // The directory names one of the person's accounts the labeller did not mark.
                 members.append(("accountNickname", .string(named.account.spokenName)))
             } else if let said, let type = u.words[said.tokens].compactMap({ accountTypes[$0] }).first {
                 members.append(("accountType", .string(type.rawValue)))
@@ -162,6 +178,8 @@ enum SlotFiller {
             if Phrase.contains(["car", "loan"], in: words) { return .carLoan }
             if let kind = words.compactMap({ billKinds[$0] }).first { return kind }
         }
+        // A bill kind the labeller did not mark: the fixed words still name it.
+        if let kind = u.words.compactMap({ billKinds[$0] }).first { return kind }
         guard let vocabulary = context.vocabulary.vocabulary(for: "billType") else { return nil }
         for word in u.words {
             if let match = VocabularyMatcher.matches(word, in: vocabulary).first(where: \.exact), let type = BillType(rawValue: match.id) { return type }

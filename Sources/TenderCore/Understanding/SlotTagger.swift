@@ -17,6 +17,10 @@ public struct SlotTagger: Sendable {
     let entryWeight: [Float]
     /// For each label: the kind it belongs to (nil for O) and whether it begins a span.
     private let kinds: [(kind: String?, begins: Bool)]
+    /// allowed[from * count + to]: an I- label only continues B- or I- of its own kind.
+    private let allowed: [Bool]
+    /// Which labels may start a sentence (not I-).
+    private let startAllowed: [Bool]
 
     /// The labeller compiled into the library; nil only if its bytes are damaged.
     public static let shared: SlotTagger? = {
@@ -68,8 +72,15 @@ public struct SlotTagger: Sendable {
                 kinds.append((nil, false))
             }
         }
+        var allowed = [Bool](repeating: true, count: labelCount * labelCount)
+        for from in 0..<labelCount {
+            for to in 0..<labelCount where kinds[to].kind != nil && !kinds[to].begins {
+                allowed[from * labelCount + to] = kinds[from].kind == kinds[to].kind
+            }
+        }
         (self.labels, self.transitions, self.table, self.offsets) = (labels, transitions, table, offsets)
         (self.entryLabel, self.entryWeight, self.kinds) = (entryLabel, entryWeight, kinds)
+        (self.allowed, self.startAllowed) = (allowed, kinds.map { $0.kind == nil || $0.begins })
     }
 
     /// The best label of each token, by index into ``labels``.
@@ -87,25 +98,27 @@ public struct SlotTagger: Sendable {
             }
         }
         // Viterbi; an I- label may only follow B- or I- of its own kind.
-        func allowed(_ from: Int?, _ to: Int) -> Bool {
-            guard let kind = kinds[to].kind, !kinds[to].begins else { return true }
-            guard let from else { return false }
-            return kinds[from].kind == kind
-        }
         let impossible = -Float.greatestFiniteMagnitude
         var score = [Float](repeating: impossible, count: n * count)
         var back = [Int](repeating: 0, count: n * count)
-        for l in 0..<count where allowed(nil, l) { score[l] = emission[l] }
-        if n > 1 {
-            for t in 1..<n {
-                for l in 0..<count {
-                    var best = impossible
-                    var from = 0
-                    for p in 0..<count where score[(t - 1) * count + p] > impossible && allowed(p, l) {
-                        let s = score[(t - 1) * count + p] + transitions[p * count + l]
-                        if s > best { (best, from) = (s, p) }
+        for l in 0..<count where startAllowed[l] { score[l] = emission[l] }
+        score.withUnsafeMutableBufferPointer { score in
+            back.withUnsafeMutableBufferPointer { back in
+                allowed.withUnsafeBufferPointer { allowed in
+                    transitions.withUnsafeBufferPointer { transitions in
+                        for t in 1..<max(n, 1) {
+                            let previous = (t - 1) * count
+                            for l in 0..<count {
+                                var best = impossible
+                                var from = 0
+                                for p in 0..<count where score[previous + p] > impossible && allowed[p * count + l] {
+                                    let s = score[previous + p] + transitions[p * count + l]
+                                    if s > best { (best, from) = (s, p) }
+                                }
+                                if best > impossible { (score[t * count + l], back[t * count + l]) = (best + emission[t * count + l], from) }
+                            }
+                        }
                     }
-                    if best > impossible { (score[t * count + l], back[t * count + l]) = (best + emission[t * count + l], from) }
                 }
             }
         }

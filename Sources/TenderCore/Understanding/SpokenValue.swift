@@ -9,9 +9,9 @@ public enum SpokenValue {
         guard !text.isEmpty else { throw .invalidArgument("say a value") }
         let tokens = TextToken.tokenize(text)
         switch kind {
-        case .person: return .object([("name", .string(text))])
-        case .billPayee: return .object([("name", .string(text))])
-        case .account: return .object([("nickname", .string(text))])
+        case .person: return .object([("name", .string(try labelled(text, ["person"], today)))])
+        case .billPayee: return .object([("name", .string(try labelled(text, ["org"], today)))])
+        case .account: return .object([("nickname", .string(try labelled(text, ["account", "to_account", "from_account"], today)))])
         case .currencyAmount:
             guard let amount = AmountExtractor.find(in: tokens, defaultCurrency: currency, bareNumbers: true).first else {
                 throw .invalidArgument("say an amount, like \"20 dollars\"")
@@ -33,6 +33,18 @@ public enum SpokenValue {
         case .note, .text, .billType, .paymentStatus, .accountType, .balanceType:
             return .string(text)
         }
+    }
+
+    /// The value of one of `slots` that the slot labeller marks in the answer ("to Philip" → "Philip", "from my
+    /// savings" → "savings"), else the whole answer.
+    static func labelled(_ text: String, _ slots: [String], _ today: LocalDate) throws(TenderError) -> String {
+        let values = try TextParser.values(in: text, context: ParseContext(today: today))
+        var value = values.first { slots.contains($0.slot) }?.text ?? text
+        // A leading "my" or "the" names no one ("my mom" → "mom").
+        for article in ["my ", "the ", "My ", "The "] where value.hasPrefix(article) && value.count > article.count {
+            value = String(value.dropFirst(article.count))
+        }
+        return value
     }
 }
 

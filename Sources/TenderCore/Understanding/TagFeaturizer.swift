@@ -66,9 +66,11 @@ public enum TagFeaturizer {
 extension TagFeaturizer {
     /// What the training script needs of one text, computed as parsing does:
     /// each token's place in the text (Unicode scalars), each token's labeller
-    /// features, and the intent model's features.
+    /// features, and the intent model's features (people as the compiled
+    /// labeller marks them, so the labeller is trained first).
     public static func training(_ text: String, today: LocalDate) -> (spans: [Range<Int>], tokens: [[UInt64]], intent: [UInt64]) {
         let u = Utterance(text, context: ParseContext(today: today))
-        return (u.tokens.map(\.span), features(u), Featurizer.features(normalised: u.normalised))
+        let people = SlotTagger.shared?.spans(u) ?? []
+        return (u.tokens.map(\.span), features(u), Featurizer.features(normalised: u.normalised(people)))
     }
 }

@@ -17,7 +17,7 @@ public enum TextParser {
     public static func parse(_ text: String, context: ParseContext) throws(TenderError) -> ParseResult {
         guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
         let u = Utterance(text, context: context)
-        // The rules, hints, guards and slots each look names up: the directory is read once per parse.
+        // The corrections and the slots each look names up: the directory is read once per parse.
         let finder = PhraseFinder(utterance: u, directory: context.directory.map { DirectorySnapshot($0) })
         func result(_ intent: JSONValue?, _ language: String, _ source: ParseResult.Source, _ score: Float) -> ParseResult {
             ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
@@ -32,19 +32,30 @@ public enum TextParser {
         guard let model = IntentModel.shared, let tagger = SlotTagger.shared else {
             throw .internal("the understanding models compiled into the library are damaged")
         }
-        let decision = model.decide(Featurizer.features(normalised: u.normalised))
-        guard decision.intent != "out_of_scope" else { return result(nil, language, .model, decision.score) }
-        let intent = try SlotFiller.fill(decision.intent, u, tagger.spans(u), finder, context)
-        return result(intent, language, .model, decision.score)
+        let labelled = tagger.spans(u)
+        let spans = try DirectoryCorrection.spans(labelled, finder)
+        let normalised = u.normalised(spans)
+        let decision = model.decide(Featurizer.features(normalised: normalised))
+        let chosen = try DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans, u, finder)
+        // Text in which the classifier knows no word at all is noise, whatever its letters look like.
+        guard chosen != "out_of_scope", normalised.contains(where: model.knows) else {
+            return result(nil, language, .model, decision.score)
+        }
+        return result(try SlotFiller.fill(chosen, u, spans, finder, context), language, .model, decision.score)
     }
 
     /// The labeller's spans of an answer inside a dialog ("make it 500", "to
-    /// Philip's savings"): each value's kind and its words as said.
+    /// Philip's savings"): each value's kind and its text as typed.
     public static func values(in text: String, context: ParseContext) throws(TenderError) -> [(slot: String, text: String)] {
         guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
         guard let tagger = SlotTagger.shared else { throw .internal("the understanding models compiled into the library are damaged") }
         let u = Utterance(text, context: context)
-        return tagger.spans(u).map { span in (span.slot, u.words[span.tokens].joined(separator: " ")) }
+        let scalars = Array(text.unicodeScalars)
+        return tagger.spans(u).map { span in
+            let start = u.tokens[span.tokens.lowerBound].span.lowerBound
+            let end = u.tokens[span.tokens.upperBound - 1].span.upperBound
+            return (span.slot, String(String.UnicodeScalarView(scalars[start..<end])))
+        }
     }
 
     /// Understands the recogniser's n-best list: every alternative is parsed
@@ -103,7 +114,7 @@ extension TextParser {
             throw .internal("the understanding models compiled into the library are damaged")
         }
         let u = Utterance(text, context: context)
-        let decision = model.decide(Featurizer.features(normalised: u.normalised))
+        let decision = model.decide(Featurizer.features(normalised: u.normalised(tagger.spans(u))))
         return (decision.label, decision.intent, tagger.labels(u))
     }
 }

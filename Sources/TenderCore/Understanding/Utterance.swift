@@ -54,8 +54,11 @@ struct Utterance {
     /// The text without the app's name, for shortcuts.
     var spoken: String { tokens.map(\.text).joined(separator: " ") }
 
-    /// The model's normalised words of the text without the app's name, read once.
-    var normalised: [String] { Featurizer.words(tokens, numbers: numbers) }
+    /// The classifier's normalised words of the text without the app's name, the labeller's `spans` of people
+    /// standing as "zperson".
+    func normalised(_ spans: [TaggedSpan]) -> [String] {
+        Featurizer.words(tokens, numbers: numbers, people: Set(spans.filter { $0.slot == "person" }.flatMap { Array($0.tokens) }))
+    }
 
     /// The tokens' texts (lower-cased words, numbers, symbols), in order.
     let words: [String]
