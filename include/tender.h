@@ -591,7 +591,7 @@ tender_result tender_session_handle(tender_session *session, tender_response_cod
 
 /**
  * Understands a typed or spoken request, offline: a registered shortcut
- * first, then the rules and the trained model. Writes
+ * first, then the trained models. Writes
  * `{"intent": "send_payment" | ... | "out_of_scope", "parameters": {...} | null,
  *   "text", "language", "source", "score", "namedApp"}` to *json_out: the
  * parameters are an intent document's (docs/intents.md) without "intent",

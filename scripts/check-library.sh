@@ -19,6 +19,15 @@ if ldd "$lib" | grep -qiE 'libicu|libFoundation'; then fail "links ICU or Founda
 if nm "$lib" 2>/dev/null | grep -qE '\$s10Foundation|_ICU|icu_[0-9]'; then fail "contains ICU-backed Foundation"; fi
 echo "runtime: own Swift runtime, no /opt/swift, no ICU ($(ldd "$lib" | awk '{print $1}' | tr '\n' ' '))"
 
+# The understanding models are compiled in as data: together they may add at most 3 MB.
+model=0
+for size in $(nm -S "$lib" | awk '$4 == "tdr_intent_model" || $4 == "tdr_slot_model" {print $2}'); do
+    model=$((model + 0x$size))
+done
+[ "$model" -gt 0 ] || fail "the understanding models' data is missing"
+[ "$model" -le 3145728 ] || fail "the understanding models take $model bytes, more than 3 MB"
+echo "models: $model bytes of weights (intent classifier and slot labeller), at most 3 MB"
+
 stripped=$(mktemp)
 strip -o "$stripped" "$lib"
 echo "size: $(wc -c < "$lib") bytes, $(wc -c < "$stripped") stripped"

@@ -520,10 +520,9 @@ T["transfer_money"][0].extend([
 ])
 # Statements, reports, habits, offers, advice questions and other people's actions: payment words, no request.
 OOS_EN[0].extend([
-    "i (already )?(sent|paid|gave|transferred) {P} {A} {D}{end}", "i (already )?paid {O} {D}{end}", "we (sent|paid) {P} {A} {D}{end}",
     "i (always|usually|normally) (send|pay|give) {P} {A} (every|each) (month|week|friday){end}",
-    "(he|she|they|{P}) (always|usually|never) (pays|sends|gives) {P} {A}{end}", "(you|he|she|they) (pay|send|paid|sent) {P} {A}{end}",
-    "{P} (paid|sent|gave) {P} {A} {D}{end}", "i (could|can|might|will) (pay|send|give) you {A} (later|tomorrow|next week){end}",
+    "(he|she|they) (always|usually|never) (pays|sends|gives) {P} {A}{end}",
+    "i (could|can|might|will) (pay|send|give) you {A} (later|tomorrow|next week){end}",
     "i (hate|love|dislike|can't stand) (paying|sending|transferring) (bills|money|taxes|rent){end}",
     "i (forgot|remembered) to (pay|send) {P} {D}{end}", "i (forgot|remembered) to pay the {K} bill {D}{end}",
     "(should|could|would) i (move|transfer|send|put) money (to|into) {T}{end}", "is it smart to (move|put) money (in|into) {T}{end}",
@@ -533,10 +532,9 @@ OOS_EN[0].extend([
     "(go|drive) to (the store|walmart|target|costco) and (pay|spend) {A} (for|on) (gas|milk|groceries){end}",
     "(pay|spend) {A} to (enter|park|get into) the (museum|zoo|garage|club){end}",
     "(pay|give) (close|careful|more) attention to (the|my) (news|lecture|teacher|road){end}",
-    "{P} (sent|paid) me {A} (last week|yesterday|earlier) for {N}{end}",
 ])
 OOS_EN[1].extend([
-    "i (just|already) (sent|paid) {P} {A}{end}", "(she|he) (sends|pays) {P} {A} (every|each) month{end}",
+    "(she|he) (sends|pays) {P} {A} (every|each) month{end}",
     "i (won't|will not) (pay|send) {P} anything{end}", "is it wise to (transfer|move) {A} to {T}{end}",
 ])
 OOS_EN[0].extend([

@@ -393,9 +393,9 @@ class ParseResult(dict):
       out of scope.
     * ``text``: the text understood (for alternatives: the hearing that won).
     * ``language``: ``"en"`` or ``"es"``.
-    * ``source``: what understood it: ``"shortcut"``, ``"rules"``,
-      ``"model"`` or ``"none"``.
-    * ``score``: the understanding's score, a float.
+    * ``source``: what understood it: ``"shortcut"``, ``"model"`` or
+      ``"none"`` (``"rules"`` is reserved: no longer produced).
+    * ``score``: the classifier's calibrated probability (1.0 for a shortcut), a float.
     * ``named_app`` (``result["namedApp"]``): True when the request named the
       app ("... with Tender").
 
@@ -1401,13 +1401,13 @@ class Engine:
     def parse(self, text: Union[str, bytes]) -> ParseResult:
         """Understands a typed or spoken request offline
         (``tender_engine_parse``): a registered shortcut first (see
-        :meth:`add_shortcut`), then the rules and the trained model. People,
+        :meth:`add_shortcut`), then the trained models. People,
         bill payees and accounts are found through this engine's directory
         and vocabulary. Returns a :class:`ParseResult`, e.g. for ``"send $50
         to John for dinner"`` ``{"intent": "send_payment", "parameters":
         {"payee": {"name": "john"}, "currencyAmount": {"amount": "50.00",
         "currency": "USD"}, "note": "dinner"}, "text": ..., "language": "en",
-        "source": "rules", "score": 1.0, "namedApp": False}``; a text that is
+        "source": "model", "score": 0.998, "namedApp": False}``; a text that is
         not a payment request has ``intent == "out_of_scope"`` and no
         parameters (not an error). What is understood (amounts, dates,
         people, bill types, English and Spanish) is in docs/understanding.md;

@@ -41,10 +41,13 @@ public enum DateExtractor {
     ]
 
     static let nextES: Set<String> = ["próximo", "proximo", "próxima", "proxima"]
+    /// The words a Spanish date phrase can start with.
+    static let spanishOpenings: Set<String> = Set(weekdaysES.keys).union(nextES).union(["el", "la", "este", "esta"])
 
     /// A Spanish date phrase at `i`: "el viernes", "el próximo lunes", "el viernes pasado", "esta semana", "la
     /// semana pasada", "la próxima semana", "el mes que viene", "este año". "la semana" alone says no date.
     private static func spanish(_ tokens: [TextToken], at i: Int, today: LocalDate) -> Found? {
+        guard let opening = word(tokens, i), spanishOpenings.contains(opening) else { return nil }
         var j = i
         var offset: Int?
         let first = word(tokens, j)

@@ -26,15 +26,14 @@ enum DirectoryCorrection {
         _ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan], _ u: Utterance, _ finder: PhraseFinder
     ) throws(TenderError) -> String {
         let became = Set(zip(labelled, corrected).filter { $0.0.slot != $0.1.slot }.map(\.1.slot))
-        switch decision.intent {
-        case "send_payment", "transfer_money" where became.contains("to_account"): return "transfer_money"
-        case "send_payment" where became.contains("org"): return "pay_bill"
-        case "out_of_scope":
-            guard decision.bestIntent == "search_for_accounts", u.hasAny(["my", "mi", "mis"]), try !finder.accounts().isEmpty else {
-                return "out_of_scope"
-            }
+        let intent = decision.intent
+        if (intent == "send_payment" || intent == "transfer_money") && became.contains("to_account") { return "transfer_money" }
+        if intent == "send_payment" && became.contains("org") { return "pay_bill" }
+        if intent == "out_of_scope", decision.bestIntent == "search_for_accounts", u.hasAny(["my", "mi", "mis"]),
+            try !finder.accounts().isEmpty
+        {
             return decision.bestIntent
-        default: return decision.intent
         }
+        return intent
     }
 }

@@ -21,7 +21,7 @@ public enum Featurizer {
 
     /// As ``words(_:)``, with the numbers of `tokens` already read; the tokens at `people` (the slot
     /// labeller's person spans) become "zperson", so that a name says who, never which intent.
-    static func words(_ tokens: [TextToken], numbers: NumberSpans, people: Set<Int> = []) -> [String] {
+    static func words(_ tokens: [TextToken], numbers: NumberSpans, people: [Bool] = []) -> [String] {
         let amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: .usDollar, bareNumbers: false)
         var out: [String] = []
         var i = 0
@@ -31,7 +31,7 @@ public enum Featurizer {
                 i = amount.tokens.upperBound
                 continue
             }
-            if people.contains(i) {
+            if i < people.count, people[i] {
                 if out.last != "zperson" { out.append("zperson") }
                 i += 1
                 continue

@@ -28,13 +28,13 @@ enum SlotFiller {
         func first(_ slot: String) -> TaggedSpan? { spans.first { $0.slot == slot } }
         switch intent {
         case "send_payment", "request_payment":
-            if let name = try person(u, first("person"), finder) {
+            if let name = named(u, first("person"), known: try finder.person()) {
                 members.append((intent == "send_payment" ? "payee" : "payer", .object([("name", .string(name))])))
             }
             if let money = amount(u, first("amount")) { members.append(("currencyAmount", money.json)) }
             if let note = first("note").flatMap({ text(u, $0) }) { members.append(("note", .string(note))) }
         case "pay_bill":
-            if let org = try organization(u, first("org"), finder) { members.append(("billPayee", .object([("name", .string(org))]))) }
+            if let org = named(u, first("org"), known: try finder.organization()) { members.append(("billPayee", .object([("name", .string(org))]))) }
             if let from = try account(u, first("from_account"), finder) { members.append(("fromAccount", from)) }
             var amount: [(key: String, value: JSONValue)] = []
             if let type = amountType(u) { amount.append(("amountType", .string(type.rawValue))) }
@@ -43,7 +43,7 @@ enum SlotFiller {
             if let day = date(u, first("date"))?.day, day >= context.today { members.append(("transactionScheduledDate", day.json)) }
             if let type = billType(u, first("bill_type"), context) { members.append(("billType", .string(type.rawValue))) }
         case "search_for_bills":
-            if let org = try organization(u, first("org"), finder) { members.append(("billPayee", .object([("name", .string(org))]))) }
+            if let org = named(u, first("org"), known: try finder.organization()) { members.append(("billPayee", .object([("name", .string(org))]))) }
             if let range = date(u, first("date")).flatMap(range) {
                 members.append((u.has("paid") && !u.has("unpaid") ? "paymentDateRange" : "dueDateRange", range.json))
             }
@@ -90,7 +90,7 @@ enum SlotFiller {
                 members.append(("requestedBalanceType", .string("miles")))
             }
         case "search_for_payments":
-            if let name = try person(u, first("person"), finder) { members.append(("party", .object([("name", .string(name))]))) }
+            if let name = named(u, first("person"), known: try finder.person()) { members.append(("party", .object([("name", .string(name))]))) }
             if let range = date(u, first("date")).flatMap(range) { members.append(("dateRange", range.json)) }
             let statuses: [String: PaymentStatus] = [
                 "pending": .pending, "failed": .failed, "declined": .failed, "canceled": .canceled, "cancelled": .canceled, "pendientes": .pending,
@@ -109,25 +109,12 @@ enum SlotFiller {
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    /// The person named: the directory's contact inside the labelled name (or the only one said, when the
-    /// labeller found none), else the labelled words.
-    static func person(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> String? {
-        let known = try finder.person()
-        if let span {
-            if let known, known.range.overlaps(span.tokens) { return known.name }
-            return text(u, span)
-        }
-        return known?.name
-    }
-
-    /// The organization: the directory's inside the labelled words, else the words.
-    static func organization(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> String? {
-        let known = try finder.organization()
-        if let span {
-            if let known, known.range.overlaps(span.tokens) { return known.name }
-            return text(u, span)
-        }
-        return known?.name
+    /// A name: the directory's (`known`, a contact or an organization) inside the labelled words, or the only one
+    /// said when the labeller marked none; else the labelled words.
+    static func named(_ u: Utterance, _ span: TaggedSpan?, known: (name: String, range: Range<Int>)?) -> String? {
+        guard let span else { return known?.name }
+        if let known, known.range.overlaps(span.tokens) { return known.name }
+        return text(u, span)
     }
 
     /// An account: `{"id"}` of the directory's account named in the span, else `{"nickname"}` of its words.

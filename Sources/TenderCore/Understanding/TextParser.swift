@@ -15,7 +15,10 @@ public enum TextParser {
     /// Understands one utterance. Throws ``TenderError/invalidArgument(_:)``
     /// for text over ``maxTextLength``, and the directory's errors.
     public static func parse(_ text: String, context: ParseContext) throws(TenderError) -> ParseResult {
-        guard text.count <= maxTextLength else { throw .invalidArgument("text is longer than \(maxTextLength) characters") }
+        // Characters are never more than scalars: most texts need no counting of characters.
+        guard text.unicodeScalars.count <= maxTextLength || text.count <= maxTextLength else {
+            throw .invalidArgument("text is longer than \(maxTextLength) characters")
+        }
         let u = Utterance(text, context: context)
         // The corrections and the slots each look names up: the directory is read once per parse.
         let finder = PhraseFinder(utterance: u, directory: context.directory.map { DirectorySnapshot($0) })

@@ -26,7 +26,11 @@ public struct TextToken: Equatable, Sendable {
     /// else separates tokens.
     public static func tokenize(_ text: String) -> [TextToken] {
         var tokens: [TextToken] = []
-        let scalars = Array(text.unicodeScalars)
+        let view = text.unicodeScalars
+        let scalars = Array(view)
+        // Where each scalar starts in the text, so that a word is copied out of it in one piece.
+        var starts = Array(view.indices)
+        starts.append(view.endIndex)
         func isDigit(_ i: Int) -> Bool { i < scalars.count && scalars[i].value >= 0x30 && scalars[i].value <= 0x39 }
         func isLetter(_ i: Int) -> Bool {
             let v = scalars[i].value
@@ -38,7 +42,7 @@ public struct TextToken: Equatable, Sendable {
             if isLetter(index) {
                 var end = index
                 while end < scalars.count, isLetter(end) { end += 1 }
-                tokens.append(TextToken(.word, String(String.UnicodeScalarView(scalars[index..<end])).lowercased(), span: index..<end))
+                tokens.append(TextToken(.word, String(view[starts[index]..<starts[end]]).lowercased(), span: index..<end))
                 index = end
             } else if isDigit(index) {
                 // "1,250.50": commas group thousands (three digits each). "10,99": a decimal comma, kept as ".".

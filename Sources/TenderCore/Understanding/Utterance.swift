@@ -57,7 +57,11 @@ struct Utterance {
     /// The classifier's normalised words of the text without the app's name, the labeller's `spans` of people
     /// standing as "zperson".
     func normalised(_ spans: [TaggedSpan]) -> [String] {
-        Featurizer.words(tokens, numbers: numbers, people: Set(spans.filter { $0.slot == "person" }.flatMap { Array($0.tokens) }))
+        var people = [Bool](repeating: false, count: tokens.count)
+        for span in spans where span.slot == "person" {
+            for i in span.tokens { people[i] = true }
+        }
+        return Featurizer.words(tokens, numbers: numbers, people: people)
     }
 
     /// The tokens' texts (lower-cased words, numbers, symbols), in order.
