@@ -4,18 +4,28 @@
 /// payees (and no contact) is that account or payee; the intent follows.
 /// Pure; reads the directory through the phrase finder.
 enum DirectoryCorrection {
-    /// `spans` with each such person span relabelled: an account as to_account, a bill payee as org.
+    /// `spans` with each such person span relabelled: the directory's account as one from_account span (after
+    /// "from", "de" or "desde") or to_account span, the bill payee as one org span.
     static func spans(_ spans: [TaggedSpan], _ finder: PhraseFinder) throws(TenderError) -> [TaggedSpan] {
         guard finder.directory != nil, spans.contains(where: { $0.slot == "person" }) else { return spans }
-        let accounts = try finder.accounts()
-        let organization = try finder.organization()
         let contact = try finder.person()
-        return spans.map { span in
-            guard span.slot == "person", !(contact.map { $0.range.overlaps(span.tokens) } ?? false) else { return span }
-            if accounts.contains(where: { $0.range.overlaps(span.tokens) }) { return TaggedSpan(slot: "to_account", tokens: span.tokens) }
-            if let organization, organization.range.overlaps(span.tokens) { return TaggedSpan(slot: "org", tokens: span.tokens) }
-            return span
+        var named: [TaggedSpan] = []
+        for account in try finder.accounts() {
+            let before = account.range.lowerBound > 0 ? finder.utterance.words[account.range.lowerBound - 1] : ""
+            named.append(TaggedSpan(slot: ["from", "de", "desde"].contains(before) ? "from_account" : "to_account", tokens: account.range))
         }
+        if let organization = try finder.organization() { named.append(TaggedSpan(slot: "org", tokens: organization.range)) }
+        var out: [TaggedSpan] = []
+        for span in spans {
+            guard span.slot == "person", !(contact.map { $0.range.overlaps(span.tokens) } ?? false),
+                let name = named.first(where: { $0.tokens.overlaps(span.tokens) })
+            else {
+                out.append(span)
+                continue
+            }
+            if !out.contains(name) { out.append(name) }
+        }
+        return out
     }
 
     /// The intent: a send or transfer whose payee is one of the person's accounts is a transfer; a send whose
@@ -25,9 +35,11 @@ enum DirectoryCorrection {
     static func intent(
         _ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan], _ u: Utterance, _ finder: PhraseFinder
     ) throws(TenderError) -> String {
-        let became = Set(zip(labelled, corrected).filter { $0.0.slot != $0.1.slot }.map(\.1.slot))
+        let became = Set(corrected.filter { span in !labelled.contains(span) }.map(\.slot))
         let intent = decision.intent
-        if (intent == "send_payment" || intent == "transfer_money") && became.contains("to_account") { return "transfer_money" }
+        if intent == "send_payment" || intent == "transfer_money", became.contains("to_account") || became.contains("from_account") {
+            return "transfer_money"
+        }
         if intent == "send_payment" && became.contains("org") { return "pay_bill" }
         if intent == "out_of_scope", decision.bestIntent == "search_for_accounts", u.hasAny(["my", "mi", "mis"]),
             try !finder.accounts().isEmpty

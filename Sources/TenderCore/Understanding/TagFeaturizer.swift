@@ -8,7 +8,6 @@
 public enum TagFeaturizer {
     /// The feature hashes of each of `u`'s tokens, in order.
     static func features(_ u: Utterance) -> [[UInt64]] {
-        let scalars = Array(u.text.unicodeScalars)
         let words = u.tokens.map { token -> [UInt8] in
             switch token.kind {
             case .number: return Array("znum".utf8)
@@ -41,7 +40,7 @@ public enum TagFeaturizer {
             f.append(FNV.start(0x15).adding(word(i - 1)[...]).adding(0x20).adding(w).value)
             f.append(FNV.start(0x16).adding(w).adding(0x20).adding(word(i + 1)[...]).value)
             if w.count > 3 { f.append(FNV.start(0x17).adding(w.suffix(3)).value) }
-            f.append(FNV.start(0x18).adding(shape(u.tokens[i], scalars)).value)
+            f.append(FNV.start(0x18).adding(shape(u.tokens[i])).value)
             f.append(FNV.start(0x19).adding(flags[i]).value)
             f.append(FNV.start(0x1A).adding(i > 0 ? flags[i - 1] : 0x5E).adding(flags[i]).adding(i + 1 < flags.count ? flags[i + 1] : 0x24).value)
             if i == 0 { f.append(FNV.start(0x1B).value) }
@@ -52,13 +51,11 @@ public enum TagFeaturizer {
     }
 
     /// "X" capitalised, "x" lower case, "d" number, "s" symbol: how the token was typed.
-    static func shape(_ token: TextToken, _ scalars: [Unicode.Scalar]) -> UInt8 {
+    static func shape(_ token: TextToken) -> UInt8 {
         switch token.kind {
         case .number: return 0x64
         case .symbol: return 0x73
-        case .word:
-            guard token.span.lowerBound < scalars.count else { return 0x78 }
-            return scalars[token.span.lowerBound].properties.isUppercase ? 0x58 : 0x78
+        case .word: return token.capitalized ? 0x58 : 0x78
         }
     }
 }

@@ -10,11 +10,14 @@ public struct TextToken: Equatable, Sendable {
     /// Where the token stands in the text it came from, in Unicode scalars
     /// (the offsets of the ../shared/data/sgd slot spans); empty for a token made by hand.
     public let span: Range<Int>
+    /// Whether the word was typed with a capital first letter.
+    public let capitalized: Bool
 
-    public init(_ kind: Kind, _ text: String, span: Range<Int> = 0..<0) {
+    public init(_ kind: Kind, _ text: String, span: Range<Int> = 0..<0, capitalized: Bool = false) {
         self.kind = kind
         self.text = text
         self.span = span
+        self.capitalized = capitalized
     }
 
     /// Tokens are equal when their kind and text are: where they stood does not matter.
@@ -42,7 +45,9 @@ public struct TextToken: Equatable, Sendable {
             if isLetter(index) {
                 var end = index
                 while end < scalars.count, isLetter(end) { end += 1 }
-                tokens.append(TextToken(.word, String(view[starts[index]..<starts[end]]).lowercased(), span: index..<end))
+                let first = scalars[index]
+                let capitalized = first.isASCII ? (first.value >= 0x41 && first.value <= 0x5A) : first.properties.isUppercase
+                tokens.append(TextToken(.word, String(view[starts[index]..<starts[end]]).lowercased(), span: index..<end, capitalized: capitalized))
                 index = end
             } else if isDigit(index) {
                 // "1,250.50": commas group thousands (three digits each). "10,99": a decimal comma, kept as ".".
