@@ -34,6 +34,8 @@ public final class PAMAuthenticator: Authenticator {
     public static func processUser() throws(TenderError) -> String { try ProcessUser.name() }
 
     public func authenticate(through conversation: any Conversation) -> AuthenticationDenial? {
+        // The uids may have changed since the engine opened: authenticate only while they agree.
+        do throws(TenderError) { _ = try ProcessUser.uid() } catch { return .systemError(error.message) }
         let context = ConversationContext(conversation)
         let appdata = Unmanaged.passRetained(context)
         defer { appdata.release() }
