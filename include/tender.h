@@ -208,7 +208,17 @@ typedef struct tender_engine tender_engine;
  * reuse window, the PAM service, throttling), `"dialog"` (the prompt limit,
  * transfer fees) and the app-wide vocabulary (`"vocabulary"` inline or
  * `"vocabularyFile"`, a path; see docs/intents.md). The home directory is created
- * (mode 0700) when missing, and the store inside it when new.
+ * (mode 0700) when missing, and the store inside it (0600) when new.
+ * `"testing": true` is required for a PAM service other than "tender" or a
+ * `pamConfigDirectory`; the audit then says "testing mode". `"readOnly": true`
+ * opens the store read-only: nothing is created or changed, writes fail with
+ * TENDER_E_STORE. `"newLedger": true` starts a new ledger in a home that held
+ * one whose store is missing (otherwise refused with TENDER_E_HOME).
+ *
+ * The home, HOME/keys, the store and its -wal and -shm must belong to the
+ * effective user and must not be writable by group or others (TENDER_E_HOME);
+ * everything is checked before anything is created. A process whose real and
+ * effective uids differ gets TENDER_E_AUTH_SERVICE when the policy needs PAM.
  *
  * On success writes a new engine to *engine_out; release it with
  * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,

@@ -124,7 +124,7 @@ import TenderCrypto
         let fd = open(file, O_CREAT | O_WRONLY, 0o600)
         close(fd)
         defer { unlink(file) }
-        #expect(throws: TenderError.home("the home path is not a directory")) { try Self.openStore(file) }
+        #expect(throws: TenderError.home("the home directory \(file) is not a directory")) { try Self.openStore(file) }
         #expect(throws: TenderError.self) { try Self.openStore("") }
         let nested = home.path + "/a/b"
         _ = try Self.openStore(nested)

@@ -1252,3 +1252,41 @@ def test_crash_while_paying(home, directory_doc):
         assert [e["record"]["idempotencyKey"] for e in ledger] == keys
     print(f"\ncrash test: {rounds} rounds in {elapsed:.1f}s, {len(acked)} acknowledged, "
           f"{len(keys)} paid, {retried_paid} retries of a key paid before its ack")
+
+
+# Issue 18.4: the columns kept beside each record are checked against its signed payload.
+COLUMN_EDITS = [
+    ("amount_minor", "UPDATE ledger SET amount_minor = 900 WHERE sequence = 2"),
+    ("idempotency_key", "UPDATE ledger SET idempotency_key = 'other-key' WHERE sequence = 2"),
+    ("fingerprint", "UPDATE ledger SET fingerprint = 'x' WHERE sequence = 2"),
+    ("effects", "UPDATE ledger SET effects = '{\"movements\":[],\"onCompletion\":[]}' WHERE sequence = 2"),
+    ("payee_contact_id", "UPDATE ledger SET payee_contact_id = 'john-appleseed' WHERE sequence = 2"),
+    ("currency", "UPDATE ledger SET currency = 'EUR' WHERE sequence = 2"),
+    ("hash", "UPDATE ledger SET hash = 'AAAA' WHERE sequence = 3"),
+    ("status", "UPDATE ledger SET status = 'completed' WHERE sequence = 2"),
+    ("type", "UPDATE ledger SET type = 'key_rotation' WHERE sequence = 1"),
+]
+
+
+@pytest.mark.parametrize("column, edit", COLUMN_EDITS, ids=[c for c, _ in COLUMN_EDITS])
+def test_verify_checks_every_column_against_the_signed_payload(engine, home, cli, column, edit):
+    for n in range(3):
+        pay(engine, f"col-{n}", amount="3.00")
+    checkpoint = engine.checkpoint()
+    pinned = engine.public_key()
+    engine.close()
+    assert verify_fresh(home)["records"] == 3
+    with store(home) as db:
+        db.execute(edit)
+    for args in ((None, None), (checkpoint, None), (None, pinned)):
+        message = tampered_message(home, *args)
+        assert f"the stored column {column} disagrees with its signed payload" in message, message
+    done = cli("verify", "--home", home)
+    assert done.returncode == 1 and f"column {column}" in done.stderr, done.stderr
+
+
+def test_records_carry_the_columns_signed(engine):
+    record = pay(engine, "signed-columns", amount="4.00")
+    assert record["ledger"]["amountMinor"] == 400
+    assert record["ledger"]["idempotencyKey"] == "signed-columns"
+    assert record["ledger"]["currency"] == "USD" and record["ledger"]["payeeContact"] == "tim-cook"
