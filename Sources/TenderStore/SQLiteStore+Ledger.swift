@@ -217,7 +217,8 @@ extension SQLiteStore {
     /// root of trust is `trustedKeys` when given (a pinned key), else the first
     /// key this store recorded; later keys are trusted only through signed rotations.
     /// Then checks every column kept beside the records against their signed
-    /// payloads (``verifyColumns()``).
+    /// payloads (``verifyColumns()``), and re-derives every account's balance
+    /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
     /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record.
     public func verify(checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil) throws(TenderError) -> LedgerVerifier.Report {
         let entries = try ledgerEntries()
@@ -230,6 +231,7 @@ extension SQLiteStore {
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
         let report = try verifier.verify(entries, checkpoint: checkpoint)
         try verifyColumns()
+        try verifyBalances(trustedKeys: verifier.trustedKeys)
         return report
     }
 }

@@ -676,9 +676,14 @@ def test_tampering_is_found(five, tamper, record, why):
 
 def test_truncating_the_tail_needs_a_checkpoint(five):
     home, records, checkpoint = five
+    removed = sum(r["ledger"]["amountMinor"] for r in records[3:])
     with store(home) as db:
         db.execute("DELETE FROM ledger WHERE sequence > 3")
-    # Without a checkpoint a shorter ledger is a valid ledger: removing entries
+    # The balances re-derived from the shorter ledger disagree with the store.
+    assert "disagrees with the signed ledger for: checking" in tampered_message(home)
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = 'checking'", (removed,))
+    # Balances put back, a shorter ledger is a valid ledger: removing entries
     # at the end leaves every signature and link intact. Only a checkpoint
     # kept elsewhere can tell.
     report = verify_fresh(home)
@@ -927,8 +932,9 @@ def test_pinned_key_and_checkpoint_of_an_empty_ledger(engine):
     pem = engine.public_key("pem")  # creates the key; the ledger stays empty
     checkpoint = engine.checkpoint()
     foreign = foreign_key()[1]
-    # no record to check: any Ed25519 key is a valid root of an empty ledger
-    assert engine.verify(trusted_key=foreign)["records"] == 0
+    # no record to check, but the balances the directory set are signed, by the genuine key only
+    with pytest.raises(tender.LedgerTamperedError, match="checking .no valid signed balance."):
+        engine.verify(trusted_key=foreign)
     assert engine.verify(checkpoint, trusted_key=pem)["records"] == 0
     with pytest.raises(tender.LedgerTamperedError) as info:
         engine.verify(checkpoint, trusted_key=foreign)
@@ -1000,6 +1006,10 @@ def _resign_from(db, key, jwk, first):
         previous = link_hash(token)
         rows[index] = resign(rows[index], token)
     rewrite_ledger(db, rows)
+    # a forger holding a key re-signs the signed balances too
+    for account, anchor in db.execute("SELECT id, balance_anchor FROM accounts").fetchall():
+        db.execute("UPDATE accounts SET balance_anchor = ? WHERE id = ?",
+                   (_sign_record(key, jwk["kid"], json.loads(jws_parts(anchor)[1])), account))
     return rows
 
 
@@ -1290,3 +1300,25 @@ def test_records_carry_the_columns_signed(engine):
     assert record["ledger"]["amountMinor"] == 400
     assert record["ledger"]["idempotencyKey"] == "signed-columns"
     assert record["ledger"]["currency"] == "USD" and record["ledger"]["payeeContact"] == "tim-cook"
+
+
+def test_verify_rederives_balances_and_names_the_account_that_disagrees(engine, home, cli):
+    """Issue 18.4: someone raises a balance in SQLite; verify used to say valid."""
+    for n in range(2):
+        pay(engine, f"bal-{n}", amount="7.00")
+    assert engine.verify()["records"] == 2
+    engine.close()
+    assert verify_fresh(home)["records"] == 2
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor + 1000000 WHERE id = 'checking'")
+    message = tampered_message(home)
+    assert "the stored balance disagrees with the signed ledger for: checking" in message, message
+    done = cli("verify", "--home", home)
+    assert done.returncode == 1 and "checking" in done.stderr, done.stderr
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor - 1000000 WHERE id = 'checking'")
+    assert verify_fresh(home)["records"] == 2
+    # the signed balance itself cannot be edited or dropped either
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_anchor = NULL WHERE id = 'checking'")
+    assert "checking (no valid signed balance)" in tampered_message(home)
