@@ -413,10 +413,13 @@ tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_
  * first key the store recorded; pinning a key you keep elsewhere protects
  * against someone who can rewrite the store. With `checkpoint` (a JWS from
  * tender_engine_checkpoint(); NULL for none), also checks that no record it
- * covers was removed or rewritten. On success writes a report
+ * covers was removed or rewritten. Then checks every column the store keeps
+ * beside a record against the signed record, and re-derives every account's
+ * balance from its signed balance (signed when the directory set it) and the
+ * ledger (docs/json.md). On success writes a report
  * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
- * names the first bad record), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
+ * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
  * TENDER_E_STORE. Thread-safe.
  */
