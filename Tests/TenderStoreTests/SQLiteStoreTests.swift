@@ -28,7 +28,7 @@ import TenderCrypto
 
     private func submission(key: String, amount: String = "10.00", account: String = "checking") throws -> PaymentSubmission {
         let money = try Money(decimal: amount, currency: try Currency(code: "USD"))
-        return PaymentSubmission(
+        return PaymentSubmission.signed(
             idempotencyKey: key, fingerprint: "fp-\(amount)", amount: money,
             movements: [BalanceMovement(accountID: account, currency: money.currency, delta: -money.minorUnits)],
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
