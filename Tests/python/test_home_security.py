@@ -187,8 +187,8 @@ def test_read_only_engines_and_commands_create_nothing(tmp_path):
         tender.Engine(typo, authentication=NO_AUTH, readOnly=True)
     assert not typo.exists()
     if os.access(CLI, os.X_OK):
-        for command in (["verify"], ["directory", "list"], ["directory", "signed-in"]):
-            done = cli(*command, "--home", str(typo))
+        for command in (["verify"], ["directory", "list"], ["directory", "signed-in"], ["parse", "send $5 to Tim"]):
+            done = cli(*command[:2], "--home", str(typo), *command[2:])
             assert done.returncode != 0 and "no Tender home" in done.stderr, (command, done.stderr)
         assert not typo.exists()
         assert cli("verify", "--home", str(home)).returncode == 0
