@@ -8,7 +8,7 @@ import TenderCore
 public final class KeyDirectory: KeyStore {
     /// The directory holding the key files, HOME/keys.
     public let path: String
-    private let signers = Mutex<[String: Ed25519Signer]>([:])
+    private let signers = PthreadLocked<[String: Ed25519Signer]>([:])
 
     /// The key directory inside `home`, created 0700 when missing (unless
     /// `create` is false: a read-only open, where a missing directory just
