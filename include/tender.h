@@ -218,7 +218,8 @@ typedef struct tender_engine tender_engine;
  * The home, HOME/keys, the store and its -wal and -shm must belong to the
  * effective user and must not be writable by group or others (TENDER_E_HOME);
  * everything is checked before anything is created. A process whose real and
- * effective uids differ gets TENDER_E_AUTH_SERVICE when the policy needs PAM.
+ * effective uids differ is refused with TENDER_E_AUTH_SERVICE (Tender acts for
+ * one user: PAM, the audit and the ownership checks use the same uid).
  *
  * On success writes a new engine to *engine_out; release it with
  * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,

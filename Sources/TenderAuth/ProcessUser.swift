@@ -31,4 +31,10 @@ enum ProcessUser {
         }
         return String(cString: name)
     }
+
+    /// The name of ``uid()``, or "uid N" when it has no passwd entry; throws only when the uids differ.
+    static func label() throws(TenderError) -> String {
+        let uid = try uid()
+        return (try? name()) ?? "uid \(uid)"
+    }
 }

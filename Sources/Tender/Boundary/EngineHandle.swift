@@ -14,6 +14,8 @@ final class EngineHandle: CHandle {
     /// the payments are the host's (its callbacks), the ledger stays Tender's.
     init(configuration: EngineConfiguration, host: HostCallbacks? = nil) throws(TenderError) {
         // The authenticator and the vocabulary first: a refusal leaves nothing behind.
+        // One uid for PAM, the audit and the ownership checks: refused when the real and effective uids differ.
+        let user = try PAMAuthenticator.actingUser()
         let policy = configuration.authentication
         let authenticator = policy.asksAnything
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
@@ -26,7 +28,7 @@ final class EngineHandle: CHandle {
             access: access)
         self.store = store
         let gate = AuthenticationGate(
-            policy: policy, authenticator: authenticator, records: store, user: authenticator?.user ?? (try? PAMAuthenticator.processUser()) ?? "")
+            policy: policy, authenticator: authenticator, records: store, user: user)
         let directory: any Directory = host.map { HostDirectory(callbacks: $0, store: store) } ?? store
         engine = Engine(
             directory: directory, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
