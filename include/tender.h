@@ -208,7 +208,18 @@ typedef struct tender_engine tender_engine;
  * reuse window, the PAM service, throttling), `"dialog"` (the prompt limit,
  * transfer fees) and the app-wide vocabulary (`"vocabulary"` inline or
  * `"vocabularyFile"`, a path; see docs/intents.md). The home directory is created
- * (mode 0700) when missing, and the store inside it when new.
+ * (mode 0700) when missing, and the store inside it (0600) when new.
+ * `"testing": true` is required for a PAM service other than "tender" or a
+ * `pamConfigDirectory`; the audit then says "testing mode". `"readOnly": true`
+ * opens the store read-only: nothing is created or changed, writes fail with
+ * TENDER_E_STORE. `"newLedger": true` starts a new ledger in a home that held
+ * one whose store is missing (otherwise refused with TENDER_E_HOME).
+ *
+ * The home, HOME/keys, the store and its -wal and -shm must belong to the
+ * effective user and must not be writable by group or others (TENDER_E_HOME);
+ * everything is checked before anything is created. A process whose real and
+ * effective uids differ is refused with TENDER_E_AUTH_SERVICE (Tender acts for
+ * one user: PAM, the audit and the ownership checks use the same uid).
  *
  * On success writes a new engine to *engine_out; release it with
  * tender_engine_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
@@ -403,10 +414,13 @@ tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_
  * first key the store recorded; pinning a key you keep elsewhere protects
  * against someone who can rewrite the store. With `checkpoint` (a JWS from
  * tender_engine_checkpoint(); NULL for none), also checks that no record it
- * covers was removed or rewritten. On success writes a report
+ * covers was removed or rewritten. Then checks every column the store keeps
+ * beside a record against the signed record, and re-derives every account's
+ * balance from its signed balance (signed when the directory set it) and the
+ * ledger (docs/json.md). On success writes a report
  * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
- * names the first bad record), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
+ * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
  * TENDER_E_STORE. Thread-safe.
  */

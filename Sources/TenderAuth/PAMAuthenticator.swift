@@ -33,7 +33,13 @@ public final class PAMAuthenticator: Authenticator {
     /// The name of the user the process runs as.
     public static func processUser() throws(TenderError) -> String { try ProcessUser.name() }
 
+    /// The user Tender acts for, as the audit names it (its name, else "uid N"); throws
+    /// ``TenderError/authService(_:)`` when the real and effective uids differ.
+    public static func actingUser() throws(TenderError) -> String { try ProcessUser.label() }
+
     public func authenticate(through conversation: any Conversation) -> AuthenticationDenial? {
+        // The uids may have changed since the engine opened: authenticate only while they agree.
+        do throws(TenderError) { _ = try ProcessUser.uid() } catch { return .systemError(error.message) }
         let context = ConversationContext(conversation)
         let appdata = Unmanaged.passRetained(context)
         defer { appdata.release() }

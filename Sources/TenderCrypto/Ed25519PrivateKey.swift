@@ -9,7 +9,7 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     /// Signing contexts already bound to the key (EVP_DigestSignInit), each
     /// used by one thread at a time; a one-shot EVP_DigestSign leaves a context
     /// ready for the next message.
-    private let contexts = Mutex<[SigningContext]>([])
+    private let contexts = PthreadLocked<[SigningContext]>([])
     /// The most idle contexts kept: one per thread that signs at once is plenty.
     private static let keptContexts = 64
 

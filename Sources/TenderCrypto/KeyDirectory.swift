@@ -8,16 +8,19 @@ import TenderCore
 public final class KeyDirectory: KeyStore {
     /// The directory holding the key files, HOME/keys.
     public let path: String
-    private let signers = Mutex<[String: Ed25519Signer]>([:])
+    private let signers = PthreadLocked<[String: Ed25519Signer]>([:])
 
-    /// The key directory inside `home`, created 0700 when missing; refused
-    /// when group or others can write it.
-    public init(home: String) throws(TenderError) {
+    /// The key directory inside `home`, created 0700 when missing (unless
+    /// `create` is false: a read-only open, where a missing directory just
+    /// holds no key); refused when it belongs to another user than the
+    /// effective one or group or others can write it.
+    public init(home: String, create: Bool = true) throws(TenderError) {
         path = home + "/keys"
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        if create, mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw .keyFile("cannot create the key directory \(path): \(String(cString: strerror(errno)))")
         }
         var info = stat()
+        if !create, lstat(path, &info) != 0, errno == ENOENT { return }
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .keyFile("\(path) is not a directory") }
         guard info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
             throw .keyFile("the key directory \(path) is writable by others or belongs to another user")

@@ -4,7 +4,7 @@ import TenderCore
 /// The ``LedgerCrypto`` port on OpenSSL: SHA-256, and Ed25519 verification
 /// with each public key parsed once and batches checked on every core. Thread-safe.
 public final class OpenSSLLedgerCrypto: LedgerCrypto {
-    private let publicKeys = Mutex<[[UInt8]: Ed25519PublicKey]>([:])
+    private let publicKeys = PthreadLocked<[[UInt8]: Ed25519PublicKey]>([:])
 
     /// A crypto port with an empty cache of parsed public keys.
     public init() {}

@@ -1,12 +1,102 @@
 internal import Glibc
 import TenderCore
 
-/// Prepares the home directory that holds the store.
+/// Checks and prepares the home directory that holds the store, in the
+/// manner of ssh's StrictModes: the home, `keys/`, the store and its `-wal`
+/// and `-shm` files must belong to the effective user and must not be
+/// writable by group or others. Everything is checked before anything is
+/// created, so a refused open leaves nothing behind.
+///
+/// Ledger continuity: a home that held a ledger (a key in `keys/`, or the
+/// marker file ``markerName``) whose store is missing is refused unless a new
+/// ledger is asked for explicitly.
 enum HomeDirectory {
-    /// Creates `path` and its missing parents with mode 0700; refuses a path
-    /// that exists but is not a directory, or that this process cannot write.
-    static func prepare(_ path: String) throws(TenderError) {
+    /// The marker written beside a new store: this home holds a ledger.
+    static let markerName = ".tender-ledger"
+    /// The files SQLite keeps beside the store.
+    static let storeSuffixes = ["", "-wal", "-shm"]
+
+    /// Checks `path` and, for `.readWrite`, creates the home (0700), the
+    /// marker and the empty store file (0600) when missing. Throws
+    /// ``TenderError/home(_:)`` naming what is wrong; creates nothing then.
+    static func prepare(_ path: String, access: StoreAccess) throws(TenderError) {
         guard !path.isEmpty else { throw .home("the home path is empty") }
+        let store = path + "/" + SQLiteStore.fileName
+        let homeExists = try checkOwned(path, what: "the home directory", directory: true)
+        if homeExists { _ = try checkOwned(path + "/keys", what: "the key directory", directory: true) }
+        var storeExists = false
+        for suffix in storeSuffixes {
+            let exists = homeExists ? try checkOwned(store + suffix, what: "the store file \(SQLiteStore.fileName)\(suffix)", directory: false) : false
+            if suffix.isEmpty { storeExists = exists }
+        }
+        switch access {
+        case .readOnly:
+            guard homeExists else { throw .home("there is no Tender home at \(path)") }
+            guard storeExists else { throw .home("there is no store \(store); a read-only open creates nothing") }
+            return
+        case let .readWrite(newLedger):
+            if homeExists, !storeExists, !newLedger {
+                var evidence: [String] = []
+                if exists(path + "/" + markerName) { evidence.append("the marker \(markerName)") }
+                let keys = keyIDs(home: path)
+                if !keys.isEmpty { evidence.append("\(keys.count) signing key(s) in keys/") }
+                if !evidence.isEmpty {
+                    throw .home(
+                        "the store \(store) is missing, but this home held a ledger (\(evidence.joined(separator: ", "))); restore the store, "
+                            + "or start a new ledger explicitly with `tender init --force` (configuration \"newLedger\": true)")
+                }
+            }
+            if homeExists {
+                guard faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0 else { throw .home("the home directory is not writable") }
+            } else {
+                try makeDirectories(path)
+            }
+            if !storeExists {
+                try createPrivateFile(path + "/" + markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
+                try createPrivateFile(store, contents: nil)
+            }
+        }
+    }
+
+    /// The IDs of the private keys in HOME/keys (file names ending in .pem).
+    static func keyIDs(home: String) -> [String] {
+        guard let dir = opendir(home + "/keys") else { return [] }
+        defer { closedir(dir) }
+        var ids: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name.hasSuffix(".pem"), name.count > 4 { ids.append(String(name.dropLast(4))) }
+        }
+        return ids.sorted()
+    }
+
+    /// False when `path` does not exist; throws unless it is a directory
+    /// (or a regular file) of the effective user that group and others cannot write.
+    private static func checkOwned(_ path: String, what: String, directory: Bool) throws(TenderError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw .home("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK { throw .home("\(what) \(path) is a symbolic link") }
+        guard type == (directory ? S_IFDIR : S_IFREG) else { throw .home("\(what) \(path) is not a \(directory ? "directory" : "regular file")") }
+        guard info.st_uid == geteuid() else {
+            throw .home("\(what) \(path) belongs to uid \(info.st_uid), not to the user Tender runs as (uid \(geteuid()))")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw .home("\(what) \(path) is writable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w it")
+        }
+        return true
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// mkdir -p with mode 0700.
+    private static func makeDirectories(_ path: String) throws(TenderError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -15,16 +105,20 @@ enum HomeDirectory {
             }
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .home("cannot read the home directory: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .home("the home path is not a directory") }
-        guard access(path, W_OK | X_OK) == 0 else { throw .home("the home directory is not writable") }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .home("the home path is not a directory") }
     }
 
-    /// Creates `path` empty with mode 0600 when missing, so the store and its
-    /// journal files (which SQLite gives the same mode) are private.
-    static func createPrivateFile(_ path: String) throws(TenderError) {
+    /// Creates `path` with mode 0600 (whatever the umask) when missing, so the
+    /// store and its journal files (which SQLite gives the same mode) are private.
+    private static func createPrivateFile(_ path: String, contents: String?) throws(TenderError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .home("cannot create the store file: \(String(cString: strerror(errno)))") }
-        close(fd)
+        guard fd >= 0 else { throw .home("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        if let contents {
+            let bytes = Array(contents.utf8)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            fsync(fd)
+        }
     }
 }

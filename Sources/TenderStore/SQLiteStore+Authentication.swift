@@ -110,3 +110,16 @@ extension SQLiteStore: AuthenticationRecords {
         }
     }
 }
+
+extension SQLiteStore {
+    /// How many audit entries came from an engine in testing mode (`"testing": true`).
+    public func testingModeAuditCount() throws(TenderError) -> Int64 {
+        try read { (db) throws(TenderError) -> Int64 in
+            let row = try db.statement("SELECT count(*) FROM audit WHERE detail LIKE 'testing mode%'")
+            _ = try row.step()
+            let count = row.int64(0)
+            _ = try row.step()
+            return count
+        }
+    }
+}

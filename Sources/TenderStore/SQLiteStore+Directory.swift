@@ -128,6 +128,7 @@ extension SQLiteStore {
                     [account.id, account.nickname, account.organizationName, account.type.rawValue, account.balance.currency.code,
                      account.balance.minorUnits, account.points, account.miles, account.isDefault]
                 ).run()
+                try anchorBalance(account.id, account.balance, db)
             }
             for payee in document.billPayees {
                 try db.statement(

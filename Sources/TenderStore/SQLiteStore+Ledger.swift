@@ -216,6 +216,9 @@ extension SQLiteStore {
     /// Verifies every entry, optionally against an earlier checkpoint. The
     /// root of trust is `trustedKeys` when given (a pinned key), else the first
     /// key this store recorded; later keys are trusted only through signed rotations.
+    /// Then checks every column kept beside the records against their signed
+    /// payloads (``verifyColumns()``), and re-derives every account's balance
+    /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
     /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record.
     public func verify(checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil) throws(TenderError) -> LedgerVerifier.Report {
         let entries = try ledgerEntries()
@@ -226,6 +229,9 @@ extension SQLiteStore {
             if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
-        return try verifier.verify(entries, checkpoint: checkpoint)
+        let report = try verifier.verify(entries, checkpoint: checkpoint)
+        try verifyColumns()
+        try verifyBalances(trustedKeys: verifier.trustedKeys)
+        return report
     }
 }

@@ -1,3 +1,4 @@
+internal import Glibc
 import Synchronization
 import TenderCore
 
@@ -19,24 +20,64 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let crypto: any LedgerCrypto
     let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
 
-    /// Opens the store in `home`, creating the directory (0700) and the store
-    /// when missing. Records are signed with keys from `keys`; hashes and
-    /// verification use `crypto`. Throws ``TenderError/home(_:)`` when the
-    /// home cannot be used, ``TenderError/store(_:)`` otherwise.
-    public init(home: String, keys: any KeyStore, crypto: any LedgerCrypto) throws(TenderError) {
-        try HomeDirectory.prepare(home)
+    /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
+    public let isReadOnly: Bool
+
+    /// Opens the store in `home`. Call ``prepareHome(_:access:)`` first (it
+    /// checks ownership and modes and, for `.readWrite`, creates the home and
+    /// the store). Records are signed with keys from `keys`; hashes and
+    /// verification use `crypto`. Refuses (``TenderError/home(_:)``) a store
+    /// whose ledger is empty while HOME/keys holds a key it never recorded (a
+    /// store replaced by a fresh one) unless `access` asks for a new ledger;
+    /// throws ``TenderError/store(_:)`` when SQLite fails.
+    public init(home: String, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess = .readWrite(newLedger: false)) throws(TenderError) {
         let path = home + "/" + SQLiteStore.fileName
-        try HomeDirectory.createPrivateFile(path)
-        let writing = try Database(path: path)
-        try Schema.migrate(writing)
-        writer = Mutex(writing)
-        reader = Mutex(try Database(path: path))
+        isReadOnly = access == .readOnly
+        if isReadOnly {
+            // A read-only WAL connection would create -wal and -shm (and cannot create them on read-only media):
+            // a store with no -wal (checkpointed, no writer open) is read as immutable and nothing is created.
+            // With a -wal present (a writer is open) it reads through the WAL, which then exists already.
+            var info = stat()
+            let immutable = lstat(path + "-wal", &info) != 0
+            writer = Mutex(try Database(path: path, readOnly: true, immutable: immutable))
+            reader = Mutex(try Database(path: path, readOnly: true, immutable: immutable))
+        } else {
+            let writing = try Database(path: path)
+            try Schema.migrate(writing)
+            writer = Mutex(writing)
+            reader = Mutex(try Database(path: path))
+        }
         self.keys = keys
         self.crypto = crypto
+        if access != .readWrite(newLedger: true) { try checkContinuity(home: home) }
     }
 
-    /// Creates `home` and its missing parents with mode 0700; refuses a path that is not a writable directory.
-    public static func prepareHome(_ home: String) throws(TenderError) { try HomeDirectory.prepare(home) }
+    /// Checks `home` as the store needs it (owner, modes, continuity) and, for
+    /// `.readWrite`, creates the home (0700), the store (0600) and its marker;
+    /// creates nothing when it refuses (``TenderError/home(_:)``).
+    public static func prepareHome(_ home: String, access: StoreAccess = .readWrite(newLedger: false)) throws(TenderError) {
+        try HomeDirectory.prepare(home, access: access)
+    }
+
+    /// An empty ledger while HOME/keys holds a key the store never recorded: the store was replaced.
+    private func checkContinuity(home: String) throws(TenderError) {
+        let files = HomeDirectory.keyIDs(home: home)
+        guard !files.isEmpty else { return }
+        let (entries, known) = try read { (db) throws(TenderError) -> (Int64, [String]) in
+            let count = try db.statement("SELECT count(*) FROM ledger")
+            _ = try count.step()
+            let entries = count.int64(0)
+            _ = try count.step()
+            return (entries, try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" })
+        }
+        guard entries == 0 else { return }
+        let unknown = files.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw .home(
+                "the ledger in \(home)/\(SQLiteStore.fileName) is empty, but keys/ holds \(unknown.count) key(s) it never recorded "
+                    + "(\(unknown[0]).pem): the store was replaced; restore it, or start a new ledger explicitly with `tender init --force`")
+        }
+    }
 
     func read<T: Sendable>(_ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
         try reader.withLock { (db: inout Database) throws(TenderError) -> T in

@@ -3,7 +3,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 4
+    static let version: Int64 = 5
 
     static let migrations: [String] = [
         """
@@ -113,6 +113,11 @@ enum Schema {
         ALTER TABLE ledger ADD COLUMN subject INTEGER;
         ALTER TABLE ledger ADD COLUMN status TEXT;
         CREATE INDEX ledger_subject ON ledger (subject, sequence) WHERE subject IS NOT NULL;
+        """,
+        // 5: each account's balance as last set by the directory, signed (a JWS naming the ledger's length then),
+        // so verify can re-derive the balance from it and the ledger.
+        """
+        ALTER TABLE accounts ADD COLUMN balance_anchor TEXT;
         """,
     ]
 

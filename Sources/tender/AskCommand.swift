@@ -23,11 +23,7 @@ struct AskCommand: ParsableCommand {
 
     @Flag(help: "Write every turn as one JSON object per line.") var json = false
 
-    @Option(name: .customLong("pam-service"), help: ArgumentHelp("The PAM service for re-authentication.", valueName: "NAME"))
-    var pamService = "tender"
 
-    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("A PAM configuration directory of your own.", valueName: "DIR"))
-    var pamConfigDirectory: String?
 
     @Argument(help: "The request, e.g. \"send $50 to John\"; more texts are alternatives, best first.") var texts: [String]
 
@@ -62,7 +58,7 @@ struct AskCommand: ParsableCommand {
             if !json { printer.detail("", "that is not a payment request Tender handles") }
             return 2
         }
-        let engine = try StoreOpener.engine(store: store, service: pamService, configDirectory: pamConfigDirectory, today: { today })
+        let engine = try StoreOpener.engine(store: store, home: path, today: { today })
         let session = try DialogSession(engine: engine, json: intent)
         if isatty(0) != 0 {
             // A person at a terminal types the password without echo, --json or not.

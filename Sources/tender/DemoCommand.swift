@@ -19,11 +19,6 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Authenticate with your real login (PAM service \"tender\", installed by make install), asking on the terminal.")
     var login = false
 
-    @Option(name: .customLong("pam-service"), help: ArgumentHelp("With --login: the PAM service.", valueName: "NAME"))
-    var pamService = "tender"
-
-    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("With --login: a PAM configuration directory of your own.", valueName: "DIR"))
-    var pamConfigDirectory: String?
 
     func run() throws {
         let temporary = home.resolved == nil
@@ -40,9 +35,14 @@ struct DemoCommand: ParsableCommand {
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(DemoDirectory.json(today: today))))
         let printer = DialogPrinter()
         let user = try PAMAuthenticator.processUser()
-        let service = login ? pamService : DemoPAMStack.service
-        let configDirectory = login ? pamConfigDirectory : try DemoPAMStack(home: home, user: user).directory
-        let engine = try StoreOpener.engine(store: store, service: service, configDirectory: configDirectory)
+        var policy = AuthenticationPolicy()
+        if !login {
+            policy.service = DemoPAMStack.service
+            policy.configDirectory = try DemoPAMStack(home: home, user: user).directory
+            policy.testing = true
+        }
+        let service = policy.service
+        let engine = try StoreOpener.engine(store: store, policy: policy)
         printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
         printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")
@@ -72,9 +72,8 @@ struct DemoCommand: ParsableCommand {
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
         if kept {
             printer.banner("\nTry any scenario by hand on this home, answering each question on its own line, e.g.:")
-            let pam = login ? "" : " --pam-service \(DemoPAMStack.service) --pam-config-dir \(home)/pam.d"
-            printer.line("  tender intent --home \(home)\(pam) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
-            if !login { printer.line("  (the demo PAM stack's password is \"\(DemoPAMStack.password)\")") }
+            printer.line("  tender intent --home \(home) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
+            if !login { printer.line("  (in this demo home tender uses the demo PAM stack, in testing mode; its password is \"\(DemoPAMStack.password)\")") }
         }
     }
 }

@@ -19,6 +19,14 @@ struct DemoPAMStack {
         "/usr/lib/pam_wrapper/pam_matrix.so",
     ]
 
+    /// The demo stack's directory when `home` is a demo home (it holds pam.d/tender-demo), else nil.
+    static func existing(home: String) -> String? {
+        let directory = home + "/pam.d"
+        var info = stat()
+        guard lstat(directory + "/" + service, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return directory
+    }
+
     /// Writes the stack into `home`/pam.d for `user`.
     init(home: String, user: String) throws(TenderError) {
         guard let module = Self.modulePaths.first(where: { access($0, R_OK) == 0 }) else {

@@ -37,7 +37,7 @@ struct DirectoryCommand: ParsableCommand {
         @OptionGroup var home: HomeOption
 
         func run() throws {
-            let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+            let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
             print(JSONWriter.string(try store.directory().json))
         }
     }
@@ -65,7 +65,8 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "The vocabulary JSON file to set.") var file: String?
 
         func run() throws {
-            let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+            let path = try StoreOpener.requiredHome(home)
+            let store = file == nil ? try StoreOpener.openReadOnly(home: path) : try StoreOpener.open(home: path)
             if let file { try store.setVocabulary(try UserVocabulary(json: try JSONParser.parse(try TextFile.read(file)))) }
             if let show {
                 guard let kind = VocabularyKind(rawValue: show) else { throw ValidationError("unknown vocabulary kind \(show)") }
@@ -82,7 +83,8 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "yes or no.") var value: String?
 
         func run() throws {
-            let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+            let path = try StoreOpener.requiredHome(home)
+            let store = value == nil ? try StoreOpener.openReadOnly(home: path) : try StoreOpener.open(home: path)
             switch value {
             case nil: print(try store.isSignedIn() ? "yes" : "no")
             case "yes"?: try store.setSignedIn(true)

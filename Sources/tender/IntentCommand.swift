@@ -14,11 +14,7 @@ struct IntentCommand: ParsableCommand {
 
     @OptionGroup var home: HomeOption
 
-    @Option(name: .customLong("pam-service"), help: ArgumentHelp("The PAM service for re-authentication.", valueName: "NAME"))
-    var pamService = "tender"
 
-    @Option(name: .customLong("pam-config-dir"), help: ArgumentHelp("A PAM configuration directory of your own.", valueName: "DIR"))
-    var pamConfigDirectory: String?
 
     @Argument(help: "The intent, e.g. '{\"intent\": \"search_for_bills\"}'.")
     var intent: String
@@ -26,7 +22,7 @@ struct IntentCommand: ParsableCommand {
     func run() throws {
         let path = try StoreOpener.requiredHome(home)
         let store = try StoreOpener.open(home: path)
-        let engine = try StoreOpener.engine(store: store, service: pamService, configDirectory: pamConfigDirectory)
+        let engine = try StoreOpener.engine(store: store, home: path)
         let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
         let printer = DialogPrinter()

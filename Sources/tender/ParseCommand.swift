@@ -17,7 +17,7 @@ struct ParseCommand: ParsableCommand {
         guard !texts.isEmpty else { throw ValidationError("give the text of a request") }
         var context = ParseContext(today: WallClock.today())
         if let path = home.resolved {
-            let store = try StoreOpener.open(home: path)
+            let store = try StoreOpener.openReadOnly(home: path)  // parsing reads; it never creates a home
             context.directory = store
             context.shortcuts = try store.shortcuts()
         }

@@ -16,15 +16,21 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() throws {
-        let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+        let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
         let checkpointText = try checkpoint.map { try TextFile.read($0).trimmingWhitespace() }
         let trusted = try publicKey.map { try TrustedKey.load($0) }
         do throws(TenderError) {
             let report = try store.verify(checkpoint: checkpointText, trustedKeys: trusted)
+            let testing = try store.testingModeAuditCount()
             if json {
-                print(JSONWriter.string(report.json))
+                guard case var .object(members) = report.json else { return }
+                if testing > 0 { members.append(("testingModeEntries", .number(String(testing)))) }
+                print(JSONWriter.string(.object(members)))
             } else {
                 print("ledger valid: \(report.count) records, head \(report.headHash), signed by \(report.keyIDs.count) key(s)")
+                if testing > 0 {
+                    print("TESTING MODE: \(testing) audit entr\(testing == 1 ? "y" : "ies") of this home came from an engine in testing mode (a PAM stack that is not the system's \"tender\")")
+                }
             }
         } catch {
             if json {

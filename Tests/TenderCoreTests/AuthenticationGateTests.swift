@@ -86,8 +86,7 @@ import Testing
     @Test func theReuseWindowIsBoundToPayeeAmountAndTime() async throws {
         let s = try setup { $0.reuseSeconds = 1 }
         #expect(try pay(s, amount: "10") == .success)
-        #expect(try pay(s, amount: "10", password: nil) == .success)
-        #expect(try pay(s, amount: "9.99", password: nil) == .success)
+        #expect(try pay(s, amount: "9.99", password: nil) == .success)  // reused: 0.01 and no payment left
         #expect(try pay(s, amount: "10.01", password: nil) == .failureCredentialsUnverified)
         #expect(try pay(s, payee: "john-baily", amount: "1", password: nil) == .failureCredentialsUnverified)
         #expect(s.authenticator.timesAsked == 3)  // once to pay, then asked (and cancelled) for the larger amount and the other payee
@@ -140,6 +139,76 @@ import Testing
         let policy = ThrottlePolicy(freeAttempts: 3, baseDelaySeconds: 30, maxDelaySeconds: 900)
         #expect((0...8).map { policy.delay(afterFailures: $0) } == [0, 0, 0, 30, 60, 120, 240, 480, 900])
         #expect(policy.delay(afterFailures: 10_000) == 900)
+    }
+
+    @Test func aboveAmountFailsClosedForCurrenciesItDoesNotList() throws {
+        var policy = AuthenticationPolicy()
+        policy.restrictedIntents = []
+        policy.aboveAmount = ["USD": try Money(decimal: "100.00", currency: try Currency(code: "USD"))]
+        let records = FakeAuthenticationRecords()
+        func requirement(_ amount: String, _ code: String) throws -> String? {
+            try policy.requirement(
+                intent: "send_payment", amount: try Money(decimal: amount, currency: try Currency(code: code)), payeeID: "tim-cook",
+                device: nil, records: records)
+        }
+        #expect(try requirement("50", "USD") == nil)
+        #expect(try requirement("500", "USD") == "aboveAmount")
+        #expect(try requirement("5000", "EUR") == "aboveAmount (EUR is not listed)")
+        #expect(try requirement("1", "JPY") != nil)
+    }
+
+    @Test func everyPaymentIsAuditedAndTestingModeSaysSo() throws {
+        let s = try setup {
+            $0.restrictedIntents = []
+            $0.newPayee = true
+            $0.testing = true
+            $0.service = "tender-test"
+        }
+        s.records.markPaid("tim-cook")
+        #expect(try pay(s, password: nil) == .success)  // an old payee: not asked, but audited
+        #expect(s.records.auditLog.last?.contains("notRequired testing mode (PAM service tender-test): policy unrestricted") == true)
+        #expect(try pay(s, payee: "john-appleseed") == .success)
+        #expect(s.records.auditLog.last?.contains("authenticated testing mode (PAM service tender-test): newPayee") == true)
+    }
+
+    @Test func theReuseWindowIsABudget() throws {
+        let s = try setup {
+            $0.reuseSeconds = 60
+            $0.reuseCount = 2
+        }
+        #expect(try pay(s, amount: "300") == .success)
+        #expect(try pay(s, amount: "200", password: nil) == .success)  // reused: 100.00 and 1 payment left
+        #expect(try pay(s, amount: "150", password: nil) == .failureCredentialsUnverified)  // more than is left
+        #expect(try pay(s, amount: "100", password: nil) == .success)  // the rest
+        #expect(try pay(s, amount: "1", password: nil) == .failureCredentialsUnverified)  // spent
+        #expect(s.authenticator.timesAsked == 3)  // to pay 300, then asked (and cancelled) for 150 and for 1
+        #expect(s.records.auditLog.contains { $0.contains("reuse window budget left USD 100.00 and 1 payment(s)") })
+        #expect(s.records.auditLog.contains { $0.contains("reuse budget USD 300.00 over at most 2 more payment(s)") })
+    }
+
+    @Test func throttleFloorsCanOnlyBeTightened() throws {
+        for loose in [
+            #"{"freeAttempts":6}"#, #"{"freeAttempts":86400}"#, #"{"baseDelaySeconds":0}"#, #"{"maxDelaySeconds":59}"#,
+            #"{"baseDelaySeconds":120,"maxDelaySeconds":60}"#,
+        ] {
+            #expect(throws: TenderError.self) { try ThrottlePolicy(json: try JSONParser.parse(loose)) }
+        }
+        let tight = try ThrottlePolicy(json: try JSONParser.parse(#"{"freeAttempts":0,"baseDelaySeconds":1,"maxDelaySeconds":60}"#))
+        #expect(tight == ThrottlePolicy(freeAttempts: 0, baseDelaySeconds: 1, maxDelaySeconds: 60))
+        #expect(try ThrottlePolicy(json: try JSONParser.parse("{}")) == .standard)
+    }
+
+    @Test func aTestStackNeedsTestingMode() throws {
+        for json in [#"{"service":"su"}"#, #"{"pamConfigDirectory":"/tmp/permit"}"#] {
+            #expect(throws: TenderError.self) { try AuthenticationPolicy(json: try JSONParser.parse(json)) }
+            let policy = try AuthenticationPolicy(json: try JSONParser.parse(json), testing: true)
+            #expect(policy.testing && policy.usesTestStack)
+        }
+        let configuration = try EngineConfiguration(json: try JSONParser.parse(#"{"home":"/h","testing":true,"authentication":{"service":"su"}}"#))
+        #expect(configuration.authentication.service == "su" && configuration.authentication.testing)
+        #expect(throws: TenderError.self) {
+            try EngineConfiguration(json: try JSONParser.parse(#"{"home":"/h","authentication":{"service":"su"}}"#))
+        }
     }
 
     @Test(arguments: [

@@ -22,4 +22,13 @@ import Testing
     func badConfigurationsAreRefused(json: String) {
         #expect(throws: TenderError.self) { try EngineConfiguration(json: try JSONParser.parse(json)) }
     }
+
+    @Test(arguments: ["1e999", "0", "21", "-1", "2.5", "100000000000000000000"])
+    func badMaxPromptsNameTheRange(value: String) {
+        #expect {
+            try EngineConfiguration(json: try JSONParser.parse(#"{"home":"/h","dialog":{"maxPrompts":\#(value)}}"#))
+        } throws: { error in
+            (error as? TenderError)?.message == "dialog.maxPrompts must be a whole number from 1 to 20"
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: [
         ("USD", "50", 5000, "50.00"), ("USD", "1250.5", 125_050, "1250.50"), ("USD", "0.01", 1, "0.01"),
         ("JPY", "5000", 5000, "5000"), ("BHD", "1.25", 1250, "1.250"), ("BHD", "0.001", 1, "0.001"),
-        ("USD", "007.10", 710, "7.10"), ("CLF", "1.2345", 12345, "1.2345"),
+        ("USD", "0.10", 10, "0.10"), ("CLF", "1.2345", 12345, "1.2345"),
     ])
     func parsesAndFormatsWithTheCurrencyExponent(code: String, text: String, minor: Int64, formatted: String) throws {
         let money = try Money(decimal: text, currency: try Currency(code: code))
@@ -14,7 +14,9 @@ import Testing
     }
 
     @Test(arguments: ["-5", "0", "0.00", "1.234", "1e5", "1,000", "", ".5", "5.", "1.2.3", " 5", "abc", "+5",
-                      "1000000000000000", String(repeating: "9", count: 60)])
+                      "1000000000000000", String(repeating: "9", count: 60),
+                      // leading zeros beyond one (issue 20.4)
+                      "007.10", "050", "00.50", "00000000000000000000000000000000000050"])
     func refusesBadAmounts(text: String) throws {
         let usd = try Currency(code: "USD")
         #expect(throws: TenderError.self) { try Money(decimal: text, currency: usd) }

@@ -11,7 +11,7 @@ import TenderCrypto
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
         for index in 0..<payments {
             let amount = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
-            let submission = PaymentSubmission(
+            let submission = PaymentSubmission.signed(
                 idempotencyKey: "k\(index)", fingerprint: "f", amount: amount,
             movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
                 payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
@@ -78,6 +78,9 @@ import TenderCrypto
         let checkpoint = try store.checkpoint()
         #expect(try store.verify(checkpoint: checkpoint).count == 4)
         try execute(home, "PRAGMA foreign_keys = OFF; DELETE FROM ledger WHERE sequence > 2")
+        // The balance re-derived from the shorter ledger disagrees; put back, only the checkpoint can tell.
+        expectTampered(store, checkpoint: nil, naming: "the stored balance disagrees with the signed ledger for: checking")
+        try execute(home, "UPDATE accounts SET balance_minor = 9800 WHERE id = 'checking'")
         #expect(try store.verify().count == 2)
         expectTampered(store, checkpoint: checkpoint, naming: "truncated")
     }
@@ -91,7 +94,7 @@ import TenderCrypto
         #expect(access("\(home.path)/keys/\(old.keyID).pem", F_OK) != 0)
         _ = try paidStore(home, payments: 0)
         let amount = try Money(decimal: "2.00", currency: try Currency(code: "USD"))
-        _ = try store.submit(PaymentSubmission(
+        _ = try store.submit(PaymentSubmission.signed(
             idempotencyKey: "after", fingerprint: "f", amount: amount,
             movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")

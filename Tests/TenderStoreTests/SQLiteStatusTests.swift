@@ -18,7 +18,7 @@ import TenderCore
         _ key: String, intent: String, status: PaymentStatus, cents: Int64, movements: [BalanceMovement],
         completion: [BalanceMovement] = [], bill: PaidBill? = nil
     ) throws -> PaymentSubmission {
-        PaymentSubmission(
+        PaymentSubmission.signed(
             idempotencyKey: key, fingerprint: key, amount: try Money(minorUnits: cents, currency: usd), movements: movements, paidBill: bill,
             completionMovements: completion
         ) { position in

@@ -28,7 +28,7 @@ import TenderCrypto
 
     private func submission(key: String, amount: String = "10.00", account: String = "checking") throws -> PaymentSubmission {
         let money = try Money(decimal: amount, currency: try Currency(code: "USD"))
-        return PaymentSubmission(
+        return PaymentSubmission.signed(
             idempotencyKey: key, fingerprint: "fp-\(amount)", amount: money,
             movements: [BalanceMovement(accountID: account, currency: money.currency, delta: -money.minorUnits)],
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
@@ -124,7 +124,7 @@ import TenderCrypto
         let fd = open(file, O_CREAT | O_WRONLY, 0o600)
         close(fd)
         defer { unlink(file) }
-        #expect(throws: TenderError.home("the home path is not a directory")) { try Self.openStore(file) }
+        #expect(throws: TenderError.home("the home directory \(file) is not a directory")) { try Self.openStore(file) }
         #expect(throws: TenderError.self) { try Self.openStore("") }
         let nested = home.path + "/a/b"
         _ = try Self.openStore(nested)

@@ -559,12 +559,18 @@ static void test_authentication(const char *pam_matrix) {
     /* A service with no file is refused: Linux-PAM would silently use "other". */
     tender_engine *engine = NULL;
     snprintf(config, sizeof config,
-             "{\"home\": \"%s/auth\", \"authentication\": {\"service\": \"no-such-service\", \"pamConfigDirectory\": \"%s\"}}", scratch, dir);
+             "{\"home\": \"%s/auth\", \"testing\": true, \"authentication\": {\"service\": \"no-such-service\", \"pamConfigDirectory\": \"%s\"}}", scratch, dir);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_AUTH_SERVICE);
     CHECK(contains(tender_last_error(), "no-such-service") && contains(tender_last_error(), "other"));
 
+    /* A PAM directory of the caller's needs "testing": true (a pam_permit stack would say yes to anyone). */
     snprintf(config, sizeof config,
-             "{\"home\": \"%s/auth\", \"authentication\": {\"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\","
+             "{\"home\": \"%s/auth\", \"authentication\": {\"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\"}}", scratch, dir);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_E_INVALID_ARGUMENT);
+    CHECK(contains(tender_last_error(), "testing"));
+
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/auth\", \"testing\": true, \"authentication\": {\"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\","
              " \"reuseSeconds\": 60, \"throttle\": {\"freeAttempts\": 2, \"baseDelaySeconds\": 30}}}", scratch, dir);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
     CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);

@@ -50,7 +50,8 @@ def home(tmp_path):
 
 
 def pam(home):
-    return ["--pam-service", "tender-demo", "--pam-config-dir", os.path.join(home, "pam.d")]
+    """No PAM option: the shipped tool has none. In a demo home it uses the demo's stack (testing mode)."""
+    return []
 
 
 def ask(home, *texts, answers=(), json_mode=True, home_flag=True, env=None):

@@ -25,7 +25,8 @@ SERVICE = "tender-test"
 RIGHT = "right-Horse-Battery-7"
 WRONG = "wrong-Staple-Cloud-9"
 USER = pwd.getpwuid(os.geteuid()).pw_name
-EVENTS = {"authenticated", "reused", "denied", "throttled"}
+EVENTS = {"authenticated", "reused", "denied", "throttled", "notRequired"}
+TESTING = f"testing mode (PAM service {SERVICE} in "
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(PAM_MATRIX),
@@ -61,7 +62,7 @@ def auth_engine(tmp_path, pam_dir):
     def factory(home=None, directory=pam_dir, **policy):
         config = {"service": SERVICE, "pamConfigDirectory": os.fspath(directory), **policy}
         home = home or tmp_path / f"home-{len(engines)}"
-        engine = tender.Engine(home, authentication=config)
+        engine = tender.Engine(home, authentication=config, testing=True)
         if not engine.directory().get("contacts"):
             engine.import_directory(DIRECTORY)
         engines.append(engine)
@@ -164,6 +165,11 @@ def events(engine):
     return [entry["event"] for entry in engine.audit()]
 
 
+def details(engine, event=None):
+    """The audit details, without the testing-mode prefix, of `event` (every event's when None)."""
+    return [e["detail"].split("): ", 1)[1] for e in engine.audit() if event is None or e["event"] == event]
+
+
 # ------------------------------------------------------ the policy's rules
 
 
@@ -179,7 +185,7 @@ def test_a_restricted_intent_asks_and_the_right_password_pays(auth_engine):
     assert balance(engine) == "975.00"
     [entry] = assert_no_secrets(engine)
     assert entry["event"] == "authenticated" and entry["intent"] == "send_payment"
-    assert entry["detail"] == "restrictedIntent"
+    assert entry["detail"].startswith(TESTING) and entry["detail"].endswith("): restrictedIntent: PAM service tender-test")
 
 
 def test_an_unrestricted_engine_never_asks(auth_engine, tmp_path):
@@ -187,10 +193,12 @@ def test_an_unrestricted_engine_never_asks(auth_engine, tmp_path):
     assert not asked(engine)
     with start(engine) as session:  # no conversation at all
         assert session.handle()[0] == tender.ResponseCode.SUCCESS
-    assert engine.audit() == []
+    # every payment leaves an audit entry saying why it did not ask
+    entries = engine.audit()
+    assert len(entries) == 2 and all(e["event"] == "notRequired" and "policy unrestricted" in e["detail"] for e in entries), entries
     # a policy that can ask nothing needs no PAM service file at all
     with tender.Engine(tmp_path / "other", authentication={"restrictedIntents": [], "service": "no-such-service",
-                                                           "pamConfigDirectory": os.fspath(tmp_path / "empty")}):
+                                                           "pamConfigDirectory": os.fspath(tmp_path / "empty")}, testing=True):
         pass
 
 
@@ -200,7 +208,8 @@ def test_above_amount_asks_only_above_the_threshold(auth_engine):
     assert not asked(engine, amount="100.00")  # strictly above
     assert asked(engine, amount="100.01")
     assert asked(engine, amount="500")
-    assert [e["detail"] for e in engine.audit()] == ["aboveAmount", "aboveAmount"]
+    assert details(engine, "authenticated") == ["aboveAmount: PAM service tender-test"] * 2
+    assert events(engine) == ["notRequired", "notRequired", "authenticated", "authenticated"]
 
 
 def test_new_payee_asks_only_for_a_payee_never_paid(auth_engine):
@@ -245,15 +254,13 @@ def test_the_reuse_window(auth_engine):
     engine = auth_engine(reuseSeconds=2)
     assert asked(engine, payee="tim-cook", amount="10.00")
     authenticated_at = time.monotonic()
-    assert not asked(engine, payee="tim-cook", amount="10.00")  # same payee and amount
-    assert not asked(engine, payee="tim-cook", amount="5.00")   # up to the amount
     assert asked(engine, payee="john-appleseed", amount="10.00")  # another payee
     assert asked(engine, payee="tim-cook", amount="10.01")  # more than authenticated
+    assert not asked(engine, payee="tim-cook", amount="10.00")  # a grant covers it: same payee, up to its amount
+    assert not asked(engine, payee="tim-cook", amount="1.00")  # the other grant
+    assert asked(engine, payee="tim-cook", amount="1.00")  # each grant's one payment is spent
     assert time.monotonic() - authenticated_at < 2, "too slow to test a 2 s window"
-    assert [(e["event"], e["detail"]) for e in engine.audit()] == [
-        ("authenticated", "restrictedIntent"), ("reused", "restrictedIntent"),
-        ("reused", "restrictedIntent"), ("authenticated", "restrictedIntent"),
-        ("authenticated", "restrictedIntent")]
+    assert events(engine) == ["authenticated", "authenticated", "authenticated", "reused", "reused", "authenticated"]
     time.sleep(2.1)  # every grant above is older than 2 s now
     assert asked(engine, payee="tim-cook", amount="10.00")
     assert asked(engine, payee="tim-cook", amount="2.00") is False  # the new grant
@@ -262,14 +269,42 @@ def test_the_reuse_window(auth_engine):
     assert asked(other, payee="tim-cook", amount="2.00")
 
 
+def test_the_reuse_window_is_a_budget(auth_engine):
+    """Issue 20.1: one $300 authentication used to cover $300 and 3 x $100 more with no prompt."""
+    engine = auth_engine(reuseSeconds=60, reuseCount=3)
+    assert asked(engine, amount="300.00")
+    assert not asked(engine, amount="100.00")
+    assert not asked(engine, amount="150.00")
+    assert asked(engine, amount="100.00")  # 50.00 left: not enough
+    assert not asked(engine, amount="50.00")  # the first grant's rest and its third payment
+    assert not asked(engine, amount="100.00")  # the second grant, whole
+    assert asked(engine, amount="1.00")  # both spent: $300 + $100 authenticated covered $300 + $100 more, no more
+    entries = [(e["event"], e["detail"].split("): ", 1)[1]) for e in engine.audit()]
+    assert entries[0] == ("authenticated", "restrictedIntent: PAM service tender-test; reuse budget USD 300.00 over at most 3 "
+                                           "more payment(s) within 60 s")
+    assert entries[1] == ("reused", "restrictedIntent: reuse window budget left USD 200.00 and 2 payment(s)")
+    assert entries[2] == ("reused", "restrictedIntent: reuse window budget left USD 50.00 and 1 payment(s)")
+    assert entries[3][0] == "authenticated"
+
+
+def test_the_reuse_count_defaults_to_one(auth_engine):
+    engine = auth_engine(reuseSeconds=60)
+    assert asked(engine, amount="300.00")
+    assert not asked(engine, amount="100.00")
+    assert asked(engine, amount="100.00")  # one payment per authentication by default
+    for bad in (0, 6, 1.5, "2"):
+        with pytest.raises(tender.InvalidArgumentError, match="reuseCount"):
+            auth_engine(reuseSeconds=60, reuseCount=bad)
+
+
 def test_reuse_seconds_bounds(tmp_path, pam_dir):
     for bad in (-1, 301, 1.5, "2", True):
         with pytest.raises(tender.InvalidArgumentError):
             tender.Engine(tmp_path / "h", authentication={
-                "service": SERVICE, "pamConfigDirectory": os.fspath(pam_dir), "reuseSeconds": bad})
+                "service": SERVICE, "pamConfigDirectory": os.fspath(pam_dir), "reuseSeconds": bad}, testing=True)
     for good in (0, 300):
         tender.Engine(tmp_path / "h", authentication={
-            "service": SERVICE, "pamConfigDirectory": os.fspath(pam_dir), "reuseSeconds": good}).close()
+            "service": SERVICE, "pamConfigDirectory": os.fspath(pam_dir), "reuseSeconds": good}, testing=True).close()
 
 
 # ------------------------------------------------------------- denials
@@ -289,7 +324,7 @@ def test_a_wrong_password_pays_nothing_and_the_session_may_retry(auth_engine):
         assert snapshot(engine) == before  # payments, ledger, balance
         entries = assert_no_secrets(engine)
         assert [e["event"] for e in entries] == ["denied"]
-        assert entries[0]["detail"].startswith("wrongCredentials: ")
+        assert entries[0]["detail"].startswith(TESTING) and "): wrongCredentials: " in entries[0]["detail"]
         # the session stays confirmed: handling again asks again
         code, record = session.handle()
         assert code == tender.ResponseCode.SUCCESS and record is not None
@@ -332,7 +367,7 @@ def test_cancelling_is_denied(auth_engine):
     assert session.conversation_error is None
     assert engine.payments() == []
     [entry] = assert_no_secrets(engine)
-    assert entry["event"] == "denied" and entry["detail"].startswith("cancelled")
+    assert entry["event"] == "denied" and entry["detail"].split("): ", 1)[1].startswith("cancelled")
 
 
 def test_a_callable_that_raises_cancels(auth_engine):
@@ -370,7 +405,7 @@ def test_no_conversation_is_denied(auth_engine):
         session.set_conversation(None)
         assert session.handle()[0] == tender.ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED
     assert engine.payments() == []
-    assert [(e["event"], e["detail"].split(":")[0]) for e in engine.audit()] == [("denied", "cancelled")] * 2
+    assert [(e["event"], e["detail"].split("): ", 1)[1].split(":")[0]) for e in engine.audit()] == [("denied", "cancelled")] * 2
 
 
 def test_cancels_and_missing_conversations_do_not_count_toward_throttling(auth_engine):
@@ -389,7 +424,7 @@ def test_cancels_and_missing_conversations_do_not_count_toward_throttling(auth_e
 def test_a_missing_service_is_refused_when_the_engine_opens(tmp_path, pam_dir):
     home = tmp_path / "home"
     with pytest.raises(tender.AuthServiceError) as info:
-        tender.Engine(home, authentication={"service": "tender-missing", "pamConfigDirectory": os.fspath(pam_dir)})
+        tender.Engine(home, authentication={"service": "tender-missing", "pamConfigDirectory": os.fspath(pam_dir)}, testing=True)
     error = info.value
     assert isinstance(error, tender.TenderError)
     assert error.code == 500 == tender.ResultCode.AUTH_SERVICE and error.name == "TENDER_E_AUTH_SERVICE"
@@ -400,17 +435,17 @@ def test_a_missing_service_is_refused_when_the_engine_opens(tmp_path, pam_dir):
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(tender.AuthServiceError, match='"tender"'):
-        tender.Engine(home, authentication={"pamConfigDirectory": os.fspath(empty)})
+        tender.Engine(home, authentication={"pamConfigDirectory": os.fspath(empty)}, testing=True)
     # a directory named like the service is not a service file
     (empty / "tender").mkdir()
     with pytest.raises(tender.AuthServiceError):
-        tender.Engine(home, authentication={"pamConfigDirectory": os.fspath(empty)})
+        tender.Engine(home, authentication={"pamConfigDirectory": os.fspath(empty)}, testing=True)
     # any rule that can ask needs the file
     for policy in ({"restrictedIntents": [], "newPayee": True}, {"restrictedIntents": [], "newDevice": True},
                    {"restrictedIntents": [], "aboveAmount": {"USD": "1.00"}}):
         with pytest.raises(tender.AuthServiceError):
             tender.Engine(home, authentication={"service": "tender-missing",
-                                                "pamConfigDirectory": os.fspath(pam_dir), **policy})
+                                                "pamConfigDirectory": os.fspath(pam_dir), **policy}, testing=True)
 
 
 @pytest.mark.skipif(os.path.exists("/etc/pam.d/tender") or os.environ.get("PAM_WRAPPER") == "1",
@@ -425,7 +460,7 @@ def test_the_default_policy_needs_etc_pam_d_tender(tmp_path):
 @pytest.mark.parametrize("service", ["", "../pam.d/x", "a/b", ".", "..", "x" * 65, 42])
 def test_a_bad_service_name_is_refused(tmp_path, pam_dir, service):
     with pytest.raises(tender.InvalidArgumentError):
-        tender.Engine(tmp_path / "h", authentication={"service": service, "pamConfigDirectory": os.fspath(pam_dir)})
+        tender.Engine(tmp_path / "h", authentication={"service": service, "pamConfigDirectory": os.fspath(pam_dir)}, testing=True)
 
 
 def test_an_unknown_policy_key_is_refused(tmp_path, pam_dir):
@@ -438,7 +473,7 @@ def test_an_unknown_policy_key_is_refused(tmp_path, pam_dir):
 # ------------------------------------------------------------ throttling
 
 
-THROTTLE = {"freeAttempts": 2, "baseDelaySeconds": 1, "maxDelaySeconds": 4}
+THROTTLE = {"freeAttempts": 2, "baseDelaySeconds": 1, "maxDelaySeconds": 60}
 
 
 def test_throttling(auth_engine):
@@ -497,7 +532,7 @@ def test_the_throttle_holds_across_engines(auth_engine):
 
 
 def test_the_audit_log_holds_no_secret(auth_engine):
-    engine = auth_engine(throttle={"freeAttempts": 4, "baseDelaySeconds": 1, "maxDelaySeconds": 1},
+    engine = auth_engine(throttle={"freeAttempts": 4, "baseDelaySeconds": 1, "maxDelaySeconds": 60},
                          reuseSeconds=60)
     secret_like = ["p\u00e4ss-\u00fcnicode-\u2603", "x" * 500, WRONG.upper()]
     for answer in [WRONG, *secret_like, RIGHT]:  # four failures, then throttled
@@ -506,7 +541,7 @@ def test_the_audit_log_holds_no_secret(auth_engine):
     pay(engine, RIGHT)
     pay(engine, RIGHT)  # reused
     entries = assert_no_secrets(engine, *secret_like)
-    assert {e["event"] for e in entries} == EVENTS
+    assert {e["event"] for e in entries} == EVENTS - {"notRequired"}
     for entry in entries:
         assert entry["at"].endswith("Z") and isinstance(entry["id"], int)
 

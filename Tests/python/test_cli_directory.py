@@ -26,7 +26,19 @@ def demo_home(tmp_path_factory):
 
 
 def pam_flags(home):
-    return ["--pam-service", "tender-demo", "--pam-config-dir", os.path.join(home, "pam.d")]
+    """No PAM option: the shipped tool has none. In a demo home it uses the demo's stack (testing mode)."""
+    return []
+
+
+def test_the_shipped_tool_takes_no_pam_stack_from_its_caller(demo_home, tmp_path):
+    home, _ = demo_home
+    for command in ("intent", "ask", "demo"):
+        for flag in ("--pam-config-dir", "--pam-service"):
+            done = tender(command, flag, str(tmp_path), "--home", home, "{}")
+            assert done.returncode != 0 and "Unknown option" in done.stderr, (command, flag, done.stderr)
+    # the demo home's own stack is used in testing mode, and the audit and verify say so
+    verified = tender("verify", "--home", home)
+    assert verified.returncode == 0 and "TESTING MODE" in verified.stdout, verified.stdout
 
 
 def directory(home):

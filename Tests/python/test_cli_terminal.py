@@ -1,7 +1,8 @@
-"""`tender demo --login` asks PAM's password on the terminal, without echo.
+"""`tender intent` asks PAM's password on the terminal, without echo.
 
-Runs the CLI on a pseudo-terminal against a pam_matrix stack of its own
-(`--pam-config-dir`), types the password at the prompt, and checks that the
+Runs the CLI on a pseudo-terminal in a demo home (where the tool uses the
+demo's pam_matrix stack, in testing mode: the shipped tool takes no PAM stack
+from its caller), types the password at the prompt, and checks that the
 payment went through and that the password never appeared on the terminal.
 """
 import os
@@ -21,15 +22,6 @@ PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
 def cli():
     path = os.environ.get("TENDER_CLI") or os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin", "tender")
     return path if os.path.exists(path) else None
-
-
-def stack(directory, password):
-    directory.mkdir()
-    user = pwd.getpwuid(os.geteuid()).pw_name
-    (directory / "passdb").write_text(f"{user}:{password}:tender-tty\n")
-    line = f"{PAM_MATRIX} passdb={directory / 'passdb'}"
-    (directory / "tender-tty").write_text(f"auth required {line}\naccount required {line}\n")
-    return directory
 
 
 def run_on_terminal(args, answer, timeout=60):
@@ -65,13 +57,14 @@ def run_on_terminal(args, answer, timeout=60):
 
 @pytest.mark.skipif(not os.path.exists(PAM_MATRIX), reason="needs pam_matrix.so from libpam-wrapper")
 @pytest.mark.skipif(cli() is None, reason="needs the tender CLI (make build)")
-@pytest.mark.parametrize("password, paid", [("tty-secret-1", True), ("not-the-password", False)])
-def test_demo_login_asks_without_echo(tmp_path, password, paid):
-    pam = stack(tmp_path / "pam.d", "tty-secret-1")
-    code, output = run_on_terminal(
-        [cli(), "demo", "--login", "--pam-service", "tender-tty", "--pam-config-dir", str(pam), "--home", str(tmp_path / "home")],
-        password)
-    assert "Password" in output
+@pytest.mark.parametrize("password, paid", [("demo-password", True), ("not-the-password", False)])
+def test_the_password_is_asked_without_echo(tmp_path, password, paid):
+    home = str(tmp_path / "home")
+    made = subprocess.run([cli(), "demo", "--home", home], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stdout + made.stderr
+    intent = '{"intent": "send_payment", "payee": {"id": "tim-cook"}, "currencyAmount": {"amount": "10", "currency": "USD"}}'
+    code, output = run_on_terminal([cli(), "intent", "--home", home, intent], password)
+    assert "Password" in output and "testing mode" in output
     assert password not in output, "the password was echoed"
     if paid:
         assert code == 0 and "handle → success" in output, output

@@ -676,9 +676,14 @@ def test_tampering_is_found(five, tamper, record, why):
 
 def test_truncating_the_tail_needs_a_checkpoint(five):
     home, records, checkpoint = five
+    removed = sum(r["ledger"]["amountMinor"] for r in records[3:])
     with store(home) as db:
         db.execute("DELETE FROM ledger WHERE sequence > 3")
-    # Without a checkpoint a shorter ledger is a valid ledger: removing entries
+    # The balances re-derived from the shorter ledger disagree with the store.
+    assert "disagrees with the signed ledger for: checking" in tampered_message(home)
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = 'checking'", (removed,))
+    # Balances put back, a shorter ledger is a valid ledger: removing entries
     # at the end leaves every signature and link intact. Only a checkpoint
     # kept elsewhere can tell.
     report = verify_fresh(home)
@@ -927,8 +932,9 @@ def test_pinned_key_and_checkpoint_of_an_empty_ledger(engine):
     pem = engine.public_key("pem")  # creates the key; the ledger stays empty
     checkpoint = engine.checkpoint()
     foreign = foreign_key()[1]
-    # no record to check: any Ed25519 key is a valid root of an empty ledger
-    assert engine.verify(trusted_key=foreign)["records"] == 0
+    # no record to check, but the balances the directory set are signed, by the genuine key only
+    with pytest.raises(tender.LedgerTamperedError, match="checking .no valid signed balance."):
+        engine.verify(trusted_key=foreign)
     assert engine.verify(checkpoint, trusted_key=pem)["records"] == 0
     with pytest.raises(tender.LedgerTamperedError) as info:
         engine.verify(checkpoint, trusted_key=foreign)
@@ -1000,6 +1006,10 @@ def _resign_from(db, key, jwk, first):
         previous = link_hash(token)
         rows[index] = resign(rows[index], token)
     rewrite_ledger(db, rows)
+    # a forger holding a key re-signs the signed balances too
+    for account, anchor in db.execute("SELECT id, balance_anchor FROM accounts").fetchall():
+        db.execute("UPDATE accounts SET balance_anchor = ? WHERE id = ?",
+                   (_sign_record(key, jwk["kid"], json.loads(jws_parts(anchor)[1])), account))
     return rows
 
 
@@ -1252,3 +1262,63 @@ def test_crash_while_paying(home, directory_doc):
         assert [e["record"]["idempotencyKey"] for e in ledger] == keys
     print(f"\ncrash test: {rounds} rounds in {elapsed:.1f}s, {len(acked)} acknowledged, "
           f"{len(keys)} paid, {retried_paid} retries of a key paid before its ack")
+
+
+# Issue 18.4: the columns kept beside each record are checked against its signed payload.
+COLUMN_EDITS = [
+    ("amount_minor", "UPDATE ledger SET amount_minor = 900 WHERE sequence = 2"),
+    ("idempotency_key", "UPDATE ledger SET idempotency_key = 'other-key' WHERE sequence = 2"),
+    ("fingerprint", "UPDATE ledger SET fingerprint = 'x' WHERE sequence = 2"),
+    ("effects", "UPDATE ledger SET effects = '{\"movements\":[],\"onCompletion\":[]}' WHERE sequence = 2"),
+    ("payee_contact_id", "UPDATE ledger SET payee_contact_id = 'john-appleseed' WHERE sequence = 2"),
+    ("currency", "UPDATE ledger SET currency = 'EUR' WHERE sequence = 2"),
+    ("hash", "UPDATE ledger SET hash = 'AAAA' WHERE sequence = 3"),
+    ("status", "UPDATE ledger SET status = 'completed' WHERE sequence = 2"),
+    ("type", "UPDATE ledger SET type = 'key_rotation' WHERE sequence = 1"),
+]
+
+
+@pytest.mark.parametrize("column, edit", COLUMN_EDITS, ids=[c for c, _ in COLUMN_EDITS])
+def test_verify_checks_every_column_against_the_signed_payload(engine, home, cli, column, edit):
+    for n in range(3):
+        pay(engine, f"col-{n}", amount="3.00")
+    checkpoint = engine.checkpoint()
+    pinned = engine.public_key()
+    engine.close()
+    assert verify_fresh(home)["records"] == 3
+    with store(home) as db:
+        db.execute(edit)
+    for args in ((None, None), (checkpoint, None), (None, pinned)):
+        message = tampered_message(home, *args)
+        assert f"the stored column {column} disagrees with its signed payload" in message, message
+    done = cli("verify", "--home", home)
+    assert done.returncode == 1 and f"column {column}" in done.stderr, done.stderr
+
+
+def test_records_carry_the_columns_signed(engine):
+    record = pay(engine, "signed-columns", amount="4.00")
+    assert record["ledger"]["amountMinor"] == 400
+    assert record["ledger"]["idempotencyKey"] == "signed-columns"
+    assert record["ledger"]["currency"] == "USD" and record["ledger"]["payeeContact"] == "tim-cook"
+
+
+def test_verify_rederives_balances_and_names_the_account_that_disagrees(engine, home, cli):
+    """Issue 18.4: someone raises a balance in SQLite; verify used to say valid."""
+    for n in range(2):
+        pay(engine, f"bal-{n}", amount="7.00")
+    assert engine.verify()["records"] == 2
+    engine.close()
+    assert verify_fresh(home)["records"] == 2
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor + 1000000 WHERE id = 'checking'")
+    message = tampered_message(home)
+    assert "the stored balance disagrees with the signed ledger for: checking" in message, message
+    done = cli("verify", "--home", home)
+    assert done.returncode == 1 and "checking" in done.stderr, done.stderr
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_minor = balance_minor - 1000000 WHERE id = 'checking'")
+    assert verify_fresh(home)["records"] == 2
+    # the signed balance itself cannot be edited or dropped either
+    with store(home) as db:
+        db.execute("UPDATE accounts SET balance_anchor = NULL WHERE id = 'checking'")
+    assert "checking (no valid signed balance)" in tampered_message(home)

@@ -70,7 +70,7 @@ def test_the_right_password_pays(tmp_path, services):
     assert "(answered from $TENDER_EXAMPLE_PASSWORD)" in out  # PAM asked through the conversation
     assert "handle: SUCCESS (success)" in out
     assert '"status": "completed"' in out and "jws: " in out
-    assert "audit: authenticated send_payment (restrictedIntent)" in out
+    assert "audit: authenticated send_payment (restrictedIntent: PAM service tender)" in out
     assert PASSWORD not in out + proc.stderr
     with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
         [record] = engine.payments()
@@ -100,7 +100,9 @@ def test_without_a_password_the_example_asks_nothing(tmp_path, services):
     proc = run_example(tmp_path / "home", services)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "authentication: off (restrictedIntents [])" in proc.stdout
-    assert "tender asks" not in proc.stdout and "audit:" not in proc.stdout
+    assert "tender asks" not in proc.stdout
+    # every payment is audited, saying why it did not ask
+    assert "audit: notRequired send_payment (policy unrestricted: no rule restricts this payment)" in proc.stdout
 
 
 def test_the_service_file_is_looked_up_in_the_wrapper_directory(tmp_path, services):

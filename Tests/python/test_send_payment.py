@@ -838,3 +838,28 @@ def test_close_while_other_threads_use_the_engine(home, directory_doc):
     assert len(outcomes) == 4  # no thread died of anything but ClosedError
     with pytest.raises(tender.ClosedError):
         engine.directory()
+
+
+def test_confirm_before_any_resolve_resolves_implicitly(engine):
+    """Issue 20.4, decided: confirm resolves implicitly. It answers ready only when nothing needs asking;
+    an open question is TENDER_E_WRONG_STATE naming it, and nothing is chosen for the person."""
+    with engine.session({"intent": "send_payment", "payee": {"id": "tim-cook"},
+                         "currencyAmount": {"amount": "5.00", "currency": "USD"}}) as session:
+        code, _ = session.confirm()
+        assert code == tender.ResponseCode.READY
+    with engine.session({"intent": "send_payment", "payee": {"name": "John"},
+                         "currencyAmount": {"amount": "5.00", "currency": "USD"}}) as session:
+        with pytest.raises(tender.WrongStateError, match="payee is not resolved"):
+            session.confirm()
+        resolution = session.resolve()
+        assert not resolution["complete"]
+        [payee] = [p for p in resolution["parameters"] if p["parameter"] == "payee"]
+        assert payee["result"] == "disambiguation"
+    assert engine.payments() == []
+
+
+@pytest.mark.parametrize("amount", ["00000000000000000000000000000000000050", "050", "00.50"])
+def test_leading_zeros_are_refused(engine, amount):
+    with pytest.raises(tender.InvalidAmountError, match="leading zeros"):
+        engine.session({"intent": "send_payment", "payee": {"id": "tim-cook"},
+                        "currencyAmount": {"amount": amount, "currency": "USD"}})

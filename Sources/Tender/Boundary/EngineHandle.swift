@@ -14,15 +14,21 @@ final class EngineHandle: CHandle {
     /// the payments are the host's (its callbacks), the ledger stays Tender's.
     init(configuration: EngineConfiguration, host: HostCallbacks? = nil) throws(TenderError) {
         // The authenticator and the vocabulary first: a refusal leaves nothing behind.
+        // One uid for PAM, the audit and the ownership checks: refused when the real and effective uids differ.
+        let user = try PAMAuthenticator.actingUser()
         let policy = configuration.authentication
         let authenticator = policy.asksAnything
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
         let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try Self.readVocabulary(path) }
             ?? configuration.vocabulary
-        try SQLiteStore.prepareHome(configuration.home)
-        let store = try SQLiteStore(home: configuration.home, keys: try KeyDirectory(home: configuration.home), crypto: OpenSSLLedgerCrypto())
+        let access: StoreAccess = configuration.readOnly ? .readOnly : .readWrite(newLedger: configuration.newLedger)
+        try SQLiteStore.prepareHome(configuration.home, access: access)
+        let store = try SQLiteStore(
+            home: configuration.home, keys: try KeyDirectory(home: configuration.home, create: !configuration.readOnly), crypto: OpenSSLLedgerCrypto(),
+            access: access)
         self.store = store
-        let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store)
+        let gate = AuthenticationGate(
+            policy: policy, authenticator: authenticator, records: store, user: user)
         let directory: any Directory = host.map { HostDirectory(callbacks: $0, store: store) } ?? store
         engine = Engine(
             directory: directory, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,

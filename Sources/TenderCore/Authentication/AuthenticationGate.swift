@@ -8,12 +8,16 @@ public final class AuthenticationGate: Sendable {
     private let authenticator: (any Authenticator)?
     private let records: (any AuthenticationRecords)?
     private let grants = Mutex<[AuthenticationGrant]>([])
+    /// The user audit entries name when there is no authenticator.
+    private let processUser: String
 
-    /// A gate; without an authenticator, payments that need authentication are denied.
-    public init(policy: AuthenticationPolicy, authenticator: (any Authenticator)?, records: (any AuthenticationRecords)?) {
+    /// A gate; without an authenticator, payments that need authentication are
+    /// denied, and audit entries name `user`.
+    public init(policy: AuthenticationPolicy, authenticator: (any Authenticator)?, records: (any AuthenticationRecords)?, user: String = "") {
         self.policy = policy
         self.authenticator = authenticator
         self.records = records
+        processUser = user
     }
 
     /// A gate that never asks: for engines whose policy restricts nothing.
@@ -23,29 +27,47 @@ public final class AuthenticationGate: Sendable {
         return AuthenticationGate(policy: policy, authenticator: nil, records: nil)
     }()
 
-    /// Nil when the payment may go ahead; otherwise why it may not.
+    /// Nil when the payment may go ahead; otherwise why it may not. Every
+    /// call leaves one audit entry saying whether and how the payment was
+    /// authenticated, or why it was not asked (`notRequired`: the policy does
+    /// not restrict it; `reused`: the reuse budget covered it), prefixed
+    /// "testing mode" when the engine runs with `"testing": true`.
     func check(
         intent: String, amount: Money?, payeeID: String, device: String?, conversation: (any Conversation)?
     ) throws(TenderError) -> AuthenticationDenial? {
         guard let records else { return policy.restrictedIntents.contains(intent) ? .systemError("no authentication is configured") : nil }
+        let mode = policy.testing ? "testing mode (PAM service \(policy.service)\(policy.configDirectory.map { " in \($0)" } ?? "")): " : ""
+        let user = authenticator?.user ?? processUser
+        func audit(_ event: String, _ detail: String) throws(TenderError) {
+            try records.audit(user: user, event: event, intent: intent, detail: mode + detail)
+        }
         guard let reason = try policy.requirement(intent: intent, amount: amount, payeeID: payeeID, device: device, records: records) else {
+            try audit("notRequired", "policy unrestricted: no rule restricts this payment")
             return nil
         }
-        guard let authenticator else { return .systemError("no authenticator is configured") }
-        let user = authenticator.user
+        guard let authenticator else {
+            try audit("denied", "systemError: no authenticator is configured")
+            return .systemError("no authenticator is configured")
+        }
         let now = ContinuousClock.now
-        if grants.withLock({ $0.contains { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) } }) {
-            try records.audit(user: user, event: "reused", intent: intent, detail: reason)
+        let reused = grants.withLock { (list) -> String? in
+            guard let index = list.firstIndex(where: { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) })
+            else { return nil }
+            list[index].spend(amount)
+            return list[index].budgetText
+        }
+        if let reused {
+            try audit("reused", "\(reason): reuse window budget left \(reused)")
             return nil
         }
         let wait = try records.reserveAttempt(user: user, throttle: policy.throttle)
         if wait > 0 {
-            try records.audit(user: user, event: "throttled", intent: intent, detail: "retry in \(wait) s")
+            try audit("throttled", "retry in \(wait) s")
             return .throttled(retryAfterSeconds: wait)
         }
         guard let conversation else {
             try records.settleAttempt(user: user, outcome: .notCounted, throttle: policy.throttle)
-            try records.audit(user: user, event: "denied", intent: intent, detail: "cancelled: the host set no conversation")
+            try audit("denied", "cancelled: the host set no conversation")
             return .cancelled("authentication is required and the host set no conversation to ask the person")
         }
         let denial = authenticator.authenticate(through: conversation)
@@ -58,19 +80,23 @@ public final class AuthenticationGate: Sendable {
         }
         try records.settleAttempt(user: user, outcome: outcome, throttle: policy.throttle)
         if let denial {
-            try records.audit(user: user, event: "denied", intent: intent, detail: "\(denial.name): \(denial.message)")
+            try audit("denied", "\(denial.name): \(denial.message)")
             return denial
         }
-        try records.audit(user: user, event: "authenticated", intent: intent, detail: reason)
-        if let device { _ = try records.isKnownDevice(device, remember: true) }
+        var detail = "\(reason): PAM service \(policy.service)"
         if policy.reuseSeconds > 0 {
+            // A budget for the payments that follow: the amount authenticated, over at most reuseCount payments.
             let grant = AuthenticationGrant(
-                user: user, intent: intent, payeeID: payeeID, device: device, ceiling: amount, expires: now.advanced(by: .seconds(policy.reuseSeconds)))
+                user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, count: policy.reuseCount,
+                expires: now.advanced(by: .seconds(policy.reuseSeconds)))
+            detail += "; reuse budget \(amount.map { "\($0.currency.code) \($0.decimalString)" } ?? "no amount") over at most \(policy.reuseCount) more payment(s) within \(policy.reuseSeconds) s"
             grants.withLock { list in
                 list.removeAll { $0.expires <= now }
                 list.append(grant)
             }
         }
+        try audit("authenticated", detail)
+        if let device { _ = try records.isKnownDevice(device, remember: true) }
         return nil
     }
 }

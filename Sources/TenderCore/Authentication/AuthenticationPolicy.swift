@@ -6,6 +6,10 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public static let moneyMovingIntents = Set(IntentSchema.all.filter(\.movesMoney).map(\.name))
     /// The longest reuse window accepted, in seconds.
     public static let maxReuseSeconds: Int64 = 300
+    /// The most payments one authentication may cover within its reuse window.
+    public static let maxReuseCount = 5
+    /// The PAM service of the installed library; any other needs ``testing``.
+    public static let productionService = "tender"
 
     /// Intents that always need authentication.
     public var restrictedIntents: Set<String> = moneyMovingIntents
@@ -15,23 +19,38 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public var newPayee = false
     /// A device (the intent's "device") that never authenticated before needs authentication.
     public var newDevice = false
-    /// How long an authentication may be reused for the same user, intent and payee, up to its amount (0: always ask).
+    /// How long an authentication may be reused for the same user, intent and payee (0: always ask).
+    /// The reuse is a budget: the authenticated amount is spent across the payments it covers afterwards.
     public var reuseSeconds: Int64 = 0
+    /// How many later payments one authentication may cover within ``reuseSeconds`` (1 to ``maxReuseCount``, default 1).
+    public var reuseCount = 1
     /// The PAM service; it must have a file in the PAM configuration directory.
     public var service = "tender"
     /// The PAM configuration directory (nil: the system's, /etc/pam.d).
     public var configDirectory: String?
     public var throttle = ThrottlePolicy.standard
+    /// The engine configuration's `"testing": true`: the only way to use a
+    /// service other than `tender` or a PAM directory of the caller's. Every
+    /// audit entry then says so, and so does `tender verify`.
+    public var testing = false
+
+    /// Whether authentication runs on a stack other than the system's `tender` service.
+    public var usesTestStack: Bool { service != Self.productionService || configDirectory != nil }
 
     /// The default policy: every money-moving intent asks, no reuse, service "tender".
     public init() {}
 
     /// The policy from its JSON form; every member optional.
-    public init(json: JSONValue) throws(TenderError) {
+    /// A service other than `tender` or a `pamConfigDirectory` is refused unless `testing`.
+    public init(json: JSONValue, testing: Bool = false) throws(TenderError) {
         let reader = try ObjectReader(
             json, name: "authentication",
-            allowed: ["restrictedIntents", "aboveAmount", "newPayee", "newDevice", "reuseSeconds", "service", "pamConfigDirectory", "throttle"])
+            allowed: [
+                "restrictedIntents", "aboveAmount", "newPayee", "newDevice", "reuseSeconds", "reuseCount", "service", "pamConfigDirectory",
+                "throttle",
+            ])
         self.init()
+        self.testing = testing
         if let intents = try reader.array("restrictedIntents") {
             var names = Set<String>()
             for item in intents {
@@ -57,6 +76,12 @@ public struct AuthenticationPolicy: Equatable, Sendable {
             }
             reuseSeconds = value
         }
+        if let count = reader["reuseCount"] {
+            guard case let .number(text) = count, text.utf8.count == 1, let value = Int(text), value >= 1, value <= Self.maxReuseCount else {
+                throw .invalidArgument("authentication.reuseCount must be a whole number from 1 to \(Self.maxReuseCount)")
+            }
+            reuseCount = value
+        }
         if let name = try reader.string("service", maxLength: 64) {
             guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }),
                 name != ".", name != ".."
@@ -64,20 +89,11 @@ public struct AuthenticationPolicy: Equatable, Sendable {
             service = name
         }
         configDirectory = try reader.string("pamConfigDirectory", maxLength: 4096)
-        if let throttleJSON = reader["throttle"] {
-            let t = try ObjectReader(throttleJSON, name: "authentication.throttle", allowed: ["freeAttempts", "baseDelaySeconds", "maxDelaySeconds"])
-            func number(_ key: String, _ fallback: Int64) throws(TenderError) -> Int64 {
-                guard let value = t[key] else { return fallback }
-                guard case let .number(text) = value, let n = Int64(text), n >= 0, n <= 86_400 else {
-                    throw .invalidArgument("authentication.throttle.\(key) must be a whole number from 0 to 86400")
-                }
-                return n
-            }
-            throttle = ThrottlePolicy(
-                freeAttempts: Int(try number("freeAttempts", Int64(ThrottlePolicy.standard.freeAttempts))),
-                baseDelaySeconds: try number("baseDelaySeconds", ThrottlePolicy.standard.baseDelaySeconds),
-                maxDelaySeconds: try number("maxDelaySeconds", ThrottlePolicy.standard.maxDelaySeconds))
+        if usesTestStack && !testing {
+            throw .invalidArgument(
+                "authentication.service other than \"tender\" and authentication.pamConfigDirectory need \"testing\": true in the configuration")
         }
+        if let throttleJSON = reader["throttle"] { throttle = try ThrottlePolicy(json: throttleJSON) }
     }
 
     /// Whether any intent or rule can ever ask for authentication.
@@ -86,7 +102,11 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     /// Why `payment` needs authentication, or nil when it does not.
     func requirement(intent: String, amount: Money?, payeeID: String, device: String?, records: any AuthenticationRecords) throws(TenderError) -> String? {
         if restrictedIntents.contains(intent) { return "restrictedIntent" }
-        if let amount, let limit = aboveAmount[amount.currency.code], amount > limit { return "aboveAmount" }
+        if let amount, !aboveAmount.isEmpty {
+            // Fails closed: a currency the rule does not list is restricted.
+            guard let limit = aboveAmount[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed)" }
+            if amount > limit { return "aboveAmount" }
+        }
         if newPayee, !payeeID.isEmpty, try !records.hasPaid(contactID: payeeID) { return "newPayee" }
         if newDevice {
             guard let device, try records.isKnownDevice(device, remember: false) else { return "newDevice" }

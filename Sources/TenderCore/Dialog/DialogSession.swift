@@ -210,8 +210,9 @@ public final class DialogSession {
             return outcome
         case let .payment(payment):
             let paidBefore = try alreadyPaid(payment)
-            // A retry of a payment already made pays nothing, so it asks nothing.
-            if engine.gate.policy.asksAnything, !paidBefore {
+            // A retry of a payment already made pays nothing, so it asks nothing;
+            // every other payment passes the gate, which audits it.
+            if !paidBefore {
                 lastDenial = try engine.gate.check(
                     intent: intentName, amount: payment.amount, payeeID: payment.partyID, device: intent.device, conversation: conversation)
                 if lastDenial != nil { return HandleOutcome(code: .failureCredentialsUnverified) }
@@ -229,11 +230,17 @@ public final class DialogSession {
 
     private func submit(_ payment: PaymentPlan) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
-        let body = payment.payloadBody(id: recordID, idempotencyKey: key)
+        let movements = engine.backend == nil ? payment.movements : []
+        let completion = engine.backend == nil ? payment.completionMovements : []
+        // The columns the store keeps beside the record are signed in it too (its "ledger" member), so verify can check them.
+        let columns = PaymentSubmission.ledgerColumns(
+            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
+            effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
+        let body = payment.payloadBody(id: recordID, idempotencyKey: key) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
-            movements: engine.backend == nil ? payment.movements : [], payee: payment.payee, paidBill: payment.paidBill,
-            completionMovements: engine.backend == nil ? payment.completionMovements : []
+            movements: movements, payee: payment.payee, paidBill: payment.paidBill,
+            completionMovements: completion
         ) { position in
             position.payload(type: "payment", body: body)
         }

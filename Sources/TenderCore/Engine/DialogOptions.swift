@@ -14,11 +14,12 @@ public struct DialogOptions: Equatable, Sendable {
     /// Parses `{"maxPrompts": 5, "transferFee": {"USD": "0.50"}}`; every member optional.
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(json, name: "dialog", allowed: ["maxPrompts", "transferFee"])
-        if let count = try reader.count("maxPrompts") {
-            guard count >= 1, count <= Self.maxPromptsLimit else {
-                throw .invalidArgument("dialog.maxPrompts must be from 1 to \(Self.maxPromptsLimit)")
+        if let value = reader["maxPrompts"] {
+            // One message for every bad value (1e999, -1, 2.5, 21): the range that is enforced.
+            guard case let .number(text) = value, text.utf8.count <= 2, let count = Int(text), count >= 1, count <= Self.maxPromptsLimit else {
+                throw .invalidArgument("dialog.maxPrompts must be a whole number from 1 to \(Self.maxPromptsLimit)")
             }
-            maxPrompts = Int(count)
+            maxPrompts = count
         }
         if let fees = reader["transferFee"] {
             guard let members = fees.objectMembers else { throw .invalidArgument("dialog.transferFee must be an object of currencies") }

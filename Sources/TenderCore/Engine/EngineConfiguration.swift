@@ -9,11 +9,18 @@ public struct EngineConfiguration: Equatable, Sendable {
     public let vocabulary: AppVocabulary
     /// A file holding the app-wide vocabulary, read by the adapter (replaces ``vocabulary``).
     public let vocabularyFile: String?
+    /// Whether a new ledger may be started in a home that held one whose store is missing (`"newLedger": true`).
+    public let newLedger: Bool
+    /// Whether the store is opened read-only (`"readOnly": true`).
+    public let readOnly: Bool
 
     public init(
         home: String, limits: PaymentLimits = .standard, authentication: AuthenticationPolicy = AuthenticationPolicy(),
-        dialog: DialogOptions = DialogOptions(), vocabulary: AppVocabulary = .empty, vocabularyFile: String? = nil
+        dialog: DialogOptions = DialogOptions(), vocabulary: AppVocabulary = .empty, vocabularyFile: String? = nil,
+        newLedger: Bool = false, readOnly: Bool = false
     ) {
+        self.newLedger = newLedger
+        self.readOnly = readOnly
         self.home = home
         self.limits = limits
         self.authentication = authentication
@@ -22,10 +29,15 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile"}`.
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly"}`.
+    /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
+    /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
+    /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(
-            json, name: "configuration", allowed: ["home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile"])
+            json, name: "configuration",
+            allowed: ["home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly"])
+        let testing = try reader.bool("testing") ?? false
         let home = try reader.requiredString("home", maxLength: 4096)
         guard !home.contains("\0") else { throw .invalidArgument("configuration.home contains a NUL character") }
         let file = try reader.string("vocabularyFile", maxLength: 4096)
@@ -35,10 +47,18 @@ public struct EngineConfiguration: Equatable, Sendable {
         guard !(file?.contains("\0") ?? false) else { throw .invalidArgument("configuration.vocabularyFile contains a NUL character") }
         self.init(
             home: home, limits: try reader["limits"].map { (v) throws(TenderError) in try PaymentLimits(json: v) } ?? .standard,
-            authentication: try reader["authentication"].map { (v) throws(TenderError) in try AuthenticationPolicy(json: v) }
-                ?? AuthenticationPolicy(),
+            authentication: try reader["authentication"].map { (v) throws(TenderError) in try AuthenticationPolicy(json: v, testing: testing) }
+                ?? Self.defaultPolicy(testing: testing),
             dialog: try reader["dialog"].map { (v) throws(TenderError) in try DialogOptions(json: v) } ?? DialogOptions(),
             vocabulary: try reader["vocabulary"].map { (v) throws(TenderError) in try AppVocabulary(json: v) } ?? .empty,
-            vocabularyFile: file)
+            vocabularyFile: file, newLedger: try reader.bool("newLedger") ?? false,
+            readOnly: try reader.bool("readOnly") ?? false)
+        guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
+    }
+
+    private static func defaultPolicy(testing: Bool) -> AuthenticationPolicy {
+        var policy = AuthenticationPolicy()
+        policy.testing = testing
+        return policy
     }
 }

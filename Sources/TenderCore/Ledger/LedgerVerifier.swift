@@ -37,6 +37,9 @@ public struct LedgerVerifier {
     /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
     private var payments: [Int64: (key: String, status: String)] = [:]
 
+    /// After ``verify(_:checkpoint:)``: every key it trusted (the roots, and each key a verified rotation handed over to).
+    public var trustedKeys: [String: [UInt8]] { roots.merging(history) { _, rotated in rotated } }
+
     /// A verifier whose root keys are `trustedKeys` (kid → raw Ed25519 public key).
     public init(crypto: any LedgerCrypto, trustedKeys: [String: [UInt8]]) {
         self.crypto = crypto

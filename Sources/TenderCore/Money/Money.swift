@@ -55,7 +55,9 @@ public struct Money: Hashable, Sendable {
         guard fractionDigits.count <= currency.exponent else {
             throw .invalidAmount("\(currency.code) amounts have at most \(currency.exponent) decimal places")
         }
-        while integerDigits.count > 1, integerDigits.first == 0 { integerDigits.removeFirst() }
+        guard integerDigits.count == 1 || integerDigits.first != 0 else {
+            throw .invalidAmount("amount must not have leading zeros (\"0.50\" is fine, \"050\" is not)")
+        }
         guard integerDigits.count <= Money.maximumMajorDigits(for: currency) else { throw .invalidAmount("amount is absurdly large") }
         var minor: Int64 = 0
         for digit in integerDigits { minor = minor * 10 + Int64(digit) }

@@ -48,6 +48,19 @@ public struct PaymentSubmission: Sendable {
         self.makePayload = makePayload
         effectsJSON = JSONWriter.string(PaymentEffects(movements: movements, onCompletion: completionMovements, bill: paidBill).json)
     }
+
+    /// The signed copy of every column the store keeps beside a payment's record and
+    /// reads back (the record's `"ledger"` member): verify checks the columns against it.
+    public static func ledgerColumns(
+        idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee?, effects: PaymentEffects
+    ) -> JSONValue {
+        .object([
+            ("idempotencyKey", .string(idempotencyKey)), ("fingerprint", .string(fingerprint)),
+            ("account", movements.first.map { .string($0.accountID) } ?? .null),
+            ("payeeContact", payee.map { .string($0.contactID) } ?? .null), ("payeeHandle", payee.map { .string($0.handleID) } ?? .null),
+            ("currency", .string(amount.currency.code)), ("amountMinor", .number(String(amount.minorUnits))), ("effects", effects.json),
+        ])
+    }
 }
 
 /// The ledger's answer to a submission.

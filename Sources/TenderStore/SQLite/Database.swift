@@ -11,11 +11,29 @@ final class Database {
     private let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
 
-    /// Opens (creating) the database file at `path`.
-    init(path: String) throws(TenderError) {
+    /// Opens (creating) the database file at `path`; with `readOnly`, opens it
+    /// read-only (SQLITE_OPEN_READONLY, no pragma that writes), and with
+    /// `immutable` as well (`immutable=1`: for a home on read-only media
+    /// whose WAL was checkpointed, where SQLite could not create its -shm).
+    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(TenderError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            var escaped = ""
+            for character in path {
+                switch character {
+                case "%": escaped += "%25"
+                case "?": escaped += "%3f"
+                case "#": escaped += "%23"
+                default: escaped.append(character)
+                }
+            }
+            name = "file:" + escaped + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(name, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError.error(code, db, during: "open")
             sqlite3_close_v2(db)
@@ -24,6 +42,7 @@ final class Database {
         handle = db
         sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(db, 1)
+        if readOnly { return }
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")

@@ -1,0 +1,77 @@
+import TenderCore
+
+/// Balances re-derivable from signed data: the directory's import signs each
+/// account's balance as it sets it (a "balance anchor" JWS naming the ledger's
+/// length then); verify replays the ledger's signed effects after the anchor
+/// and reports every account whose stored balance disagrees.
+extension SQLiteStore {
+    /// Signs `balance` as the balance of `accountID` at the ledger's current head, inside the caller's transaction.
+    func anchorBalance(_ accountID: String, _ balance: Money, _ db: Database) throws(TenderError) {
+        let head = try Self.head(db).sequence
+        let payload = JSONWriter.string(.object([
+            ("type", .string("balance")), ("account", .string(accountID)), ("currency", .string(balance.currency.code)),
+            ("balanceMinor", .number(String(balance.minorUnits))), ("afterSequence", .number(String(head))),
+        ]))
+        let jws = try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db))
+        try db.statement("UPDATE accounts SET balance_anchor = ? WHERE id = ?", [jws.text, accountID]).run()
+    }
+
+    /// Re-derives every account's balance from its signed anchor and the
+    /// ledger's signed effects; throws ``TenderError/ledgerTampered(_:)``
+    /// naming each account whose stored balance disagrees, or whose anchor is
+    /// missing, unsigned or signed by a key the ledger does not trust.
+    /// `trustedKeys`: kid → raw public key of every key verify trusted.
+    func verifyBalances(trustedKeys: [String: [UInt8]]) throws(TenderError) {
+        struct Row { let id: String; let balance: Int64; let anchor: String? }
+        let (accounts, entries) = try read { (db) throws(TenderError) -> ([Row], [String]) in
+            let accounts = try db.statement("SELECT id, balance_minor, balance_anchor FROM accounts ORDER BY id").rows {
+                Row(id: $0.text(0) ?? "", balance: $0.int64(1), anchor: $0.text(2))
+            }
+            return (accounts, try db.statement("SELECT jws FROM ledger ORDER BY sequence").rows { $0.text(0) ?? "" })
+        }
+        guard !accounts.isEmpty else { return }
+        // Every entry's signed payload, by sequence (the signatures were verified before).
+        var payloads: [Int64: JSONValue] = [:]
+        for text in entries {
+            let json = try JSONParser.parse(String(decoding: try CompactJWS(parsing: text).payload, as: UTF8.self))
+            if case let .number(sequence)? = json["sequence"], let n = Int64(sequence) { payloads[n] = json }
+        }
+        func effects(_ payload: JSONValue?) throws(TenderError) -> PaymentEffects? {
+            guard let effects = payload?["ledger"]?["effects"] else { return nil }
+            return try PaymentEffects(json: effects)
+        }
+        var disagreeing: [String] = []
+        for account in accounts {
+            guard let text = account.anchor, let jws = try? CompactJWS(parsing: text), let key = trustedKeys[jws.keyID],
+                crypto.isValidSignature(jws.signature, of: jws.signingInput, publicKey: key),
+                let anchor = try? JSONParser.parse(String(decoding: jws.payload, as: UTF8.self)),
+                anchor["account"]?.stringValue == account.id,
+                case let .number(balanceText)? = anchor["balanceMinor"], var balance = Int64(balanceText),
+                case let .number(afterText)? = anchor["afterSequence"], let after = Int64(afterText)
+            else {
+                disagreeing.append("\(account.id) (no valid signed balance)")
+                continue
+            }
+            for sequence in payloads.keys.sorted() where sequence > after {
+                let payload = payloads[sequence]
+                var movements: [BalanceMovement] = []
+                switch payload?["type"]?.stringValue {
+                case "payment":
+                    movements = try effects(payload)?.movements ?? []
+                case PaymentStatusChange.entryType:
+                    guard case let .number(subject)? = payload?["payment"], let paid = Int64(subject),
+                        let status = payload?["status"]?.stringValue.flatMap(PaymentStatus.init(rawValue:))
+                    else { continue }
+                    movements = try effects(payloads[paid])?.consequences(of: status).movements ?? []
+                default:
+                    continue
+                }
+                for movement in movements where movement.accountID == account.id { balance += movement.delta }
+            }
+            if balance != account.balance { disagreeing.append("\(account.id) (stored \(account.balance), derived \(balance) minor units)") }
+        }
+        guard disagreeing.isEmpty else {
+            throw .ledgerTampered("the stored balance disagrees with the signed ledger for: \(disagreeing.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import TenderCore
+
+/// The columns the store keeps beside each ledger entry's JWS and reads back
+/// (exactly-once, status changes, the most recent payee) are not signed by
+/// themselves: verify checks each one against the entry's signed payload.
+extension SQLiteStore {
+    /// One stored ledger row, every column as text (nil for NULL).
+    private struct StoredRow {
+        let sequence: Int64
+        let values: [String: String?]
+        let jws: String
+    }
+
+    /// The columns checked, in the order of the SELECT below (after sequence and jws).
+    private static let checkedColumns = [
+        "type", "hash", "idempotency_key", "fingerprint", "account_id", "payee_contact_id", "payee_handle_id", "currency", "amount_minor",
+        "effects", "subject", "status",
+    ]
+
+    /// Throws ``TenderError/ledgerTampered(_:)`` naming the first entry with a
+    /// column that disagrees with its signed payload. Call after the
+    /// signatures and links were verified.
+    func verifyColumns() throws(TenderError) {
+        let rows = try read { (db) throws(TenderError) -> [StoredRow] in
+            try db.statement("SELECT sequence, jws, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger ORDER BY sequence").rows { row in
+                var values: [String: String?] = [:]
+                for (index, name) in Self.checkedColumns.enumerated() {
+                    let column = Int32(index + 2)
+                    values[name] = row.isNull(column) ? .some(nil) : .some(name == "amount_minor" || name == "subject" ? String(row.int64(column)) : row.text(column))
+                }
+                return StoredRow(sequence: row.int64(0), values: values, jws: row.text(1) ?? "")
+            }
+        }
+        for row in rows {
+            let payload = try CompactJWS(parsing: row.jws).payload
+            let json = try JSONParser.parse(String(decoding: payload, as: UTF8.self))
+            let expected = try expectedColumns(json, hash: try LedgerEntry.hash(ofPayload: payload, crypto: crypto))
+            for name in Self.checkedColumns {
+                guard let want = expected[name] else { continue }  // not derivable from this payload (a record written before v0.1 columns)
+                let have = row.values[name] ?? nil
+                guard have == want else {
+                    throw .ledgerTampered("record \(row.sequence): the stored column \(name) disagrees with its signed payload")
+                }
+            }
+        }
+    }
+
+    /// What each column must hold for an entry with this payload; a column
+    /// missing from the answer cannot be checked (a payment recorded before
+    /// records carried their `"ledger"` member: only its key is).
+    private func expectedColumns(_ payload: JSONValue, hash: String) throws(TenderError) -> [String: String?] {
+        let type = payload["type"]?.stringValue
+        var expected: [String: String?] = ["type": type, "hash": hash]
+        let paymentColumns = [
+            "idempotency_key", "fingerprint", "account_id", "payee_contact_id", "payee_handle_id", "currency", "amount_minor", "effects",
+        ]
+        switch type {
+        case "payment":
+            expected["idempotency_key"] = payload["idempotencyKey"]?.stringValue
+            expected["subject"] = .some(nil)
+            expected["status"] = .some(nil)
+            guard let ledger = payload["ledger"] else { break }
+            func text(_ key: String) -> String? {
+                switch ledger[key] {
+                case let .string(value)?: return value
+                case let .number(value)?: return value
+                default: return nil
+                }
+            }
+            expected["idempotency_key"] = text("idempotencyKey")
+            expected["fingerprint"] = text("fingerprint")
+            expected["account_id"] = text("account")
+            expected["payee_contact_id"] = text("payeeContact")
+            expected["payee_handle_id"] = text("payeeHandle")
+            expected["currency"] = text("currency")
+            expected["amount_minor"] = text("amountMinor")
+            expected["effects"] = ledger["effects"].map { JSONWriter.string($0) }
+        case PaymentStatusChange.entryType:
+            for name in paymentColumns { expected[name] = .some(nil) }
+            if case let .number(subject)? = payload["payment"] { expected["subject"] = subject }
+            expected["status"] = payload["status"]?.stringValue
+        default:
+            for name in paymentColumns + ["subject", "status"] { expected[name] = .some(nil) }
+        }
+        return expected
+    }
+}
