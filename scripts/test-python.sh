@@ -17,7 +17,7 @@ cd "$work"   # import the installed package, not the source tree
 echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
 make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
-    "$py" -c 'import tender; print("loaded libtender", tender.version())'
+    "$py" -c 'import libtender; print("loaded libtender", libtender.version())'
 
 export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
 export TENDER_CLI="$root/build/bin/tender"

@@ -105,7 +105,7 @@ def test_vocabulary_and_the_signed_in_flag(tmp_path, demo_home):
 
 
 def test_status_records_a_later_change_of_a_pending_request(tmp_path):
-    import tender as binding
+    import libtender as binding
     from conftest import NO_AUTH
 
     home = str(tmp_path / "home")

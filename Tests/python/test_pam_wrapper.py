@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-import tender
+import libtender as tender
 
 WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
