@@ -9,7 +9,15 @@ export TMPDIR="${TMPDIR:-$root/.build-tmp}"; mkdir -p "$TMPDIR"
 mkdir -p "$work"
 
 echo "== pip install ./python into a virtual environment"
-python3 -m venv --system-site-packages "$work/venv"
+python=${PYTHON:-python3}
+"$python" -m venv --system-site-packages "$work/venv"
+if ! "$work/venv/bin/python" -c "import pytest" >/dev/null 2>&1; then
+    # $PYTHON is itself a virtual environment holding pytest (ensure-deps's advice without root):
+    # let the test environment see its site-packages too.
+    outer=$("$python" -c "import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))")
+    inner=$("$work/venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    echo "$outer" > "$inner/outer-pytest.pth"
+fi
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$root/python"
 py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
