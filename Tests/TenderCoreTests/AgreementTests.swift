@@ -75,4 +75,16 @@ import Testing
             guard case .notAgreed = error else { Issue.record("expected notAgreed, got \(error)"); return }
         }
     }
+
+    @Test func aTransferAsksWithBothAccountsAndTheFee() throws {
+        let (engine, _, _) = try DomainFixtures.engine(dialog: #"{"transferFee": {"USD": "0.50"}, "requireAgreement": true}"#)
+        let s = try Fixtures.session(
+            #"{"intent":"transfer_money","fromAccount":{"nickname":"checking"},"toAccount":{"nickname":"savings"},"transactionAmount":{"amount":{"amount":"200","currency":"USD"}}}"#,
+            engine: engine)
+        let (code, response) = try s.confirm()
+        #expect(code == .ready)
+        let question = try #require(s.confirmationQuestion)
+        #expect(question.hasPrefix("Transfer $200 from ") && question.hasSuffix(" The fee is $0.50."))
+        #expect(response["question"] == .string(question))
+    }
 }
