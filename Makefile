@@ -1,8 +1,11 @@
 # Tender: build, test, install.
-#   make demo       build everything and play the send-payment demo
-#   make test       build and run every test (Swift, C, Python)
-#   make install    install under $(DESTDIR)$(PREFIX) (and the PAM service in $(DESTDIR)$(PAMDIR));
-#                   make uninstall removes it
+#   make demo       install missing dependencies, build everything and play the seed scenarios
+#   make test       install missing dependencies, build and run every test (Swift, C, Python)
+#   make build      build libtender.so and the tender tool into build/ (only when a source changed)
+#   make install    install under $(DESTDIR)$(PREFIX) (and the PAM service in $(DESTDIR)$(PAMDIR)):
+#                   copies files only: no dependency installation, no network, no rebuild when
+#                   build/ is current; make uninstall removes it
+# Only demo and test install dependencies (scripts/ensure-deps.sh).
 
 VERSION      := 0.1.0
 SOVERSION    := 0
@@ -15,6 +18,7 @@ PAMDIR       ?= /etc/pam.d
 
 SWIFT  ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
+export PYTHON
 BUILD  := $(CURDIR)/build
 SCRATCH := $(CURDIR)/.build
 export TMPDIR := $(CURDIR)/.build-tmp
@@ -36,24 +40,35 @@ deps:
 $(TMPDIR):
 	@mkdir -p $@
 
-build: deps | $(TMPDIR)
+# What the products are built from: they are rebuilt only when one of these is newer.
+SOURCES := Package.swift $(wildcard Package.resolved) $(shell find Sources include -type f 2>/dev/null)
+
+build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
+
+$(BUILD)/lib/$(LIBFILE): $(SOURCES) | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
-	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
-	@mkdir -p $(BUILD)/lib $(BUILD)/bin
+	@mkdir -p $(BUILD)/lib
 	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE).new
 	mv -f $(BUILD)/lib/$(LIBFILE).new $(BUILD)/lib/$(LIBFILE)
 	ln -sf $(LIBFILE) $(BUILD)/lib/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/lib/libtender.so
+
+$(BUILD)/bin/tender: $(SOURCES) | $(TMPDIR)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
+	@mkdir -p $(BUILD)/bin
 	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender.new
 	mv -f $(BUILD)/bin/tender.new $(BUILD)/bin/tender
 
-demo: build
+demo: deps
+	$(MAKE) build
 	$(BUILD)/bin/tender demo
 
-test: build test-swift check-library test-c test-python
+test: deps
+	$(MAKE) build
+	$(MAKE) test-swift check-library test-c test-python
 	@echo "all tests passed"
 
-test-swift: deps | $(TMPDIR)
+test-swift: | $(TMPDIR)
 	$(SWIFT) test --scratch-path $(CURDIR)/.build-test
 
 check-library: build
@@ -65,7 +80,8 @@ test-c: build
 test-python: build
 	scripts/test-python.sh
 
-install: build
+# Copies what build/ holds; make builds first only what is missing or older than a source.
+install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 -s $(BUILD)/lib/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(LIBFILE)
 	ln -sf $(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)

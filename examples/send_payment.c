@@ -131,12 +131,21 @@ int main(int argc, char **argv) {
     }
 
     tender_response_code code;
-    if ((rc = tender_session_confirm(session, &code, NULL, NULL)) != TENDER_OK) {
+    char *response = NULL;
+    if ((rc = tender_session_confirm(session, &code, &response, NULL)) != TENDER_OK) {
         status = fail("tender_session_confirm", rc);
         goto done;
     }
-    printf("tender: confirm -> %s\n", tender_response_code_str(code));
+    /* The response's "question" is what to ask the person, e.g. "Send $50 to John Baily from Checking? There is no fee." */
+    printf("tender: confirm -> %s %s\n", tender_response_code_str(code), response);
+    tender_string_free(response);
     if (code != TENDER_RESPONSE_READY) goto done;
+    /* A real host asks the person now; this one plays a person who says yes. A no would end the dialog. */
+    printf("person: yes\n");
+    if ((rc = tender_session_agree(session, 1)) != TENDER_OK) {
+        status = fail("tender_session_agree", rc);
+        goto done;
+    }
 
     char *record = NULL, *jws = NULL;
     size_t record_len = 0;

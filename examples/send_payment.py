@@ -29,7 +29,7 @@ real PAM calls without touching /etc/pam.d, run it under pam_wrapper:
 where DIR holds a service file named "tender" (e.g. one loading pam_matrix
 with a password file `USER:secret:tender`).
 
-The `tender` package must be importable (`pip install ./python`) and find
+The `libtender` package must be importable (`pip install ./python`) and find
 libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
 """
 
@@ -38,7 +38,7 @@ import os
 import sys
 import tempfile
 
-import tender
+import libtender as tender
 
 DIRECTORY = {
     "contacts": [
@@ -167,6 +167,10 @@ def run(home):
             print(f"confirm: {code.name} ({code.sirikit_name})")
             if code != tender.ResponseCode.READY:
                 return 1
+            # A real host asks the person this question; this one plays a person who says yes.
+            print(f"tender: {response['question']} (yes/no)")
+            print("person: yes")
+            session.agree(True)
             code, record = session.handle()
             print(f"handle: {code.name} ({code.sirikit_name})")
             if code == tender.ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED:

@@ -107,7 +107,8 @@ enum tender_result_code {
     TENDER_E_NOT_ASKED = 201,       /**< an answer for a question that was not asked */
     TENDER_E_UNKNOWN_OPTION = 202,  /**< a chosen option that was not offered */
     TENDER_E_IDEMPOTENCY_CONFLICT = 203, /**< key already used with other parameters */
-    TENDER_E_DIALOG_ENDED = 204,    /**< a parameter stayed unresolved after the configured prompts */
+    TENDER_E_DIALOG_ENDED = 204,    /**< a parameter stayed unresolved after the configured prompts, or the person said no */
+    TENDER_E_NOT_AGREED = 205,      /**< handle would move money before the person said yes (tender_session_agree) */
 
     /* 300-399: the store */
     TENDER_E_STORE = 300,           /**< the SQLite store failed */
@@ -568,12 +569,31 @@ tender_result tender_session_answer(tender_session *session, const char *answer_
  * limits, currency, an account, funds; for a search, that something matches)
  * and writes the response code to *code_out: TENDER_RESPONSE_READY or a
  * failure code. If json_out is not NULL, also writes the response as JSON
- * (code, resolved intent, paying account, bill details, fee, search result).
+ * (code, resolved intent, paying account, bill details, fee, search result;
+ * for an intent that moves money and answers ready, "question": the words to
+ * ask the person, e.g. "Send $20 to John Baily from Checking? There is no fee.").
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
  * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY.
  */
 tender_result tender_session_confirm(tender_session *session, tender_response_code *code_out,
                                      char **json_out, size_t *len_out);
+
+/**
+ * Records the person's answer to the confirmation question of the last
+ * confirm (its response's "question"), as SiriKit's confirmation screen does:
+ * `yes` non-zero lets tender_session_handle() move the money; zero ends the
+ * dialog and pays nothing (handle then fails with TENDER_E_DIALOG_ENDED).
+ * Ask the person before every handle that moves money: unless the engine's
+ * configuration sets "dialog": {"requireAgreement": false} (for a host that
+ * asks in its own words), handle without a recorded yes fails with
+ * TENDER_E_NOT_AGREED and pays nothing. Searches need no agreement. A new
+ * resolve, answer or confirm forgets the answer.
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (confirm has not
+ * answered ready for an intent that moves money, or the session was handled),
+ * TENDER_E_DIALOG_ENDED. On error the session is unchanged. Not thread-safe
+ * on one session.
+ */
+tender_result tender_session_agree(tender_session *session, int yes);
 
 /**
  * Handles a confirmed intent: re-authenticates the person when the engine's
@@ -594,7 +614,9 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
  * another session or process with the same idempotency key, returns the
  * original record and pays nothing.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
- * TENDER_E_DIALOG_ENDED, TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
+ * TENDER_E_NOT_AGREED (money would move but the person's yes was not recorded
+ * with tender_session_agree()), TENDER_E_DIALOG_ENDED (also after a no),
+ * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
  */
 tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Installs what building and testing Tender needs and is missing: Debian
-# packages when run as root, otherwise a clear message naming them.
+# packages (pytest too, as python3-pytest) when run as root, otherwise a
+# clear message naming what to install. Run by make demo and make test only,
+# never by make build or make install.
 set -eu
+python=${PYTHON:-python3}
 
 missing_packages=""
 need() { # need PACKAGE CHECK...
@@ -36,12 +39,21 @@ if [ -n "$missing_packages" ]; then
     fi
 fi
 
-if ! python3 -c "import pytest" >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ]; then
-        echo "ensure-deps: installing pytest from PyPI"
-        python3 -m pip install --quiet pytest || apt-get install -y -qq python3-pytest
+if ! "$python" -c "import pytest" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        # Debian's package, never pip into the system Python (PEP 668).
+        echo "ensure-deps: installing Debian package: python3-pytest"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq python3-pytest
     else
-        echo "ensure-deps: pytest is missing: python3 -m pip install --user pytest" >&2
+        cat >&2 <<EOM
+ensure-deps: pytest is missing for $python. Either, as root:
+    apt install python3-pytest
+or, without root, in a virtual environment:
+    python3 -m venv ~/.venvs/tender-test && ~/.venvs/tender-test/bin/pip install pytest
+    make test PYTHON=~/.venvs/tender-test/bin/python
+EOM
         exit 1
     fi
 fi

@@ -49,6 +49,9 @@ services="$work/pam-wrapper"
 mkdir -p "$services"
 echo "$(id -un):example-secret:tender" > "$services/passdb"
 printf 'auth required %s passdb=%s\naccount required %s passdb=%s\n' "$pam_matrix" "$services/passdb" "$pam_matrix" "$services/passdb" > "$services/tender"
+# Linux-PAM also reads "other", the default for every group a service leaves out
+# (else it logs "no default config other"): deny everything, as /etc/pam.d/other should.
+printf 'auth required pam_deny.so\naccount required pam_deny.so\npassword required pam_deny.so\nsession required pam_deny.so\n' > "$services/other"
 under_wrapper() { LD_PRELOAD="$wrapper" PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$services" "$@"; }
 under_wrapper env TENDER_EXAMPLE_PASSWORD=example-secret "$work/send_payment" "$work/wrapper-home" > "$work/right.out"
 grep -q "handle -> success" "$work/right.out" || { cat "$work/right.out"; echo "right password did not pay" >&2; exit 1; }

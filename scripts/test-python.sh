@@ -9,7 +9,15 @@ export TMPDIR="${TMPDIR:-$root/.build-tmp}"; mkdir -p "$TMPDIR"
 mkdir -p "$work"
 
 echo "== pip install ./python into a virtual environment"
-python3 -m venv --system-site-packages "$work/venv"
+python=${PYTHON:-python3}
+"$python" -m venv --system-site-packages "$work/venv"
+if ! "$work/venv/bin/python" -c "import pytest" >/dev/null 2>&1; then
+    # $PYTHON is itself a virtual environment holding pytest (ensure-deps's advice without root):
+    # let the test environment see its site-packages too.
+    outer=$("$python" -c "import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))")
+    inner=$("$work/venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    echo "$outer" > "$inner/outer-pytest.pth"
+fi
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$root/python"
 py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
@@ -17,7 +25,7 @@ cd "$work"   # import the installed package, not the source tree
 echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
 make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
-    "$py" -c 'import tender; print("loaded libtender", tender.version())'
+    "$py" -c 'import libtender; print("loaded libtender", libtender.version())'
 
 export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
 export TENDER_CLI="$root/build/bin/tender"

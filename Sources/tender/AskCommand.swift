@@ -69,7 +69,7 @@ struct AskCommand: ParsableCommand {
             session.conversation = conversation
         }
         let observer: any DialogObserver = json ? turns : printer
-        let outcome = try DialogPlayer(observer: observer, today: today).play(session) { _ in
+        let outcome = try DialogPlayer(observer: observer, today: today).play(session) {
             if isatty(0) != 0 && !json { print("        │ > ", terminator: ""); fflush(nil) }
             return readLine()
         }

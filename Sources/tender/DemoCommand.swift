@@ -51,6 +51,7 @@ struct DemoCommand: ParsableCommand {
         } else {
             printer.line("pam: DEMO PAM STACK, service \(DemoPAMStack.service) = pam_matrix with a throwaway password file, not your system login")
         }
+        try printBalances(store, printer, when: "before")
         let player = DialogPlayer(observer: printer, today: today)
         for scenario in DemoScenario.all(today: today) {
             printer.banner("\n── \(scenario.request)")
@@ -59,21 +60,26 @@ struct DemoCommand: ParsableCommand {
             let session = try DialogSession(engine: engine, json: try JSONParser.parse(scenario.intent))
             session.conversation = login ? TerminalConversation() : DemoConversation(printer: printer)
             var replies = scenario.replies[...]
-            let outcome = try player.play(session) { _ in replies.popFirst() }
+            let outcome = try player.play(session) { replies.popFirst() }
             guard outcome?.code == .success else {
                 throw .internal("\(scenario.request): the dialog did not succeed (\(session.lastDenial?.message ?? "see above"))")
             }
         }
         printer.banner("")
-        for account in try store.accounts() {
-            printer.detail("balance", "\(account.spokenName): \(account.balance.decimalString) \(account.balance.currency.code)")
-        }
+        try printBalances(store, printer, when: "after")
         let report = try store.verify()
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
         if kept {
             printer.banner("\nTry any scenario by hand on this home, answering each question on its own line, e.g.:")
             printer.line("  tender intent --home \(home) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
             if !login { printer.line("  (in this demo home tender uses the demo PAM stack, in testing mode; its password is \"\(DemoPAMStack.password)\")") }
+        }
+    }
+
+    /// Every account's balance, before or after the scenarios, so the moves can be seen.
+    private func printBalances(_ store: SQLiteStore, _ printer: DialogPrinter, when: String) throws(TenderError) {
+        for account in try store.accounts() {
+            printer.detail("balance \(when)", "\(account.spokenName): \(account.balance.decimalString) \(account.balance.currency.code)")
         }
     }
 }

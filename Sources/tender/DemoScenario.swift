@@ -12,16 +12,16 @@ struct DemoScenario {
         [
             DemoScenario(
                 request: "Send $50 to John",
-                intent: #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}, "note": "dinner"}"#,
-                replies: ["John Baily", "mobile"]),
+                intent: #"{"intent": "send_payment", "payee": {"name": "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}"#,
+                replies: ["John Baily", "mobile", "yes"]),
             DemoScenario(
                 request: "Pay my Electric Company bill",
                 intent: #"{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}"#,
-                replies: ["4 Lake Road", "yes"]),
+                replies: ["4 Lake Road", "yes", "yes"]),
             DemoScenario(
                 request: "Transfer $200 from checking to savings",
                 intent: #"{"intent": "transfer_money", "fromAccount": {"nickname": "checking"}, "toAccount": {"nickname": "savings"}, "transactionAmount": {"amount": {"amount": "200", "currency": "USD"}}}"#,
-                replies: []),
+                replies: ["yes"]),
             DemoScenario(
                 request: "What's my Safe-to-Spend?",
                 intent: #"{"intent": "search_for_accounts", "accountNickname": "safe to spend"}"#, replies: []),

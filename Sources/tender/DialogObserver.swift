@@ -7,5 +7,11 @@ protocol DialogObserver {
     func asked(_ open: ParameterResolution)
     func answered(_ parameter: String, _ said: String)
     func confirmed(_ code: ResponseCode, _ response: JSONValue)
+    /// The question asked before money moves, e.g. "Send $20 to John Baily from Checking? There is no fee.".
+    func askedConfirmation(_ question: String)
+    /// The last reply about `parameter` was refused (`message` says why and what the options are); it is asked again.
+    func rejected(_ parameter: String, _ message: String)
+    /// The person said no to the confirmation question: nothing was paid.
+    func declined()
     func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?)
 }

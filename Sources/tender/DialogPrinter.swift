@@ -33,6 +33,12 @@ struct DialogPrinter: DialogObserver {
         detail("response", JSONWriter.string(response))
     }
 
+    func askedConfirmation(_ question: String) { turn(speaker: "tender", "\(question) (yes/no)") }
+
+    func rejected(_ parameter: String, _ message: String) { turn(speaker: "tender", "\(message). Again:") }
+
+    func declined() { turn(speaker: "tender", "nothing was paid") }
+
     func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?) {
         turn(speaker: "tender", "handle → \(outcome.code.name)")
         if let record = outcome.record {

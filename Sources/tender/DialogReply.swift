@@ -9,12 +9,31 @@ enum DialogReply {
 
     /// Reads a typed line as the reply to `result`: a disambiguation takes a
     /// label (or a part of only one label) or option number, a confirmation yes/no, anything else a value.
-    static func parse(_ line: String, for result: ResolutionResult) -> DialogReply {
+    /// Nil for a confirmation answered neither yes nor no.
+    static func parse(_ line: String, for result: ResolutionResult) -> DialogReply? {
         let text = line.trimmingASCIIWhitespaceForCLI()
         switch result {
         case .disambiguation: return .choose(text)
-        case .confirmationRequired: return .confirm(["y", "yes", "true", "1"].contains(text.lowercased()))
+        case .confirmationRequired: return yesNo(text).map(DialogReply.confirm)
         default: return .value(text)
+        }
+    }
+
+    /// Yes (y, yes, true, 1), no (n, no, false, 0), or nil for anything else.
+    static func yesNo(_ line: String) -> Bool? {
+        let text = line.trimmingASCIIWhitespaceForCLI().lowercased()
+        if ["y", "yes", "true", "1"].contains(text) { return true }
+        if ["n", "no", "false", "0"].contains(text) { return false }
+        return nil
+    }
+
+    /// What the person may say to `result`, for a reply that fit nothing.
+    static func options(for result: ResolutionResult) -> String {
+        switch result {
+        case let .disambiguation(_, options):
+            return options.enumerated().map { "\($0.offset + 1) or \($0.element.label)" }.joined(separator: ", ")
+        case .confirmationRequired: return "yes or no"
+        default: return "a value"
         }
     }
 

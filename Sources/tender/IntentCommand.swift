@@ -26,7 +26,7 @@ struct IntentCommand: ParsableCommand {
         let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
         let printer = DialogPrinter()
-        let outcome = try DialogPlayer(observer: printer, today: WallClock.today()).play(session) { _ in readLine() }
+        let outcome = try DialogPlayer(observer: printer, today: WallClock.today()).play(session) { readLine() }
         guard outcome?.code == .success else { throw ExitCode(1) }
     }
 }

@@ -33,6 +33,19 @@ struct JSONTurns: DialogObserver {
         Self.emit([("turn", .string("confirm")), ("code", .string(code.name)), ("response", response)])
     }
 
+    func askedConfirmation(_ question: String) {
+        Self.emit([
+            ("turn", .string("question")), ("parameter", .string("confirmation")), ("result", .string("confirmation")),
+            ("question", .string(question)), ("options", .array([.string("yes"), .string("no")])),
+        ])
+    }
+
+    func rejected(_ parameter: String, _ message: String) {
+        Self.emit([("turn", .string("rejected")), ("parameter", .string(parameter)), ("message", .string(message))])
+    }
+
+    func declined() { Self.emit([("turn", .string("declined")), ("message", .string("the person said no; nothing was paid"))]) }
+
     func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?) {
         var members: [(key: String, value: JSONValue)] = [("turn", .string("handle")), ("code", .string(outcome.code.name))]
         if let record = outcome.record {

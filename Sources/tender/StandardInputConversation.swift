@@ -10,6 +10,7 @@ struct StandardInputConversation: Conversation {
     /// Shows PAM's message before the answer is read; by default on standard error.
     var announce: @Sendable (PromptKind, String) -> Void = { kind, message in
         let line = message + (kind == .info || kind == .error ? "\n" : "")
+        fflush(nil)  // what was printed so far comes before the prompt, also when both go to one pipe
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 

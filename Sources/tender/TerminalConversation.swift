@@ -12,6 +12,7 @@ struct TerminalConversation: Conversation {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return kind == .info || kind == .error ? 0 : nil }
         defer { close(fd) }
+        fflush(nil)  // the dialog printed so far comes before the prompt
         let prompt = Array(message.utf8)
         _ = prompt.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if kind == .info || kind == .error {

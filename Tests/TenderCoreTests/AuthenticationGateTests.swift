@@ -16,7 +16,8 @@ import Testing
         let records = FakeAuthenticationRecords()
         let engine = Engine(
             directory: plain.directory, ledger: plain.ledger, limits: plain.limits,
-            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records), today: { Fixtures.today })
+            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records), dialog: Fixtures.personAgrees,
+            today: { Fixtures.today })
         return Setup(engine: engine, authenticator: authenticator, records: records)
     }
 

@@ -270,7 +270,7 @@ import Testing
     @Test func noAccountAtAllIsCredentialsUnverified() throws {
         let directory = FakeDirectory(try DirectoryDocument(json: try JSONParser.parse(
             #"{"billPayees":[{"id":"ec","organizationName":"Electric Company"}],"bills":[{"id":"b","billPayee":"ec","amountDue":{"amount":"5","currency":"USD"},"dueDate":"2026-12-01"}]}"#)))
-        let engine = Engine(directory: directory, ledger: FakeLedger(directory: directory), today: { Fixtures.today })
+        let engine = Engine(directory: directory, ledger: FakeLedger(directory: directory), dialog: Fixtures.personAgrees, today: { Fixtures.today })
         let s = try session(#"{"intent":"pay_bill","billPayee":{"id":"ec"},"transactionAmount":{"amountType":"amountDue"}}"#, engine)
         #expect(result(try s.resolve(), "fromAccount") == .unsupported(reason: "noAccount"))
         let (code, response) = try s.confirm()

@@ -46,11 +46,14 @@ static const char *DIRECTORY =
 
 static char scratch[512];
 
-/* An engine whose policy asks for no authentication (tested on its own below). */
+/* An engine whose policy asks for no authentication and whose host asks the
+   person itself before handle (both tested on their own below). */
 static tender_engine *open_engine(const char *name) {
     char config[1024];
     tender_engine *engine = NULL;
-    snprintf(config, sizeof config, "{\"home\": \"%s/%s\", \"authentication\": {\"restrictedIntents\": []}}", scratch, name);
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/%s\", \"authentication\": {\"restrictedIntents\": []}, \"dialog\": {\"requireAgreement\": false}}",
+             scratch, name);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
     return engine;
 }
@@ -108,6 +111,7 @@ static void test_version_and_names(void) {
     CHECK(strcmp(tender_result_str(TENDER_OK), "TENDER_OK") == 0);
     CHECK(strcmp(tender_result_str(TENDER_E_INVALID_JSON), "TENDER_E_INVALID_JSON") == 0);
     CHECK(strcmp(tender_result_str(TENDER_E_IDEMPOTENCY_CONFLICT), "TENDER_E_IDEMPOTENCY_CONFLICT") == 0);
+    CHECK(strcmp(tender_result_str(TENDER_E_NOT_AGREED), "TENDER_E_NOT_AGREED") == 0);
     CHECK(strcmp(tender_result_str(-42), "TENDER_E_UNKNOWN_CODE") == 0);
     CHECK(strcmp(tender_response_code_str(TENDER_RESPONSE_READY), "ready") == 0);
     CHECK(strcmp(tender_response_code_str(TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS), "failureInsufficientFunds") == 0);
@@ -571,7 +575,8 @@ static void test_authentication(const char *pam_matrix) {
 
     snprintf(config, sizeof config,
              "{\"home\": \"%s/auth\", \"testing\": true, \"authentication\": {\"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\","
-             " \"reuseSeconds\": 60, \"throttle\": {\"freeAttempts\": 2, \"baseDelaySeconds\": 30}}}", scratch, dir);
+             " \"reuseSeconds\": 60, \"throttle\": {\"freeAttempts\": 2, \"baseDelaySeconds\": 30}},"
+             " \"dialog\": {\"requireAgreement\": false}}", scratch, dir);
     CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
     CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
 
@@ -815,7 +820,8 @@ static void test_host_callbacks(void) {
     tender_host host = {&state, host_lookup, host_can_send, host_send};
     tender_engine *engine = (tender_engine *)0x1;
     char config[1024];
-    snprintf(config, sizeof config, "{\"home\": \"%s/host\", \"authentication\": {\"restrictedIntents\": []}}", scratch);
+    snprintf(config, sizeof config,
+             "{\"home\": \"%s/host\", \"authentication\": {\"restrictedIntents\": []}, \"dialog\": {\"requireAgreement\": false}}", scratch);
     tender_host no_send = {&state, host_lookup, NULL, NULL};
     CHECK_RC(tender_engine_new_with_host(config, strlen(config), &no_send, &engine), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_engine_new_with_host(config, strlen(config), NULL, &engine), TENDER_E_NULL_ARGUMENT);
@@ -916,6 +922,53 @@ static void test_understanding(void) {
     tender_engine_free(engine);
 }
 
+/* The default engine: handle moves money only after the person's yes. */
+static void test_agreement(void) {
+    char config[1024];
+    tender_engine *engine = NULL;
+    snprintf(config, sizeof config, "{\"home\": \"%s/agree\", \"authentication\": {\"restrictedIntents\": []}}", scratch);
+    CHECK_RC(tender_engine_new(config, strlen(config), &engine), TENDER_OK);
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"20\", \"currency\": \"USD\"}}";
+    CHECK_RC(tender_session_agree(NULL, 1), TENDER_E_NULL_ARGUMENT);
+
+    tender_session *session = new_session(engine, intent);
+    CHECK_RC(tender_session_agree(session, 1), TENDER_E_WRONG_STATE); /* nothing asked yet */
+    tender_response_code code = TENDER_RESPONSE_UNSPECIFIED;
+    char *response = NULL, *record = NULL;
+    CHECK_RC(tender_session_confirm(session, &code, &response, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);
+    CHECK(contains(response, "\"question\":\"Send $20 to Tim Cook from Checking? There is no fee.\""));
+    tender_string_free(response);
+    /* No yes recorded: refused, nothing paid. */
+    CHECK_RC(tender_session_handle(session, &code, &record, NULL, NULL, NULL), TENDER_E_NOT_AGREED);
+    CHECK(record == NULL && contains(tender_last_error(), "Send $20 to Tim Cook"));
+    char balance[64];
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "1000.00") == 0);
+    /* Yes: paid. */
+    CHECK_RC(tender_session_agree(session, 1), TENDER_OK);
+    CHECK_RC(tender_session_handle(session, &code, &record, NULL, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_SUCCESS && contains(record, "\"status\":\"completed\""));
+    tender_string_free(record);
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "980.00") == 0);
+    tender_session_free(session);
+
+    /* No: the dialog ends and nothing is paid. */
+    session = new_session(engine, intent);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK_RC(tender_session_agree(session, 0), TENDER_OK);
+    record = NULL;
+    CHECK_RC(tender_session_handle(session, &code, &record, NULL, NULL, NULL), TENDER_E_DIALOG_ENDED);
+    CHECK(record == NULL);
+    checking_balance(engine, balance, sizeof balance);
+    CHECK(strcmp(balance, "980.00") == 0);
+    tender_session_free(session);
+    tender_engine_free(engine);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SCRATCH_DIR\n", argv[0]);
@@ -934,6 +987,7 @@ int main(int argc, char **argv) {
     test_threads(engine);
     test_domain(engine);
     tender_engine_free(engine);
+    test_agreement();
     test_payment_status();
     test_host_callbacks();
     test_understanding();

@@ -16,11 +16,11 @@ import random
 import sys
 import time
 
-if importlib.util.find_spec("tender") is None:  # as conftest.py: the checkout's binding
+if importlib.util.find_spec("libtender") is None:  # as conftest.py: the checkout's binding
     _repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path.insert(0, os.path.join(_repo, "python"))
 
-import tender  # noqa: E402
+import libtender as tender  # noqa: E402
 
 
 def main(home, seed, go_file, count, amount):
@@ -42,6 +42,7 @@ def main(home, seed, go_file, count, amount):
                 code, _ = session.confirm()
                 if code is not tender.ResponseCode.READY:
                     raise SystemExit(f"confirm of {key}: {code.name}")
+                session.agree(True)  # the person says yes to the confirmation question
                 code, record = session.handle()
                 results[key] = {"code": code.name, "record": record, "jws": record.jws if record else None}
     print(json.dumps({"order": keys, "results": results}), flush=True)

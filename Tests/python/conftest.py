@@ -12,6 +12,11 @@ asks): the default policy re-authenticates every payment through the PAM
 service "tender" and refuses to open an engine on a machine without
 ``/etc/pam.d/tender``. The re-authentication tests (test_auth.py,
 test_pam_wrapper.py) configure their own PAM stack.
+
+Tests about other things than the confirmation question play a person who
+says yes: ``Session.handle`` first records the yes (``agree(True)``) when a
+confirmation question is open. Tests marked ``person_answers``
+(test_agreement.py) record the person's answer themselves.
 """
 
 import copy
@@ -22,10 +27,10 @@ import sys
 import pytest
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if importlib.util.find_spec("tender") is None:
+if importlib.util.find_spec("libtender") is None:
     sys.path.insert(0, os.path.join(_REPO, "python"))
 
-import tender  # noqa: E402  (after the path set-up)
+import libtender as tender  # noqa: E402  (after the path set-up)
 
 #: An authentication policy that never asks (and so needs no PAM service).
 NO_AUTH = {"restrictedIntents": []}
@@ -117,3 +122,27 @@ def engine_factory(tmp_path, directory_doc):
     yield factory
     for eng in engines:
         eng.close()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "person_answers: the test records the person's yes or no itself")
+
+
+@pytest.fixture(autouse=True)
+def person_says_yes(request, monkeypatch):
+    """Before every handle, the person says yes to the confirmation question
+    (when one is open: confirm answered ready for a payment)."""
+    if request.node.get_closest_marker("person_answers"):
+        yield
+        return
+    handle = tender.Session.handle
+
+    def agree_then_handle(self):
+        try:
+            self.agree(True)
+        except tender.WrongStateError:
+            pass  # no question open: a search, or not confirmed (handle says which)
+        return handle(self)
+
+    monkeypatch.setattr(tender.Session, "handle", agree_then_handle)
+    yield

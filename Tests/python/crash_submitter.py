@@ -13,11 +13,11 @@ import importlib.util
 import os
 import sys
 
-if importlib.util.find_spec("tender") is None:  # as conftest.py: the checkout's binding
+if importlib.util.find_spec("libtender") is None:  # as conftest.py: the checkout's binding
     _repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path.insert(0, os.path.join(_repo, "python"))
 
-import tender  # noqa: E402
+import libtender as tender  # noqa: E402
 
 
 def main(home, first):
@@ -35,6 +35,7 @@ def main(home, first):
             code, _ = session.confirm()
             if code is not tender.ResponseCode.READY:
                 raise SystemExit(f"confirm of {key}: {code.name}")
+            session.agree(True)  # the person says yes to the confirmation question
             code, record = session.handle()
             if code is not tender.ResponseCode.SUCCESS or record["idempotencyKey"] != key:
                 raise SystemExit(f"handle of {key}: {code.name} {record!r}")

@@ -4,7 +4,8 @@ seeded by `tender demo` and its demo PAM stack (docs/understanding.md,
 "tender ask").
 
 With --json every turn is one JSON object per line: understood, resolve,
-question, answer, confirm, authenticate, handle, error. Exit status: 0
+question, answer, rejected, confirm, the confirmation question and its
+answer, authenticate, handle, declined, error. Exit status: 0
 handled with success, 1 a failure code, 2 out of scope, 3 an error.
 """
 import base64
@@ -94,24 +95,36 @@ def check_protocol(turns, answers):
             assert previous["turn"] in ("understood", "answer"), (previous, turn)
             assert isinstance(turn["complete"], bool) and isinstance(turn["parameters"], list)
             last_resolve = turn
+        elif kind == "question" and turn["parameter"] == "confirmation":
+            # The person is asked before money moves, in words.
+            assert previous["turn"] == "confirm" and previous["code"] == "ready", (previous, turn)
+            assert turn["question"] == previous["response"]["question"]
+            assert turn["result"] == "confirmation" and turn["options"] == ["yes", "no"]
         elif kind == "question":
             assert previous is last_resolve and not last_resolve["complete"], (previous, turn)
             first_open = next(p for p in last_resolve["parameters"] if p["result"] in OPEN)
             assert {k: v for k, v in turn.items() if k != "turn"} == first_open
         elif kind == "answer":
-            assert previous["turn"] == "question" and turn["parameter"] == previous["parameter"]
+            assert previous["turn"] in ("question", "rejected") and turn["parameter"] == previous["parameter"]
             assert set(turn) == {"turn", "parameter", "said"}
             assert turn["said"] == next(said)
+        elif kind == "rejected":
+            # A reply that fits no option is refused, naming the options, and asked again.
+            assert previous["turn"] == "answer" and turn["parameter"] == previous["parameter"]
+            assert set(turn) == {"turn", "parameter", "message"}
+        elif kind == "declined":
+            assert previous["turn"] == "answer" and previous["parameter"] == "confirmation"
+            assert turn is turns[-1]
         elif kind == "confirm":
             assert previous is last_resolve and last_resolve["complete"], (previous, turn)
             assert turn["code"] == turn["response"]["code"]
             confirmed = True
         elif kind == "authenticate":
-            assert previous["turn"] in ("confirm", "authenticate")
+            assert previous["turn"] in ("confirm", "answer", "authenticate")
             assert set(turn) == {"turn", "kind", "message"}
             assert turn["kind"] in ("secret", "text", "info", "error")
         elif kind == "handle":
-            assert confirmed and previous["turn"] in ("confirm", "authenticate"), (previous, turn)
+            assert confirmed and previous["turn"] in ("confirm", "answer", "authenticate"), (previous, turn)
             assert turn is turns[-1]
         elif kind == "error":
             assert turn is turns[-1] and set(turn) == {"turn", "message"}
@@ -147,7 +160,7 @@ def ledger_records(home):
 
 
 def test_send_payment_turn_by_turn_to_a_signed_record(home):
-    answers = ["John Baily", "mobile", PASSWORD]
+    answers = ["John Baily", "mobile", "yes", PASSWORD]
     done = ask(home, "send $20 to John for lunch", answers=answers)
     assert done.returncode == 0, done.stdout + done.stderr
     turns = turns_of(done)
@@ -160,12 +173,13 @@ def test_send_payment_turn_by_turn_to_a_signed_record(home):
     assert (understood["text"], understood["language"], understood["source"]) == (
         "send $20 to John for lunch", "en", "model")
     assert [t["turn"] for t in turns] == ["understood", "resolve", "question", "answer", "resolve", "question",
-                                          "answer", "resolve", "confirm", "authenticate", "handle"]
+                                          "answer", "resolve", "confirm", "question", "answer", "authenticate", "handle"]
     questions = of_kind(turns, "question")
-    assert [(q["parameter"], q["result"], q["prompt"]) for q in questions] == [
-        ("payee", "disambiguation", "person"), ("payee", "disambiguation", "handle")]
+    assert [(q["parameter"], q["result"], q.get("prompt")) for q in questions] == [
+        ("payee", "disambiguation", "person"), ("payee", "disambiguation", "handle"), ("confirmation", "confirmation", None)]
+    assert questions[2]["question"] == "Send $20 to John Baily from Checking? There is no fee."
     assert [o["id"] for o in questions[0]["options"]] == ["john-appleseed", "john-baily"]
-    assert [a["said"] for a in of_kind(turns, "answer")] == ["John Baily", "mobile"]  # never the password
+    assert [a["said"] for a in of_kind(turns, "answer")] == ["John Baily", "mobile", "yes"]  # never the password
     confirm = of_kind(turns, "confirm")[0]
     assert confirm["code"] == "ready"
     assert confirm["response"]["intent"]["payee"]["id"] == "john-baily"
@@ -186,7 +200,7 @@ def test_send_payment_turn_by_turn_to_a_signed_record(home):
 
 
 def test_pay_bill_with_a_choice_and_a_confirmation_in_words(home):
-    answers = ["12 Main Street", "yes", PASSWORD]
+    answers = ["12 Main Street", "yes", "yes", PASSWORD]
     done = ask(home, "pay my electric company bill", answers=answers)
     assert done.returncode == 0, done.stdout + done.stderr
     turns = turns_of(done)
@@ -194,7 +208,7 @@ def test_pay_bill_with_a_choice_and_a_confirmation_in_words(home):
     assert turns[0]["intent"] == "pay_bill"
     questions = of_kind(turns, "question")
     assert [(q["parameter"], q["result"]) for q in questions] == [
-        ("billPayee", "disambiguation"), ("transactionAmount", "confirmationRequired")]
+        ("billPayee", "disambiguation"), ("transactionAmount", "confirmationRequired"), ("confirmation", "confirmation")]
     assert questions[1]["value"] == {"amountType": "amountDue", "amount": {"amount": "84.20", "currency": "USD"}}
     handle = turns[-1]
     assert handle["code"] == "success"
@@ -222,10 +236,10 @@ def test_a_search_answers_a_result_without_a_password(home):
 
 
 def test_the_best_in_scope_alternative_is_played(home):
-    done = ask(home, "what's the weather in Boston", "send $5 to Tim Cook", answers=[PASSWORD])
+    done = ask(home, "what's the weather in Boston", "send $5 to Tim Cook", answers=["yes", PASSWORD])
     assert done.returncode == 0, done.stdout + done.stderr
     turns = turns_of(done)
-    check_protocol(turns, [])
+    check_protocol(turns, ["yes"])
     assert turns[0]["text"] == "send $5 to Tim Cook"
     assert turns[-1]["code"] == "success"
     assert turns[-1]["record"]["payee"]["id"] == "tim-cook"
@@ -236,10 +250,10 @@ def test_the_best_in_scope_alternative_is_played(home):
 
 
 def test_a_wrong_password_is_a_failure_code_and_pays_nothing(home):
-    done = ask(home, "send $5 to Tim Cook", answers=[WRONG_PASSWORD])
+    done = ask(home, "send $5 to Tim Cook", answers=["yes", WRONG_PASSWORD])
     assert done.returncode == 1, done.stdout + done.stderr
     turns = turns_of(done)
-    check_protocol(turns, [])
+    check_protocol(turns, ["yes"])
     assert of_kind(turns, "authenticate")
     assert turns[-1] == {"turn": "handle", "code": "failureCredentialsUnverified", "denied": "wrongCredentials"}
     assert ledger_records(home) == 3
@@ -291,15 +305,56 @@ def test_an_unusable_home_is_an_error(home, tmp_path):
     no_secret(done, PASSWORD)
 
 
-def test_an_answer_that_fits_no_option_is_an_error(home):
-    done = ask(home, "send $20 to John", answers=["Smith", PASSWORD])
+def test_an_answer_that_fits_no_option_is_asked_again_naming_the_options(home):
+    answers = ["nobody", "John Baily", "mobile", "maybe", "yes", PASSWORD]
+    done = ask(home, "send $20 to John", answers=answers)
+    assert done.returncode == 0, done.stdout + done.stderr
+    turns = turns_of(done)
+    check_protocol(turns, answers[:-1])
+    rejected = of_kind(turns, "rejected")
+    assert [r["parameter"] for r in rejected] == ["payee", "confirmation"]
+    assert "nobody" in rejected[0]["message"] and "John Appleseed" in rejected[0]["message"]
+    assert "John Baily" in rejected[0]["message"]
+    assert "yes or no" in rejected[1]["message"]
+    assert turns[-1]["code"] == "success"
+    assert ledger_records(home) == 4
+    no_secret(done, PASSWORD)
+
+
+def test_wrong_replies_up_to_max_prompts_end_the_dialog(home):
+    done = ask(home, "send $20 to John", answers=["nobody"] * 5 + ["John Baily", "mobile", "yes", PASSWORD])
     assert done.returncode == 3, done.stdout + done.stderr
     turns = turns_of(done)
-    check_protocol(turns, ["Smith"])
-    assert [t["turn"] for t in turns] == ["understood", "resolve", "question", "answer", "error"]
-    assert "Smith" in turns[-1]["message"]
+    check_protocol(turns, ["nobody"] * 5)
+    assert len(of_kind(turns, "rejected")) == 4  # the fifth wrong reply (maxPrompts 5) ends it
+    assert turns[-1]["turn"] == "error" and "after 5 tries" in turns[-1]["message"]
     assert ledger_records(home) == 3
     no_secret(done, PASSWORD)
+
+
+def test_no_to_the_confirmation_question_pays_nothing(home):
+    done = ask(home, "send $5 to Tim Cook", answers=["no", PASSWORD])
+    assert done.returncode == 1, done.stdout + done.stderr
+    turns = turns_of(done)
+    check_protocol(turns, ["no"])
+    [question] = of_kind(turns, "question")
+    assert question["parameter"] == "confirmation"
+    assert question["question"] == "Send $5 to Tim Cook from Checking? There is no fee."
+    assert turns[-1]["turn"] == "declined"
+    assert not of_kind(turns, "authenticate") and not of_kind(turns, "handle")
+    assert ledger_records(home) == 3
+    no_secret(done, PASSWORD)
+
+
+def test_the_password_prompt_comes_in_order_on_one_pipe(home):
+    """stdout and stderr on one pipe: PAM's prompt follows the question and precedes handle's outcome."""
+    done = subprocess.run([CLI, "ask", "--home", home, *pam(home), "send $5 to Tim Cook"], input="yes\n" + PASSWORD + "\n",
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60, env=environment())
+    assert done.returncode == 0, done.stdout
+    out = done.stdout
+    question = out.index("Send $5 to Tim Cook from Checking? There is no fee. (yes/no)")
+    prompt = out.index("Password")
+    assert question < prompt < out.index("handle → success"), out
 
 
 def test_running_out_of_answers_is_an_error(home):
@@ -314,7 +369,7 @@ def test_running_out_of_answers_is_an_error(home):
 
 
 def test_without_json_the_dialog_is_in_words(home):
-    answers = ["Baily", "2", PASSWORD]
+    answers = ["Baily", "2", "yes", PASSWORD]
     done = ask(home, "send $20 to John for lunch", answers=answers, json_mode=False)
     assert done.returncode == 0, done.stdout + done.stderr
     for line in done.stdout.splitlines():
@@ -323,6 +378,7 @@ def test_without_json_the_dialog_is_in_words(home):
     assert "which person? 1) John Appleseed  2) John Baily" in done.stdout
     assert "which handle?" in done.stdout
     assert "confirm → ready" in done.stdout
+    assert "Send $20 to John Baily from Checking? There is no fee. (yes/no)" in done.stdout
     assert "handle → success" in done.stdout
     assert "Password" in done.stderr  # PAM's prompt goes to standard error
     assert ledger_records(home) == 4
@@ -330,7 +386,7 @@ def test_without_json_the_dialog_is_in_words(home):
 
 
 def test_without_json_a_wrong_password_is_status_1(home):
-    done = ask(home, "send $5 to Tim Cook", answers=[WRONG_PASSWORD], json_mode=False)
+    done = ask(home, "send $5 to Tim Cook", answers=["yes", WRONG_PASSWORD], json_mode=False)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "failureCredentialsUnverified" in done.stdout + done.stderr
     assert ledger_records(home) == 3

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-import tender
+import libtender as tender
 from conftest import DIRECTORY, NO_AUTH
 
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"

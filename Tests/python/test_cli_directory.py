@@ -2,6 +2,7 @@
 commands, and `tender intent` run from standard input (one reply per line,
 the PAM password included)."""
 import json
+import re
 import os
 import subprocess
 
@@ -58,16 +59,27 @@ def test_the_demo_plays_every_scenario_and_keeps_its_store(demo_home):
     bills = {b["id"]: b for b in directory(home)["bills"]}
     assert bills["electric-lake-bill"]["status"] == "completed"
     assert bills["electric-main-bill"]["status"] == "unpaid"
+    # The person is asked before each payment; the intent carries only what was said.
+    assert "Send $50 to John Baily from Checking? There is no fee. (yes/no)" in output
+    assert "dinner" not in output and '"note"' not in output
+    # The pay_bill record names the bill as it was when paid.
+    assert '"billDetailsWhenPaid"' in output
+    # Balances before and after: the transfer moves checking and savings.
+    before = dict(re.findall(r"balance before +(.+?): (\S+ USD)", output))
+    after = dict(re.findall(r"balance after +(.+?): (\S+ USD)", output))
+    assert before and set(before) == set(after)
+    moved = {name for name in before if before[name] != after[name]}
+    assert {"Checking", "Savings"} <= moved, (before, after)
 
 
 def test_a_scenario_by_hand_with_replies_on_standard_input(demo_home):
     home, _ = demo_home
     intent = json.dumps({"intent": "pay_bill", "billPayee": {"name": "Electric Company"}})
-    wrong = tender("intent", "--home", home, *pam_flags(home), intent, stdin="12 Main Street\nyes\nnot-the-password\n")
+    wrong = tender("intent", "--home", home, *pam_flags(home), intent, stdin="12 Main Street\nyes\nyes\nnot-the-password\n")
     assert wrong.returncode == 1
     assert "failureCredentialsUnverified" in wrong.stdout
     assert "not-the-password" not in wrong.stdout + wrong.stderr
-    paid = tender("intent", "--home", home, *pam_flags(home), intent, stdin="12 Main Street\nyes\ndemo-password\n")
+    paid = tender("intent", "--home", home, *pam_flags(home), intent, stdin="12 Main Street\nyes\nyes\ndemo-password\n")
     assert paid.returncode == 0, paid.stdout + paid.stderr
     assert "disambiguation, which billPayee" in paid.stdout
     assert "handle → success" in paid.stdout
@@ -117,7 +129,7 @@ def test_vocabulary_and_the_signed_in_flag(tmp_path, demo_home):
 
 
 def test_status_records_a_later_change_of_a_pending_request(tmp_path):
-    import tender as binding
+    import libtender as binding
     from conftest import NO_AUTH
 
     home = str(tmp_path / "home")

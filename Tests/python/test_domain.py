@@ -20,9 +20,9 @@ import pickle
 
 import pytest
 
-import tender
+import libtender as tender
 from conftest import NO_AUTH
-from tender import ResponseCode
+from libtender import ResponseCode
 
 # ------------------------------------------------------------------ dates
 
@@ -298,7 +298,7 @@ def test_pay_the_electric_company_bill_at_one_of_two_addresses(engine):
         assert record["intent"] == "pay_bill" and record["status"] == "completed"
         assert record["billPayee"] == ELECTRIC_LAKE
         assert record["currencyAmount"] == usd("61.75")
-        assert record["billDetails"] == details  # the bill as confirm saw it
+        assert record["billDetailsWhenPaid"] == details  # the bill as it was when paid
         assert record["account"] == CHECKING_REF
         assert record["paymentMethod"] == {"type": "checking", "name": "Checking"}
         assert "fee" not in record

@@ -15,9 +15,9 @@ import threading
 
 import pytest
 
-import tender
+import libtender as tender
 from conftest import NO_AUTH
-from tender import ResponseCode
+from libtender import ResponseCode
 
 DUE = (datetime.date.today() + datetime.timedelta(days=10)).isoformat()
 
@@ -211,7 +211,7 @@ def test_pay_bill_through_the_host(engine, host):
     assert payment["intent"] == "pay_bill" and payment["idempotencyKey"] == "bill-1"
     assert payment["billPayee"]["id"] == "electric-main"
     assert payment["currencyAmount"] == usd("25.00")
-    assert payment["billDetails"]["id"] == "electric-main-bill"
+    assert payment["billDetailsWhenPaid"]["id"] == "electric-main-bill"
     assert payment["account"]["id"] == "checking"
     assert record["intent"] == "pay_bill" and record["billPayee"]["id"] == "electric-main"
     assert engine.payments() == [record]

@@ -40,8 +40,8 @@ import time
 
 import pytest
 
-import tender
-from tender import ResponseCode
+import libtender as tender
+from libtender import ResponseCode
 
 from conftest import NO_AUTH, make_engine
 

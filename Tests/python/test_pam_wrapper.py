@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-import tender
+import libtender as tender
 
 WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
@@ -43,6 +43,10 @@ def services(tmp_path):
     (directory / "tender").write_text(
         f"auth required {PAM_MATRIX} passdb={passdb}\n"
         f"account required {PAM_MATRIX} passdb={passdb}\n")
+    # Linux-PAM also reads "other", the default for every group a service leaves
+    # out (else it logs "no default config other"): deny everything.
+    (directory / "other").write_text("".join(f"{group} required pam_deny.so\n"
+                                             for group in ("auth", "account", "password", "session")))
     return directory
 
 
@@ -65,6 +69,7 @@ def test_the_right_password_pays(tmp_path, services):
     home = tmp_path / "home"
     proc = run_example(home, services, PASSWORD)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PWRAP_ERROR" not in proc.stderr, proc.stderr  # no noise: the service directory is complete
     out = proc.stdout
     assert 'authentication: the default policy (PAM service "tender")' in out
     assert "(answered from $TENDER_EXAMPLE_PASSWORD)" in out  # PAM asked through the conversation

@@ -16,9 +16,9 @@ import threading
 
 import pytest
 
-import tender
+import libtender as tender
 from conftest import NO_AUTH
-from tender import ResponseCode
+from libtender import ResponseCode
 
 # ------------------------------------------------------------------ helpers
 
@@ -152,13 +152,13 @@ def _run_python(code, env_changes, unset=()):
 
 def test_library_not_found_is_a_clear_error(tmp_path):
     missing = str(tmp_path / "nowhere" / "libtender.so.0")
-    proc = _run_python("import tender", {"TENDER_LIBRARY": missing})
+    proc = _run_python("import libtender", {"TENDER_LIBRARY": missing})
     assert proc.returncode != 0
     assert "TenderLibraryNotFound" in proc.stderr
     assert missing in proc.stderr
     proc = _run_python(
         "import sys\n"
-        "try:\n    import tender\n"
+        "try:\n    import libtender\n"
         "except OSError as e:\n    print(type(e).__name__, e.tried); sys.exit(0)\n"
         "sys.exit(1)\n",
         {"TENDER_LIBRARY": missing})
@@ -199,7 +199,7 @@ def test_library_found_through_pkg_config(tmp_path):
     (pcdir / "tender.pc").write_text(
         f"prefix={tmp_path}\nlibdir={libdir}\n\n"
         "Name: tender\nDescription: test\nVersion: 0.1.0\nLibs: -L${libdir} -ltender\n")
-    proc = _run_python("import tender; print(tender.library_path)",
+    proc = _run_python("import libtender as tender; print(tender.library_path)",
                        {"PKG_CONFIG_PATH": str(pcdir)}, unset=["TENDER_LIBRARY"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == os.path.join(libdir, "libtender.so.0")
@@ -210,7 +210,7 @@ def test_library_found_through_soname(tmp_path):
     if loaded is None:
         pytest.skip("the library under test was not loaded from a path")
     proc = _run_python(
-        "import tender; print(tender.library_path)",
+        "import libtender as tender; print(tender.library_path)",
         {"LD_LIBRARY_PATH": os.path.dirname(loaded),
          "PKG_CONFIG_PATH": str(tmp_path), "PKG_CONFIG_LIBDIR": str(tmp_path)},
         unset=["TENDER_LIBRARY"])

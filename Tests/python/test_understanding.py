@@ -17,7 +17,7 @@ from ctypes import byref, c_size_t, c_void_p
 
 import pytest
 
-import tender
+import libtender as tender
 
 NO_AUTH = {"restrictedIntents": []}
 

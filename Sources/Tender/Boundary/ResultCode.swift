@@ -25,6 +25,7 @@ enum ResultCode {
         case .unknownOption: return value(TENDER_E_UNKNOWN_OPTION)
         case .idempotencyConflict: return value(TENDER_E_IDEMPOTENCY_CONFLICT)
         case .dialogEnded: return value(TENDER_E_DIALOG_ENDED)
+        case .notAgreed: return value(TENDER_E_NOT_AGREED)
         case .store: return value(TENDER_E_STORE)
         case .storeBusy: return value(TENDER_E_STORE_BUSY)
         case .home: return value(TENDER_E_HOME)
@@ -55,6 +56,7 @@ enum ResultCode {
         case value(TENDER_E_UNKNOWN_OPTION): return "TENDER_E_UNKNOWN_OPTION"
         case value(TENDER_E_IDEMPOTENCY_CONFLICT): return "TENDER_E_IDEMPOTENCY_CONFLICT"
         case value(TENDER_E_DIALOG_ENDED): return "TENDER_E_DIALOG_ENDED"
+        case value(TENDER_E_NOT_AGREED): return "TENDER_E_NOT_AGREED"
         case value(TENDER_E_STORE): return "TENDER_E_STORE"
         case value(TENDER_E_STORE_BUSY): return "TENDER_E_STORE_BUSY"
         case value(TENDER_E_HOME): return "TENDER_E_HOME"

@@ -51,6 +51,13 @@ public func tender_session_answer(_ session: OpaquePointer?, _ answer_json: Unsa
 }
 
 @c @implementation
+public func tender_session_agree(_ session: OpaquePointer?, _ yes: Int32) -> tender_result {
+    Boundary.call { () throws(TenderError) in
+        try SessionHandle.from(session).session.agree(yes != 0)
+    }
+}
+
+@c @implementation
 public func tender_session_confirm(
     _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
     _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?

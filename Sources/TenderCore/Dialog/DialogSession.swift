@@ -6,6 +6,11 @@
 /// engine's `maxPrompts` times in a row ends the dialog
 /// (``TenderError/dialogEnded(_:)``); a new question about it (the person
 /// chosen, now which handle) starts the count again.
+/// Before handle moves money the person is asked the confirmation question
+/// (``confirmationQuestion``) and the host records the answer with
+/// ``agree(_:)``: no ends the dialog and pays nothing; without a yes handle
+/// throws ``TenderError/notAgreed(_:)`` (unless the engine's
+/// `dialog.requireAgreement` is false).
 /// A session belongs to one thread at a time; it is not Sendable. Every
 /// method either succeeds or throws and leaves the session as it was
 /// (except ending it).
@@ -24,6 +29,8 @@ public final class DialogSession {
     private var prompts: [String: Int] = [:]
     private var lastResults: [String: ResolutionResult] = [:]
     private var phase = Phase.resolving
+    /// The person's yes to the question of the last ready confirm; nil until asked and answered.
+    private var agreed = false
     private let recordID = RandomID.make()
 
     /// The key naming this payment: the host's, else one the session makes (32 hex digits, unique, in the order this process made them).
@@ -45,6 +52,35 @@ public final class DialogSession {
     public convenience init(engine: Engine, json: JSONValue) throws(TenderError) {
         self.init(engine: engine, intent: try Intent(json: json))
     }
+
+    /// The question the person answers before handle moves money ("Send $20 to
+    /// John Baily from Checking? There is no fee."): set while the last confirm
+    /// answered ready for an intent that moves money, else nil.
+    public var confirmationQuestion: String? {
+        guard case let .ready(.payment(plan)) = phase else { return nil }
+        return plan.question
+    }
+
+    /// Records the person's answer to ``confirmationQuestion``: yes lets handle
+    /// move money; no ends the dialog (handle then throws
+    /// ``TenderError/dialogEnded(_:)``) and nothing is paid. Throws
+    /// ``TenderError/wrongState(_:)`` when no question is open (confirm has not
+    /// answered ready for a payment, or the session was handled).
+    public func agree(_ yes: Bool) throws(TenderError) {
+        try checkOpen()
+        guard confirmationQuestion != nil else {
+            throw .wrongState("no confirmation question is open: confirm must answer ready for an intent that moves money first")
+        }
+        if yes {
+            agreed = true
+        } else {
+            agreed = false
+            phase = .ended("the person said no to the payment; nothing was paid")
+        }
+    }
+
+    /// How many replies the engine allows one question (`dialog.maxPrompts`).
+    public var maxPrompts: Int { engine.maxPrompts }
 
     /// The intent's name, e.g. "pay_bill".
     public var intentName: String { intent.schema.name }
@@ -84,6 +120,7 @@ public final class DialogSession {
         lastResults = Dictionary(results.map { ($0.parameter, $0.result) }, uniquingKeysWith: { a, _ in a })
         state = context.state
         phase = .resolving
+        agreed = false
         return results
     }
 
@@ -127,6 +164,7 @@ public final class DialogSession {
         next.questions[answer.parameter] = nil
         state = next
         phase = .resolving
+        agreed = false
     }
 
     // MARK: confirm
@@ -159,7 +197,10 @@ public final class DialogSession {
             if code != .ready { confirmation = Confirmation(hostFailure(code), confirmation.members) }
         }
         phase = confirmation.plan.map(Phase.ready) ?? .resolving
-        return (confirmation.code, .object([("code", .string(confirmation.code.name))] + confirmation.members))
+        agreed = false
+        var members: [(key: String, value: JSONValue)] = [("code", .string(confirmation.code.name))] + confirmation.members
+        if let question = confirmationQuestion { members.append(("question", .string(question))) }
+        return (confirmation.code, .object(members))
     }
 
     /// A host's failure code as this intent answers it: one of its own failure codes, else plain failure.
@@ -188,8 +229,10 @@ public final class DialogSession {
     /// why). An intent that moves money is recorded exactly once per
     /// idempotency key (handling again returns the original record); a search
     /// answers its result. Throws ``TenderError/wrongState(_:)`` unless confirm
-    /// answered ready, ``TenderError/idempotencyConflict(_:)`` when the key
-    /// already recorded something else.
+    /// answered ready, ``TenderError/notAgreed(_:)`` for an intent that moves
+    /// money before ``agree(_:)`` recorded a yes (when the engine requires it),
+    /// ``TenderError/dialogEnded(_:)`` after a no,
+    /// ``TenderError/idempotencyConflict(_:)`` when the key already recorded something else.
     public func handle() throws(TenderError) -> HandleOutcome {
         lastDenial = nil
         let plan: Confirmation.Plan
@@ -209,6 +252,9 @@ public final class DialogSession {
             phase = .handled(outcome)
             return outcome
         case let .payment(payment):
+            if engine.requiresAgreement, !agreed {
+                throw .notAgreed("the person has not said yes to \"\(payment.question)\"; ask and record the answer (agree) before handle")
+            }
             let paidBefore = try alreadyPaid(payment)
             // A retry of a payment already made pays nothing, so it asks nothing;
             // every other payment passes the gate, which audits it.

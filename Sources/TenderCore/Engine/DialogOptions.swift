@@ -8,12 +8,16 @@ public struct DialogOptions: Equatable, Sendable {
     public var maxPrompts = 5
     /// The fee of a transfer, by currency code.
     public var transferFees: [String: Money] = [:]
+    /// Whether handle refuses to move money until the person said yes to the
+    /// confirmation question (``DialogSession/agree(_:)``); default true. A host
+    /// that asks the person in its own words before every handle may turn it off.
+    public var requireAgreement = true
 
     public init() {}
 
-    /// Parses `{"maxPrompts": 5, "transferFee": {"USD": "0.50"}}`; every member optional.
+    /// Parses `{"maxPrompts": 5, "transferFee": {"USD": "0.50"}, "requireAgreement": true}`; every member optional.
     public init(json: JSONValue) throws(TenderError) {
-        let reader = try ObjectReader(json, name: "dialog", allowed: ["maxPrompts", "transferFee"])
+        let reader = try ObjectReader(json, name: "dialog", allowed: ["maxPrompts", "transferFee", "requireAgreement"])
         if let value = reader["maxPrompts"] {
             // One message for every bad value (1e999, -1, 2.5, 21): the range that is enforced.
             guard case let .number(text) = value, text.utf8.count <= 2, let count = Int(text), count >= 1, count <= Self.maxPromptsLimit else {
@@ -21,6 +25,7 @@ public struct DialogOptions: Equatable, Sendable {
             }
             maxPrompts = count
         }
+        if let agreement = try reader.bool("requireAgreement") { requireAgreement = agreement }
         if let fees = reader["transferFee"] {
             guard let members = fees.objectMembers else { throw .invalidArgument("dialog.transferFee must be an object of currencies") }
             for member in members {

@@ -9,6 +9,8 @@ public final class Engine: Sendable {
     public let gate: AuthenticationGate
     /// How often a parameter may be asked for before the dialog ends.
     public let maxPrompts: Int
+    /// Whether handle moves money only after the person said yes (``DialogSession/agree(_:)``).
+    public let requiresAgreement: Bool
     /// The fee of a transfer, by currency code (none: free).
     public let transferFees: [String: Money]
     /// The app-wide vocabulary (parameter synonyms).
@@ -29,6 +31,7 @@ public final class Engine: Sendable {
         self.gate = gate
         self.maxPrompts = dialog.maxPrompts
         self.transferFees = dialog.transferFees
+        self.requiresAgreement = dialog.requireAgreement
         self.appVocabulary = appVocabulary
         self.backend = backend
         self.today = today

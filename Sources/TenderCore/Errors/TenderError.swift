@@ -15,6 +15,8 @@ public enum TenderError: Error, Equatable, Sendable {
     case unknownOption(String)
     case idempotencyConflict(String)
     case dialogEnded(String)
+    /// Handle was asked to move money before the person said yes to the confirmation question.
+    case notAgreed(String)
     case store(String)
     case storeBusy(String)
     case home(String)
@@ -30,7 +32,7 @@ public enum TenderError: Error, Equatable, Sendable {
         switch self {
         case let .nullArgument(m), let .invalidUTF8(m), let .invalidJSON(m), let .tooLarge(m), let .invalidArgument(m),
             let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .outOfScope(m), let .wrongState(m),
-            let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .dialogEnded(m), let .store(m),
+            let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .dialogEnded(m), let .notAgreed(m), let .store(m),
             let .storeBusy(m), let .home(m), let .notFound(m), let .crypto(m), let .keyFile(m), let .ledgerTampered(m), let .authService(m),
             let .internal(m):
             return m

@@ -31,9 +31,11 @@ struct TenderWorkload {
     func pay() throws {
         guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
         let session = try DialogSession(engine: engine, json: intent)
-        guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready,
-            try session.handle().code == .success
-        else { throw TenderError.internal("a benchmark payment did not succeed") }
+        guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready else {
+            throw TenderError.internal("a benchmark payment was not ready")
+        }
+        try session.agree(true)  // the person says yes to the confirmation question
+        guard try session.handle().code == .success else { throw TenderError.internal("a benchmark payment did not succeed") }
     }
 
     /// Payments per second, one after another, for about `seconds`.
@@ -80,6 +82,7 @@ struct TenderWorkload {
                 for _ in 0..<perThread {
                     let session = try DialogSession(engine: engine, json: intent)
                     guard try session.confirm().code == .ready else { throw TenderError.internal("not ready") }
+                    try session.agree(true)  // the person says yes before the timed handles
                     sessions.append(session)
                 }
             } catch {

@@ -39,8 +39,10 @@ enum DomainFixtures {
     static func engine(dialog: String = "{}", vocabulary: String = "{}") throws -> (Engine, FakeDirectory, FakeLedger) {
         let directory = FakeDirectory(try DirectoryDocument(json: try JSONParser.parse(directoryJSON)))
         let ledger = FakeLedger(directory: directory)
+        var options = try DialogOptions(json: try JSONParser.parse(dialog))
+        if !dialog.contains("requireAgreement") { options.requireAgreement = false }
         let engine = Engine(
-            directory: directory, ledger: ledger, dialog: try DialogOptions(json: try JSONParser.parse(dialog)),
+            directory: directory, ledger: ledger, dialog: options,
             appVocabulary: try AppVocabulary(json: try JSONParser.parse(vocabulary)), today: { Fixtures.today })
         return (engine, directory, ledger)
     }

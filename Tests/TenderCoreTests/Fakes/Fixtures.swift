@@ -18,10 +18,18 @@ enum Fixtures {
                       "balance": {"amount": "1000.00", "currency": "USD"}, "default": true}]}
         """
 
+    /// Dialog options for tests about other things than the confirmation
+    /// question: the host asks the person itself (AgreementTests covers the default).
+    static var personAgrees: DialogOptions {
+        var options = DialogOptions()
+        options.requireAgreement = false
+        return options
+    }
+
     static func engine(limits: PaymentLimits = .standard) throws -> (Engine, FakeDirectory, FakeLedger) {
         let directory = FakeDirectory(try DirectoryDocument(json: try JSONParser.parse(directoryJSON)))
         let ledger = FakeLedger(directory: directory)
-        return (Engine(directory: directory, ledger: ledger, limits: limits, today: { today }), directory, ledger)
+        return (Engine(directory: directory, ledger: ledger, limits: limits, dialog: personAgrees, today: { today }), directory, ledger)
     }
 
     static func session(_ intentJSON: String, engine: Engine) throws -> DialogSession {

@@ -54,7 +54,9 @@ struct PayBillDialog: IntentDialog {
     /// The id of the bill a payment recorded under `key` paid, if any.
     static func billRecorded(under key: String, _ ledger: any PaymentLedger) throws(TenderError) -> String? {
         guard let record = try ledger.payment(idempotencyKey: key)?.record else { return nil }
-        return try JSONParser.parse(record.json)["billDetails"]?["id"]?.stringValue
+        let json = try JSONParser.parse(record.json)
+        // Records before 0.1.0's rename call the bill billDetails.
+        return (json["billDetailsWhenPaid"] ?? json["billDetails"])?["id"]?.stringValue
     }
 
     func resolve(_ c: inout DialogContext) throws(TenderError) -> [ParameterResolution] { try settle(&c).results }
@@ -68,7 +70,8 @@ struct PayBillDialog: IntentDialog {
         }
         let today = c.engine.today()
         var details: [(key: String, value: JSONValue)] = [("billPayee", payee.json), ("currencyAmount", amount.json)]
-        if let bill = s.bill { details.append(("billDetails", bill.details(payee: payee))) }
+        // The bill as it was when paid (before this payment changed its status); the directory has it as it is now.
+        if let bill = s.bill { details.append(("billDetailsWhenPaid", bill.details(payee: payee))) }
         if let scheduled = s.scheduled { details.append(("transactionScheduledDate", scheduled.json)) }
         if let note = c.intent.text("transactionNote") { details.append(("transactionNote", .string(note))) }
         let payday = s.scheduled ?? today

@@ -30,7 +30,7 @@ struct TransferMoneyDialog: IntentDialog {
         guard let from = s.from, let to = s.to, let amount = s.amount else {
             throw .wrongState("transfer_money is not resolved; resolve and answer first")
         }
-        let fee = try c.engine.transferFees[amount.currency.code] ?? Money.zero(amount.currency)
+        let fee = c.engine.transferFees[amount.currency.code] ?? Money.zero(amount.currency)
         var details: [(key: String, value: JSONValue)] = [("fromAccount", from.reference), ("toAccount", to.reference), ("currencyAmount", amount.json)]
         if let scheduled = s.scheduled { details.append(("transactionScheduledDate", scheduled.json)) }
         if let note = c.intent.text("transactionNote") { details.append(("transactionNote", .string(note))) }

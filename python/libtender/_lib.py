@@ -122,6 +122,7 @@ _SIGNATURES = {
     "tender_session_set_conversation": (_c_result, [_c_handle, CONVERSATION_FN, c_void_p]),
     "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_session_agree": (_c_result, [_c_handle, c_int]),
     "tender_session_confirm": (
         _c_result,
         [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],

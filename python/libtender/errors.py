@@ -45,6 +45,7 @@ __all__ = [
     "UnknownOptionError",
     "IdempotencyConflictError",
     "DialogEndedError",
+    "NotAgreedError",
     "StoreError",
     "StoreBusyError",
     "HomeError",
@@ -77,6 +78,7 @@ class ResultCode(enum.IntEnum):
     UNKNOWN_OPTION = 202
     IDEMPOTENCY_CONFLICT = 203
     DIALOG_ENDED = 204
+    NOT_AGREED = 205
     STORE = 300
     STORE_BUSY = 301
     HOME = 302
@@ -258,6 +260,14 @@ class DialogEndedError(TenderError):
     code_value = ResultCode.DIALOG_ENDED
 
 
+class NotAgreedError(TenderError):
+    """TENDER_E_NOT_AGREED (205): handle would move money before the person
+    said yes to the confirmation question (:meth:`tender.Session.agree`).
+    Nothing was paid; ask the person and record the answer, then handle."""
+
+    code_value = ResultCode.NOT_AGREED
+
+
 class StoreError(TenderError):
     """TENDER_E_STORE (300): the SQLite store failed, or, for an engine with
     host callbacks (``Engine(..., host=...)``), a host callback failed (raised,
@@ -348,6 +358,7 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         UnknownOptionError,
         IdempotencyConflictError,
         DialogEndedError,
+        NotAgreedError,
         StoreError,
         StoreBusyError,
         HomeError,

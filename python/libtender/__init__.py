@@ -7,7 +7,7 @@ intent through a :class:`Session`: resolve every parameter (answering the
 questions Tender asks), confirm, handle. Handling pays exactly once and
 returns the payment record::
 
-    import tender
+    import libtender as tender
 
     with tender.Engine("/tmp/tender-home") as engine:
         engine.import_directory({...})
@@ -182,6 +182,7 @@ from .errors import (
     ClosedError,
     CryptoError,
     DialogEndedError,
+    NotAgreedError,
     HomeError,
     IdempotencyConflictError,
     InternalError,
@@ -251,6 +252,7 @@ __all__ = [
     "UnknownOptionError",
     "IdempotencyConflictError",
     "DialogEndedError",
+    "NotAgreedError",
     "StoreError",
     "StoreBusyError",
     "HomeError",
@@ -1800,7 +1802,8 @@ class Session:
         that finds nothing), ``response`` the confirm response document
         (``code``, the resolved ``intent``, the paying ``account``,
         ``billDetails`` for pay_bill, ``fee`` for transfer_money, ``result``
-        for a search; docs/intents.md).
+        for a search; docs/intents.md) and, when money would move,
+        ``question``: the words to ask the person before :meth:`agree`.
 
         Raises :class:`WrongStateError` (a parameter is still unresolved, or
         the session was handled), :class:`DialogEndedError`,
@@ -1814,6 +1817,24 @@ class Session:
             if code:
                 _raise(code)
         return ResponseCode(response_code.value), _take_json(ptr, length)
+
+    def agree(self, yes: bool) -> None:
+        """Records the person's answer to the confirmation question (the
+        ``question`` of :meth:`confirm`'s response, e.g. "Send $20 to John
+        Baily from Checking? There is no fee."). True lets :meth:`handle`
+        move the money; False ends the dialog and pays nothing. Unless the
+        engine is configured with ``dialog={"requireAgreement": False}``,
+        :meth:`handle` of an intent that moves money raises
+        :class:`NotAgreedError` until the person said yes.
+
+        Raises :class:`WrongStateError` (confirm has not answered ready for
+        an intent that moves money, or the session was handled),
+        :class:`DialogEndedError`; :class:`ClosedError` after :meth:`close`.
+        """
+        with self._use() as handle:
+            code = _clib.tender_session_agree(handle, 1 if yes else 0)
+            if code:
+                _raise(code)
 
     def handle(self) -> HandleOutcome:
         """Handles a confirmed intent: re-authenticates the person when the
@@ -1842,7 +1863,8 @@ class Session:
         other outcome.
 
         Raises :class:`WrongStateError` (not confirmed ready),
-        :class:`DialogEndedError`,
+        :class:`NotAgreedError` (money would move before :meth:`agree`
+        recorded the person's yes), :class:`DialogEndedError` (also after a no),
         :class:`IdempotencyConflictError` (the key was used with other
         parameters), :class:`StoreError` (also: the host's ``send`` failed;
         nothing is recorded then), :class:`StoreBusyError`,
