@@ -25,14 +25,15 @@ def cli():
 
 
 def run_on_terminal(args, answer, timeout=60):
-    """Runs args on a new pseudo-terminal (its controlling terminal); types `answer` at every password
-    prompt (the demo authenticates once per intent that moves money), once the program has turned echo
+    """Runs args on a new pseudo-terminal (its controlling terminal); says yes to every confirmation
+    question and types `answer` at every password prompt (the demo authenticates once per intent that moves money), once the program has turned echo
     off: it does so with TCSAFLUSH after writing the prompt, which discards anything typed earlier."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(args, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True,
                                preexec_fn=lambda: __import__("fcntl").ioctl(0, __import__("termios").TIOCSCTTY, 0))
     output = b""
     typed = 0
+    agreed = 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         ready, _, _ = select.select([controller], [], [], 0.2)
@@ -44,6 +45,10 @@ def run_on_terminal(args, answer, timeout=60):
             if not chunk:
                 break
             output += chunk
+        # The person says yes to the confirmation question before any password (docs/intents.md).
+        if output.count(b"(yes/no)") > agreed:
+            os.write(controller, b"yes\n")
+            agreed += 1
         if output.count(b"Password") > typed and not termios.tcgetattr(terminal)[3] & termios.ECHO:
             os.write(controller, answer.encode() + b"\n")
             typed += 1

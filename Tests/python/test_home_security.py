@@ -24,7 +24,7 @@ import uuid
 
 import pytest
 
-import tender
+import libtender as tender
 from conftest import DIRECTORY, NO_AUTH
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -209,7 +209,8 @@ def test_real_and_effective_uids_that_differ_are_refused(shared, users):
     os.mkdir(home, 0o700)
     os.chown(home, effective.pw_uid, effective.pw_gid)
     script = f"""
-import os, sys, tender
+import os, sys
+import libtender as tender
 os.setresgid({effective.pw_gid}, {effective.pw_gid}, 0)
 os.setresuid({real.pw_uid}, {effective.pw_uid}, 0)
 for authentication in ({{"service": "tender-test", "pamConfigDirectory": {pam_dir!r}}}, {{"restrictedIntents": []}}):
