@@ -633,6 +633,8 @@ class Writer:
         if r < 0.15:
             return [("mi " if self.es else "my ", None), (rng.choice(family), "person")]
         name = rng.choice(given)
+        if r < 0.2:  # "my friend Amelia": the name is the person
+            return [(("mi " if self.es else "my ") + rng.choice(family) + " ", None), (name, "person")]
         if r < 0.4:
             name += " " + rng.choice(surnames)
         return [(name, "person")]
@@ -724,7 +726,7 @@ class Writer:
         for i, (piece, slot) in enumerate(segments):
             if noisy and slot is None:
                 piece = " ".join(typo(w, rng) if rng.random() < 0.3 else w for w in piece.split(" "))
-            if slot == "person" and not lower and rng.random() < 0.8:
+            if slot == "person" and not lower and rng.random() < 0.6:
                 piece = " ".join(w[:1].upper() + w[1:] for w in piece.split(" ")) if piece not in FAMILY + FAMILY_ES else piece
             start = len(text)
             text += piece

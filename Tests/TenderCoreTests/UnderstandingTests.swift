@@ -203,7 +203,7 @@ import Testing
     }
 
     /// Sentences two reviews found misread by the old rules: look-alikes of payments. The model is measured on
-    /// them as a whole (it is not tuned sentence by sentence): at most a third may be taken as a request (7 of 21 when
+    /// them as a whole (it is not tuned sentence by sentence): at most a third may be taken as a request (6 of 21 when
     /// last trained).
     @Test func reviewedLookAlikesAreMostlyOutOfScope() throws {
         let (engine, _, _) = try DomainFixtures.engine()

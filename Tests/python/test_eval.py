@@ -84,9 +84,9 @@ def test_eval_scores_what_it_reads(tmp_path):
 
 # Measured when the models were last trained (docs/understanding.md), rounded down.
 MEASURED = {
-    "clinc_in_scope": 0.92, "clinc_false_accepts": 0.006,
+    "clinc_in_scope": 0.93, "clinc_false_accepts": 0.005,
     "sgd_in_scope": 0.98, "sgd_false_accepts": 0.002,
     "sgd_amount_f1": 0.99, "sgd_person_f1": 0.85, "sgd_account_type_f1": 0.95,
     "generated_en_in_scope": 0.75, "generated_en_slot_f1": 0.89,
-    "generated_es_in_scope": 0.88,
+    "generated_es_in_scope": 0.86,
 }
