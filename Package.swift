@@ -54,7 +54,7 @@ let package = Package(
                 "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/tender"),
+            path: "Sources/TenderTool"),
 
         .testTarget(name: "TenderCoreTests", dependencies: ["TenderCore"]),
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
