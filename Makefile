@@ -30,7 +30,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-c test-python check-library install uninstall clean measure model
+.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model
 
 all: build
 
@@ -65,11 +65,15 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) test-swift check-library test-c test-python
+	$(MAKE) test-swift test-leaks check-library test-c test-python
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
 	$(SWIFT) test --scratch-path $(CURDIR)/.build-test
+
+# The Swift suites again, built with AddressSanitizer: any leak outside the test runner fails.
+test-leaks: | $(TMPDIR)
+	scripts/sanitizers/leaks.sh
 
 check-library: build
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)
@@ -101,7 +105,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PAMDIR)/tender
 
 clean:
-	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(TMPDIR)
+	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(CURDIR)/.build-asan $(TMPDIR)
 
 # Figures for the release note: library size, load time against libcrypto, resident memory.
 measure: build
