@@ -30,7 +30,8 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model
+.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model \
+	fuzz fuzz-smoke test-faults
 
 all: build
 
@@ -65,7 +66,7 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) test-swift test-leaks check-library test-c test-python
+	$(MAKE) test-swift test-leaks check-library test-c test-python fuzz-smoke test-faults
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -74,6 +75,20 @@ test-swift: | $(TMPDIR)
 # The Swift suites again, built with AddressSanitizer: any leak outside the test runner fails.
 test-leaks: | $(TMPDIR)
 	scripts/sanitizers/leaks.sh
+
+# Coverage-guided fuzzing (libFuzzer, ASan, UBSan) of every target in Tests/fuzz/targets,
+# SECONDS each (docs/testing.md); fuzz-smoke runs each for a few seconds in make test.
+SECONDS ?= 60
+fuzz: | $(TMPDIR)
+	scripts/fuzz/run.sh $(SECONDS)
+
+fuzz-smoke: | $(TMPDIR)
+	scripts/fuzz/run.sh 3
+
+# SQLite I/O faults and power loss at every call point of a payment, a key rotation,
+# a status change and a checkpoint (Tests/faults; the fault VFS is linked into the test only).
+test-faults: build | $(TMPDIR)
+	scripts/test-faults.sh
 
 check-library: build
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)
@@ -105,7 +120,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PAMDIR)/tender
 
 clean:
-	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(CURDIR)/.build-asan $(TMPDIR)
+	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(CURDIR)/.build-asan $(CURDIR)/.build-fuzz $(CURDIR)/.build-tsan $(TMPDIR)
 
 # Figures for the release note: library size, load time against libcrypto, resident memory.
 measure: build
