@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/build/faults
 mkdir -p "$work"
-cc -std=c99 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude Tests/faults/fault_sweep.c Tests/faults/fault_vfs.c \
+cc -std=c99 -O1 -g -Wall -Wextra -Werror -Iinclude Tests/faults/fault_sweep.c Tests/faults/fault_vfs.c \
     -Lbuild/lib -ltender -lsqlite3 -lpthread -Wl,-rpath,"$root/build/lib" -o "$work/fault_sweep"
 # The shim must not be in the shipped library.
 if nm -D build/lib/libtender.so.0 | grep -q fault_vfs; then echo "fault VFS leaked into libtender.so" >&2; exit 1; fi

@@ -27,12 +27,14 @@ static const char *REQUEST =
     "{\"intent\": \"request_payment\", \"payer\": {\"id\": \"tim-cook\"}, \"currencyAmount\": {\"amount\": \"20\","
     " \"currency\": \"USD\"}, \"idempotencyKey\": \"lunch-1\"}";
 
-typedef enum { PAYMENT, ROTATION, STATUS, CHECKPOINT, SCENARIOS } scenario;
-static const char *scenario_names[] = {"payment", "key rotation", "status change", "checkpoint"};
+/* WAL_CHECKPOINT: a payment made without faults, then the faults while the engine closes
+   (SQLite checkpoints the WAL into the database file on the last close). */
+typedef enum { PAYMENT, ROTATION, STATUS, CHECKPOINT, WAL_CHECKPOINT, SCENARIOS } scenario;
+static const char *scenario_names[] = {"payment", "key rotation", "status change", "checkpoint", "WAL checkpoint"};
 
 static char scratch[512], template_home[600], home[600], config[1400];
 static char *root_key;
-static int failures, points;
+static int failures, points, fired, refused, power_losses;
 
 #define FAIL(...)                                                                \
     do {                                                                         \
@@ -85,7 +87,8 @@ static tender_result act(scenario s, tender_engine *engine, int *acknowledged, c
     tender_result rc;
     *acknowledged = 0;
     switch (s) {
-    case PAYMENT: return pay(engine, acknowledged);
+    case PAYMENT:
+    case WAL_CHECKPOINT: return pay(engine, acknowledged);
     case ROTATION: rc = tender_engine_rotate_key(engine, &out, NULL); break;
     case STATUS: rc = tender_engine_set_payment_status(engine, "lunch-1", 7, "completed", 9, &out, NULL, &jws, NULL); break;
     default:
@@ -131,7 +134,7 @@ static tender_result verify(tender_engine *engine, const char *checkpoint) {
 }
 
 static void fresh_home(void) {
-    char command[1400];
+    char command[2048];
     snprintf(command, sizeof command, "rm -rf '%s' && cp -a '%s' '%s'", home, template_home, home);
     run(command);
 }
@@ -141,27 +144,39 @@ static int clear_code(tender_result rc) {
            rc == TENDER_E_CRYPTO || rc == TENDER_E_HOME;
 }
 
+/* Opens the engine and runs the scenario with the fault armed (for WAL_CHECKPOINT, armed
+   only after the payment); returns the engine, still open, for the caller to free under the fault. */
+static tender_engine *run_armed(scenario s, fault_kind kind, unsigned long nth, fault_mode mode, tender_result *rc,
+                                int *acknowledged, char **checkpoint) {
+    if (s != WAL_CHECKPOINT) fault_vfs_arm(kind, nth, mode);
+    tender_engine *engine = open_engine(rc);
+    if (engine) *rc = act(s, engine, acknowledged, checkpoint);
+    if (s == WAL_CHECKPOINT) fault_vfs_arm(kind, nth, mode);
+    return engine;
+}
+
 /* One fault point: the scenario under the armed fault, then the checks. */
 static void sweep_point(scenario s, fault_kind kind, unsigned long nth, fault_mode mode) {
     char where[160];
     snprintf(where, sizeof where, "%s, %s #%lu, %s", scenario_names[s], fault_kind_name(kind), nth, fault_mode_name(mode));
     fresh_home();
     points++;
-    fault_vfs_arm(kind, nth, mode);
     tender_result rc;
     int acknowledged = 0;
     char *checkpoint = NULL;
-    tender_engine *engine = open_engine(&rc);
-    if (engine) rc = act(s, engine, &acknowledged, &checkpoint);
+    tender_engine *engine = run_armed(s, kind, nth, mode, &rc, &acknowledged, &checkpoint);
     if (!clear_code(rc) || (rc != TENDER_OK && tender_last_error()[0] == '\0'))
         FAIL("%s: unclear result %s", where, tender_result_str(rc));
     tender_engine_free(engine); /* closing checkpoints the WAL: still under the fault */
+    fired += fault_vfs_fired();
+    refused += rc != TENDER_OK;
+    power_losses += fault_vfs_fired() && mode == FAULT_POWER_LOSS;
     fault_vfs_disarm();
 
     engine = open_engine(&rc);
     if (rc != TENDER_OK) { FAIL("%s: the store does not reopen: %s", where, tender_result_str(rc)); return; }
-    if (s == PAYMENT) {
-        int kept = ledger_count(engine, "sweep-pay");
+    if (s == PAYMENT || s == WAL_CHECKPOINT) {
+        int kept = ledger_count(engine, "\"idempotencyKey\":\"sweep-pay\",\"ledger\"");
         if (kept != (acknowledged ? 1 : kept > 1 ? -1 : kept)) FAIL("%s: acknowledged %d, ledger holds %d", where, acknowledged, kept);
         if (!checking_is(engine, kept == 1 ? "987.66" : "1000.00")) FAIL("%s: balance does not add up", where);
     }
@@ -172,9 +187,9 @@ static void sweep_point(scenario s, fault_kind kind, unsigned long nth, fault_mo
     char *retry_checkpoint = NULL;
     rc = act(s, engine, &again, &retry_checkpoint);
     if (rc != TENDER_OK || !again) FAIL("%s: the retry fails: %s", where, tender_result_str(rc));
-    if (s == PAYMENT && (ledger_count(engine, "sweep-pay") != 1 || !checking_is(engine, "987.66")))
-        FAIL("%s: after the retry the payment is not there exactly once", where);
-    if (s == STATUS && (ledger_count(engine, "\"type\":\"payment_status\"") != 1 || !checking_is(engine, "1020.00")))
+    if ((s == PAYMENT || s == WAL_CHECKPOINT) && (ledger_count(engine, "\"idempotencyKey\":\"sweep-pay\",\"ledger\"") != 1 || !checking_is(engine, "987.66")))
+        FAIL("%s: after the retry the payment is not there exactly once (%d)", where, ledger_count(engine, "\"idempotencyKey\":\"sweep-pay\",\"ledger\""));
+    if (s == STATUS && (ledger_count(engine, "\"type\":\"payment_status\",\"record\"") != 1 || !checking_is(engine, "1020.00")))
         FAIL("%s: after the retry the status change is not there exactly once", where);
     if (verify(engine, retry_checkpoint) != TENDER_OK) FAIL("%s: verify fails after the retry", where);
     tender_string_free(checkpoint);
@@ -206,7 +221,7 @@ int main(int argc, char **argv) {
     snprintf(scratch, sizeof scratch, "%s", argv[1]);
     snprintf(template_home, sizeof template_home, "%s/template", scratch);
     snprintf(home, sizeof home, "%s/home", scratch);
-    char command[1200];
+    char command[2048];
     snprintf(command, sizeof command, "rm -rf '%s' '%s' && mkdir -p '%s'", template_home, home, scratch);
     run(command);
     make_template();
@@ -222,26 +237,27 @@ int main(int argc, char **argv) {
     for (scenario s = 0; s < SCENARIOS; s++) {
         /* A dry run counts the calls of each kind. */
         fresh_home();
-        fault_vfs_arm(FAULT_OPEN, 0, FAULT_EIO);
         tender_result rc;
         int acknowledged = 0;
-        tender_engine *engine = open_engine(&rc);
-        if (engine) rc = act(s, engine, &acknowledged, NULL);
+        tender_engine *engine = run_armed(s, FAULT_OPEN, 0, FAULT_EIO, &rc, &acknowledged, NULL);
         if (rc != TENDER_OK) { FAIL("%s without a fault: %s", scenario_names[s], tender_result_str(rc)); continue; }
         tender_engine_free(engine);
         unsigned long counts[FAULT_KINDS];
         for (int k = 0; k < FAULT_KINDS; k++) counts[k] = fault_vfs_count((fault_kind)k);
         fault_vfs_disarm();
-        int before = points, failed_before = failures;
+        int before = points, failed_before = failures, fired_before = fired, refused_before = refused;
         for (int k = 0; k < FAULT_KINDS; k++)
             for (int m = 0; m < mode_count[k]; m++)
                 for (unsigned long n = 1; n <= counts[k]; n += stride) sweep_point(s, (fault_kind)k, n, modes[k][m]);
-        printf("%-14s calls: open %lu, read %lu, write %lu, sync %lu, lock %lu; %d fault points, %d failed\n",
+        printf("%-14s calls: open %lu, read %lu, write %lu, sync %lu, lock %lu; %d fault points (%d fired, %d refused"
+               " with a clear code), %d failed\n",
                scenario_names[s], counts[0], counts[1], counts[2], counts[3], counts[4], points - before,
-               failures - failed_before);
+               fired - fired_before, refused - refused_before, failures - failed_before);
         fflush(stdout);
     }
     tender_string_free(root_key);
-    printf("fault sweep: %d fault points, %d failed\n", points, failures);
+    printf("fault sweep: %d fault points, %d fired (%d power losses), %d calls refused with a clear code; %d failed\n",
+           points, fired, power_losses, refused, failures);
+    if (fired == 0 || refused == 0 || power_losses == 0) { fprintf(stderr, "the faults never fired\n"); return 1; }
     return failures ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 /* fault_vfs.c - see fault_vfs.h. Test-only. */
+#define _GNU_SOURCE
 #include "fault_vfs.h"
 #include <pthread.h>
 #include <sqlite3.h>

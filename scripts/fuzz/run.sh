@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs every fuzz target (make fuzz SECONDS=N; make fuzz-smoke runs each for a few seconds
 # in make test). Each starts from its committed seeds (Tests/fuzz/corpus/TARGET) and keeps
-# what it finds in build/fuzz/corpus/TARGET; any crash, leak or failed check stops the run
-# with the input in build/fuzz/findings/. Prints executions, coverage and corpus per target.
+# what it finds in build/fuzz/corpus/TARGET ($FUZZ_OUT/corpus); any crash, leak or failed check
+# stops that target with the input in build/fuzz/findings/. Prints executions, coverage and corpus per target.
 #   scripts/fuzz/run.sh SECONDS [TARGET...]
 set -eu
 cd "$(dirname "$0")/../.."
@@ -10,8 +10,10 @@ root=$PWD
 seconds=${1:-60}
 shift || true
 export TMPDIR="${TMPDIR:-$root/.build-tmp}"
-scripts/fuzz/build.sh >"$TMPDIR/fuzz-build.log" 2>&1 || { tail -30 "$TMPDIR/fuzz-build.log"; exit 1; }
-out=$root/build/fuzz
+[ -n "${FUZZ_BIN:-}" ] || scripts/fuzz/build.sh >"$TMPDIR/fuzz-build.log" 2>&1 || { tail -30 "$TMPDIR/fuzz-build.log"; exit 1; }
+bin=${FUZZ_BIN:-$root/build/fuzz}
+# FUZZ_OUT: where the corpus, logs and findings go (build/fuzz unless given: a long run beside make test).
+out=${FUZZ_OUT:-$bin}
 targets=${*:-$(cd Tests/fuzz/targets && ls | sed 's/\.[a-z]*$//' | sort)}
 mkdir -p "$out/findings"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
@@ -27,7 +29,7 @@ for t in $targets; do
     dict=Tests/fuzz/dict/json.dict
     [ "$t" = parse ] && dict=Tests/fuzz/dict/parse.dict
     log=$out/$t.log
-    if ! TENDER_FUZZ_SCRATCH=$scratch "$out/$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 \
+    if ! TENDER_FUZZ_SCRATCH=$scratch "$bin/$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 \
         -rss_limit_mb=3000 -max_len=8192 -dict="$root/$dict" -artifact_prefix="$out/findings/$t-" \
         "$corpus" "$root/Tests/fuzz/corpus/$t" >"$log" 2>&1; then
         status=1
