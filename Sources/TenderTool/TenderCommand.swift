@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tender`: the command-line face of libtender.
 @main
@@ -8,4 +11,13 @@ struct TenderCommand: ParsableCommand {
         abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
         version: "0.1.0",
         subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self])
+
+    /// Parses the arguments the kernel kept (ProcessArguments says why not CommandLine.arguments).
+    static func main() {
+        guard let arguments = ProcessArguments.current() else {
+            _ = "tender: cannot read the command line (no /proc/self/cmdline and no argv)\n".withCString { write(2, $0, strlen($0)) }
+            Glibc.exit(2)
+        }
+        main(arguments)
+    }
 }
