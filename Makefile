@@ -31,7 +31,7 @@ LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
 .PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model \
-	fuzz fuzz-smoke test-faults
+	fuzz fuzz-smoke test-faults test-hostile test-asan test-tsan check-all
 
 all: build
 
@@ -66,7 +66,7 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) test-swift test-leaks check-library test-c test-python fuzz-smoke test-faults
+	$(MAKE) test-swift test-leaks check-library test-c test-python fuzz-smoke test-faults test-hostile
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -89,6 +89,24 @@ fuzz-smoke: | $(TMPDIR)
 # a status change and a checkpoint (Tests/faults; the fault VFS is linked into the test only).
 test-faults: build | $(TMPDIR)
 	scripts/test-faults.sh
+
+# Conversation callbacks that cancel, overfill, re-enter or call back; four processes against
+# the throttle; symbolic-link and foreign homes (Tests/c/hostile_host.c).
+test-hostile: build | $(TMPDIR)
+	scripts/test-hostile.sh
+
+# AddressSanitizer + UBSan over the library, the C API test and the Python tests (docs/testing.md).
+test-asan: build | $(TMPDIR)
+	scripts/sanitizers/asan.sh
+
+# ThreadSanitizer over the Swift thread suites and eight threads on one engine (Tests/tsan/threads.c).
+test-tsan: | $(TMPDIR)
+	scripts/sanitizers/tsan.sh
+
+# Everything: make test, the sanitizer runs and a one-minute fuzz of every target.
+check-all: test
+	$(MAKE) test-asan test-tsan
+	$(MAKE) fuzz SECONDS=60
 
 check-library: build
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)

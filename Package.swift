@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Test-only: property-based tests of TenderCore (no product depends on it).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The public C header, visible to Swift so `@c @implementation` checks every export.
@@ -56,7 +58,9 @@ let package = Package(
             ],
             path: "Sources/TenderTool"),
 
-        .testTarget(name: "TenderCoreTests", dependencies: ["TenderCore"]),
+        .testTarget(
+            name: "TenderCoreTests",
+            dependencies: ["TenderCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),

@@ -1,5 +1,4 @@
 internal import Glibc
-import Synchronization
 import TenderCore
 
 /// The embedded default store: one SQLite file, `tender.sqlite3` in the home
@@ -14,8 +13,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// The store's file name inside the home.
     public static let fileName = "tender.sqlite3"
 
-    let reader: Mutex<Database>
-    let writer: Mutex<Database>
+    let reader: ConnectionLock
+    let writer: ConnectionLock
     let keys: any KeyStore
     let crypto: any LedgerCrypto
     let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
@@ -39,13 +38,13 @@ public final class SQLiteStore: Directory, PaymentLedger {
             // With a -wal present (a writer is open) it reads through the WAL, which then exists already.
             var info = stat()
             let immutable = lstat(path + "-wal", &info) != 0
-            writer = Mutex(try Database(path: path, readOnly: true, immutable: immutable))
-            reader = Mutex(try Database(path: path, readOnly: true, immutable: immutable))
+            writer = ConnectionLock(try Database(path: path, readOnly: true, immutable: immutable))
+            reader = ConnectionLock(try Database(path: path, readOnly: true, immutable: immutable))
         } else {
             let writing = try Database(path: path)
             try Schema.migrate(writing)
-            writer = Mutex(writing)
-            reader = Mutex(try Database(path: path))
+            writer = ConnectionLock(writing)
+            reader = ConnectionLock(try Database(path: path))
         }
         self.keys = keys
         self.crypto = crypto
