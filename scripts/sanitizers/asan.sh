@@ -23,7 +23,8 @@ export LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 build() {
     "$toolchain/clang" -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L \
-        -Iinclude "$@" -L"$root/.build-fuzz/release" -ltender -lpthread -Wl,-rpath,"$lib" -Wl,-rpath,"$swift_rt"
+        -Iinclude "$@" -L"$root/.build-fuzz/release" -ltender -lpthread -Wl,-rpath,"$lib" -Wl,-rpath,"$swift_rt" \
+        >"$work/link.log" 2>&1 || { grep -v "Cannot export local symbol" "$work/link.log"; exit 1; }
 }
 
 echo "== C API test (ASan + UBSan, libtender with ASan)"
