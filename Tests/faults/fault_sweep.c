@@ -226,14 +226,14 @@ int main(int argc, char **argv) {
     run(command);
     make_template();
 
-    static const fault_mode modes[FAULT_KINDS][3] = {
+    static const fault_mode modes[FAULT_KINDS][4] = {
         [FAULT_OPEN] = {FAULT_EIO, FAULT_ENOSPC},
         [FAULT_READ] = {FAULT_EIO},
-        [FAULT_WRITE] = {FAULT_EIO, FAULT_ENOSPC, FAULT_SHORT_WRITE},
+        [FAULT_WRITE] = {FAULT_EIO, FAULT_ENOSPC, FAULT_SHORT_WRITE, FAULT_DISK_FULL},
         [FAULT_SYNC] = {FAULT_EIO, FAULT_POWER_LOSS},
         [FAULT_LOCK] = {FAULT_EIO, FAULT_BUSY},
     };
-    static const int mode_count[FAULT_KINDS] = {2, 1, 3, 2, 2};
+    static const int mode_count[FAULT_KINDS] = {2, 1, 4, 2, 2};
     for (scenario s = 0; s < SCENARIOS; s++) {
         /* A dry run counts the calls of each kind. */
         fresh_home();

@@ -29,7 +29,7 @@ static unsigned long counts[FAULT_KINDS];
 static fault_kind armed_kind;
 static unsigned long armed_nth;
 static fault_mode armed_mode;
-static int fired, crashed;
+static int fired, crashed, disk_full;
 static fault_file *open_files;
 
 const char *fault_kind_name(fault_kind kind) {
@@ -38,7 +38,7 @@ const char *fault_kind_name(fault_kind kind) {
 }
 
 const char *fault_mode_name(fault_mode mode) {
-    static const char *names[] = {"EIO", "ENOSPC", "short write", "power loss", "busy"};
+    static const char *names[] = {"EIO", "ENOSPC", "short write", "power loss", "busy", "disk full"};
     return names[mode];
 }
 
@@ -48,11 +48,15 @@ static int should_fail(fault_kind kind) {
     int result = -1;
     if (crashed) {
         result = FAULT_EIO;
+    } else if (disk_full && kind == FAULT_WRITE) {
+        counts[kind]++;
+        result = FAULT_ENOSPC;
     } else {
         counts[kind]++;
         if (armed_nth && kind == armed_kind && counts[kind] == armed_nth) {
             fired = 1;
-            result = (int)armed_mode;
+            result = armed_mode == FAULT_DISK_FULL ? FAULT_ENOSPC : (int)armed_mode;
+            disk_full = armed_mode == FAULT_DISK_FULL;
         }
     }
     pthread_mutex_unlock(&lock);
@@ -128,7 +132,8 @@ static int shim_write(sqlite3_file *file, const void *buf, int amount, sqlite3_i
 
 static int shim_truncate(sqlite3_file *file, sqlite3_int64 size) {
     fault_file *f = (fault_file *)file;
-    if (should_fail(FAULT_WRITE) >= 0) return SQLITE_IOERR_TRUNCATE;
+    int mode = should_fail(FAULT_WRITE);
+    if (mode >= 0 && mode != FAULT_ENOSPC) return SQLITE_IOERR_TRUNCATE; /* freeing space works on a full disk */
     sqlite3_int64 current = 0;
     if (f->real->pMethods->xFileSize(f->real, &current) == SQLITE_OK && current > size) remember(f, size, current - size);
     return f->real->pMethods->xTruncate(f->real, size);
@@ -250,7 +255,8 @@ static int shim_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int
 
 static int shim_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
     (void)vfs;
-    if (should_fail(FAULT_WRITE) >= 0) return SQLITE_IOERR_DELETE;
+    int mode = should_fail(FAULT_WRITE);
+    if (mode >= 0 && mode != FAULT_ENOSPC) return SQLITE_IOERR_DELETE;
     return real_vfs->xDelete(real_vfs, name, sync_dir);
 }
 
@@ -293,14 +299,14 @@ void fault_vfs_arm(fault_kind kind, unsigned long nth, fault_mode mode) {
     armed_kind = kind;
     armed_nth = nth;
     armed_mode = mode;
-    fired = crashed = 0;
+    fired = crashed = disk_full = 0;
     pthread_mutex_unlock(&lock);
 }
 
 void fault_vfs_disarm(void) {
     pthread_mutex_lock(&lock);
     armed_nth = 0;
-    crashed = 0;
+    crashed = disk_full = 0;
     for (fault_file *f = open_files; f; f = f->next_open) forget_undo(f);
     pthread_mutex_unlock(&lock);
 }

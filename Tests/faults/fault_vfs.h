@@ -15,7 +15,7 @@
 #define TENDER_FAULT_VFS_H
 
 typedef enum { FAULT_OPEN, FAULT_READ, FAULT_WRITE, FAULT_SYNC, FAULT_LOCK, FAULT_KINDS } fault_kind;
-typedef enum { FAULT_EIO, FAULT_ENOSPC, FAULT_SHORT_WRITE, FAULT_POWER_LOSS, FAULT_BUSY } fault_mode;
+typedef enum { FAULT_EIO, FAULT_ENOSPC, FAULT_SHORT_WRITE, FAULT_POWER_LOSS, FAULT_BUSY, FAULT_DISK_FULL } fault_mode;
 
 /* Registers the shim as the default VFS. Returns 0 on success. */
 int fault_vfs_install(void);
