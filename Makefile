@@ -7,8 +7,8 @@
 #                   build/ is current; make uninstall removes it
 # Only demo and test install dependencies (scripts/ensure-deps.sh).
 
-VERSION      := 0.1.0
-SOVERSION    := 0
+VERSION      := 0.2.0
+SOVERSION    := 1
 PREFIX       ?= /usr/local
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include

@@ -38,14 +38,14 @@ let package = Package(
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // PAM adapter: re-authentication through the system login.
         .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
-        // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.0.
+        // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.1.
         .target(
             name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Tender/exports.map",
-                    "-Xlinker", "-soname=libtender.so.0",
+                    "-Xlinker", "-soname=libtender.so.1",
                 ])
             ]),
         .executableTarget(

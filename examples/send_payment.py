@@ -30,7 +30,7 @@ where DIR holds a service file named "tender" (e.g. one loading pam_matrix
 with a password file `USER:secret:tender`).
 
 The `libtender` package must be importable (`pip install ./python`) and find
-libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
+libtender (set TENDER_LIBRARY=/path/to/libtender.so.1 if it is not installed).
 """
 
 import json

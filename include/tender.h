@@ -21,10 +21,18 @@
  * so any edit, deletion or reordering is found by tender_engine_verify() or
  * by any JOSE library holding the public key.
  *
+ * This header is the API reference: every function, type, macro and error
+ * is documented here; docs/ holds the JSON schemas it refers to.
+ *
  * Conventions that hold for every function below:
  *  - Every function that can fail returns a tender_result: TENDER_OK (0) or a
- *    named error code. tender_result_str() names a code; tender_last_error()
- *    gives the detailed message of the last failure on the calling thread.
+ *    named error code, and is marked TENDER_NODISCARD (the compiler warns
+ *    when the result is ignored). tender_result_str() names a code;
+ *    tender_last_error() gives the detailed message of the last failure on
+ *    the calling thread.
+ *  - Every struct the host fills starts with `uint32_t version`; initialise
+ *    it with its _INIT macro (e.g. TENDER_HOST_INIT) so a program built
+ *    against an older header keeps working or is refused with a clear error.
  *  - Output parameters are written only on success. On failure they are left
  *    untouched.
  *  - Input text is UTF-8 with an explicit length in bytes (no terminating NUL
@@ -39,8 +47,12 @@
  *    of threads and sessions. A session is one dialog and belongs to one
  *    thread at a time; it keeps its engine alive.
  *
- * The JSON schemas (intent, answers, resolution, responses, records,
- * directory) are documented in docs/json.md.
+ * The JSON schemas are documented one kind per file, indexed in
+ * docs/json.md: the engine configuration, intents and answers
+ * (docs/intents.md), the outcome of confirm and handle (docs/outcome.md),
+ * records and the ledger, the directory.
+ *
+ * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef TENDER_H
 #define TENDER_H
@@ -52,32 +64,66 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------- attributes */
+
+/**
+ * Marks every function libtender exports (default visibility, so a program
+ * built with -fvisibility=hidden still sees the declarations as external).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define TENDER_API __attribute__((visibility("default")))
+#else
+#define TENDER_API
+#endif
+
+/**
+ * Marks every call that can fail: ignoring its tender_result is a compiler
+ * warning (-Wunused-result, on by default in GCC and Clang).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define TENDER_NODISCARD __attribute__((warn_unused_result))
+#elif defined(__cplusplus) && __cplusplus >= 201703L
+#define TENDER_NODISCARD [[nodiscard]]
+#else
+#define TENDER_NODISCARD
+#endif
+
+/**
+ * Marks a declaration that a later version will remove; `message` says what
+ * to use instead. Using it is a compiler warning (-Wdeprecated-declarations).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define TENDER_DEPRECATED(message) __attribute__((deprecated(message)))
+#else
+#define TENDER_DEPRECATED(message)
+#endif
+
 /* ---------------------------------------------------------------- version */
 
 /** Major version of this header. */
 #define TENDER_VERSION_MAJOR 0
-/** Minor version of this header. */
-#define TENDER_VERSION_MINOR 1
+/** Minor version of this header. While the major version is 0, a new minor version may break the ABI (the soname says which). */
+#define TENDER_VERSION_MINOR 2
 /** Patch version of this header. */
 #define TENDER_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH, to compare with tender_version_number(). */
 #define TENDER_VERSION_NUMBER \
     (TENDER_VERSION_MAJOR * 10000 + TENDER_VERSION_MINOR * 100 + TENDER_VERSION_PATCH)
 /** The version of this header as text. */
-#define TENDER_VERSION_STRING "0.1.0"
+#define TENDER_VERSION_STRING "0.2.0"
 
 /**
  * The version of the loaded library, encoded like TENDER_VERSION_NUMBER.
  * A program built against this header should check that the major versions
  * agree (number / 10000). Never fails; thread-safe.
  */
-uint32_t tender_version_number(void);
+TENDER_API uint32_t tender_version_number(void);
 
 /**
- * The version of the loaded library as static text ("0.1.0"). Never NULL;
+ * The version of the loaded library as static text ("0.2.0"). Never NULL;
  * the caller must not free it. Thread-safe.
  */
-const char *tender_version_string(void);
+TENDER_API const char *tender_version_string(void);
 
 /* ---------------------------------------------------------------- results */
 
@@ -124,6 +170,9 @@ enum tender_result_code {
     /* 500-599: authentication */
     TENDER_E_AUTH_SERVICE = 500,    /**< the PAM service has no file, or the process user is unknown */
 
+    /* 600-699: the host */
+    TENDER_E_CALLBACK = 600,        /**< a host callback failed, answered nothing, or answered something invalid */
+
     /* 900-999: the library itself */
     TENDER_E_INTERNAL = 900         /**< a defect in Tender; the message says more */
 };
@@ -136,24 +185,22 @@ enum tender_result_code {
  * "TENDER_E_UNKNOWN_CODE" for a number that is not a code. Never NULL; do not
  * free. Thread-safe.
  */
-const char *tender_result_str(tender_result result);
+TENDER_API const char *tender_result_str(tender_result result);
 
 /**
  * The detailed message of the last failed call made by the calling thread
- * (empty text if none failed), or why the last tender_session_handle() on
- * this thread answered TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED.
- * Messages never contain payment data or secrets. The pointer stays valid
+ * (empty text if none failed). Messages never contain payment data or secrets. The pointer stays valid
  * until the next call on the same thread sets a new message; copy it if you
  * need it longer; do not free it. Never NULL. Thread-safe (each thread has
  * its own message).
  */
-const char *tender_last_error(void);
+TENDER_API const char *tender_last_error(void);
 
 /**
  * Releases a string returned by Tender through a `char **` output. NULL is
  * ignored. Thread-safe.
  */
-void tender_string_free(char *string);
+TENDER_API void tender_string_free(char *string);
 
 /* ------------------------------------------------------- response codes */
 
@@ -191,7 +238,7 @@ enum tender_response_code_value {
  * "failureInsufficientFunds"), or "unknown". Never NULL; do not free.
  * Thread-safe.
  */
-const char *tender_response_code_str(tender_response_code code);
+TENDER_API const char *tender_response_code_str(tender_response_code code);
 
 /* ----------------------------------------------------------------- engine */
 
@@ -232,7 +279,7 @@ typedef struct tender_engine tender_engine;
  * directory: Linux-PAM would silently use "other"), TENDER_E_NOT_FOUND (the
  * vocabulary file cannot be read). Thread-safe.
  */
-tender_result tender_engine_new(const char *config_json, size_t config_len,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_new(const char *config_json, size_t config_len,
                                 tender_engine **engine_out);
 
 /**
@@ -245,7 +292,10 @@ typedef struct tender_reply tender_reply;
  * callback's answer; a later call replaces an earlier one. The caller keeps
  * ownership of `json`. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_TOO_LARGE.
  */
-tender_result tender_reply_set(tender_reply *reply, const char *json, size_t len);
+TENDER_API TENDER_NODISCARD tender_result tender_reply_set(tender_reply *reply, const char *json, size_t len);
+
+/** The version of struct tender_host this header describes. */
+#define TENDER_HOST_VERSION 1
 
 /**
  * A host that keeps its own directory and moves the money with its own
@@ -253,9 +303,12 @@ tender_result tender_reply_set(tender_reply *reply, const char *json, size_t len
  * Every callback gets `userdata` unchanged, may be called from any thread
  * that uses the engine (make them thread-safe), must not call back into the
  * engine, and returns 0 on success or non-zero on failure (the Tender call
- * then fails with TENDER_E_STORE and "the host's ... callback failed").
+ * then fails with TENDER_E_CALLBACK and "the host's ... callback failed").
+ * Initialise it with TENDER_HOST_INIT, then set the callbacks.
  */
 typedef struct tender_host {
+    /** TENDER_HOST_VERSION (set by TENDER_HOST_INIT); another value is refused. */
+    uint32_t version;
     /** Passed back to every callback; must outlive the engine. */
     void *userdata;
     /**
@@ -282,23 +335,30 @@ typedef struct tender_host {
                 tender_response_code *code_out);
 } tender_host;
 
+/** An empty tender_host of this header's version: `tender_host host = TENDER_HOST_INIT;`. */
+#define TENDER_HOST_INIT {TENDER_HOST_VERSION, NULL, NULL, NULL, NULL}
+
 /**
  * Opens an engine like tender_engine_new() whose directory (contacts,
  * accounts, bill payees, bills) comes from the host's `lookup` callback and
  * whose payments go through the host's `can_send` and `send`: the store
  * keeps the signed ledger, the user vocabulary, the signed-in flag and the
- * authentication records, but no balances. `*host` is copied.
- * Errors: those of tender_engine_new(), and TENDER_E_NULL_ARGUMENT (host,
- * host->lookup or host->send NULL). Thread-safe.
+ * authentication records, but no balances. `*host` is copied. The
+ * directory calls (tender_engine_directory(), _import_directory(),
+ * _remove_from_directory()) act on the host's directory: reading it asks
+ * `lookup`, changing it is refused with TENDER_E_WRONG_STATE (the host owns it).
+ * Errors: those of tender_engine_new(), TENDER_E_NULL_ARGUMENT (host,
+ * host->lookup or host->send NULL), TENDER_E_INVALID_ARGUMENT (host->version
+ * is not TENDER_HOST_VERSION). Thread-safe.
  */
-tender_result tender_engine_new_with_host(const char *config_json, size_t config_len,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_new_with_host(const char *config_json, size_t config_len,
                                           const tender_host *host, tender_engine **engine_out);
 
 /**
  * Releases the caller's reference to an engine. Sessions still open keep it
  * alive until they are freed. NULL is ignored. Call once per engine.
  */
-void tender_engine_free(tender_engine *engine);
+TENDER_API void tender_engine_free(tender_engine *engine);
 
 /**
  * Adds or replaces contacts (with their handles), accounts (with their
@@ -308,9 +368,10 @@ void tender_engine_free(tender_engine *engine);
  * TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON,
  * TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT, TENDER_E_INVALID_AMOUNT,
  * TENDER_E_UNKNOWN_CURRENCY, TENDER_E_NOT_FOUND (a bill's payee does not
- * exist), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ * exist), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_WRONG_STATE (an
+ * engine with a host: the host changes its own directory). Thread-safe.
  */
-tender_result tender_engine_import_directory(tender_engine *engine, const char *json,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_import_directory(tender_engine *engine, const char *json,
                                              size_t json_len);
 
 /**
@@ -319,9 +380,10 @@ tender_result tender_engine_import_directory(tender_engine *engine, const char *
  * (a bill payee takes its bills). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE,
  * TENDER_E_INVALID_ARGUMENT, TENDER_E_NOT_FOUND (an id does not exist;
- * nothing is removed), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ * nothing is removed), TENDER_E_STORE, TENDER_E_STORE_BUSY,
+ * TENDER_E_WRONG_STATE (an engine with a host). Thread-safe.
  */
-tender_result tender_engine_remove_from_directory(tender_engine *engine, const char *json,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_remove_from_directory(tender_engine *engine, const char *json,
                                                   size_t json_len);
 
 /**
@@ -334,7 +396,7 @@ tender_result tender_engine_remove_from_directory(tender_engine *engine, const c
  * TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_set_vocabulary(tender_engine *engine, const char *json, size_t json_len);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_set_vocabulary(tender_engine *engine, const char *json, size_t json_len);
 
 /**
  * Records whether the person is signed in to the payment service (non-zero:
@@ -344,15 +406,16 @@ tender_result tender_engine_set_vocabulary(tender_engine *engine, const char *js
  * signed in. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE,
  * TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_set_signed_in(tender_engine *engine, int signed_in);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_set_signed_in(tender_engine *engine, int signed_in);
 
 /**
  * Writes the whole directory (contacts, handles, accounts with their current
- * balances, bill payees, bills) as JSON to *json_out (and its length to *len_out if not NULL).
+ * balances, bill payees, bills) as JSON to *json_out (and its length to *len_out if not NULL);
+ * for an engine with a host, the directory its `lookup` answers.
  * Free the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
- * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK. Thread-safe.
  */
-tender_result tender_engine_directory(tender_engine *engine, char **json_out,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_directory(tender_engine *engine, char **json_out,
                                       size_t *len_out);
 
 /**
@@ -362,7 +425,7 @@ tender_result tender_engine_directory(tender_engine *engine, char **json_out,
  * TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (a stored record is not a
  * JWS). Thread-safe.
  */
-tender_result tender_engine_payments(tender_engine *engine, char **json_out,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_payments(tender_engine *engine, char **json_out,
                                      size_t *len_out);
 
 /**
@@ -390,7 +453,7 @@ tender_result tender_engine_payments(tender_engine *engine, char **json_out,
  * back), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
  * TENDER_E_KEY_FILE. Thread-safe.
  */
-tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,
                                                size_t key_len, const char *status, size_t status_len,
                                                char **record_out, size_t *record_len_out,
                                                char **jws_out, size_t *jws_len_out);
@@ -403,7 +466,7 @@ tender_result tender_engine_set_payment_status(tender_engine *engine, const char
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
  * not a JWS). Thread-safe.
  */
-tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_t *len_out);
 
 /**
  * Verifies the ledger: every signature, every sequence number and every hash
@@ -425,7 +488,7 @@ tender_result tender_engine_ledger(tender_engine *engine, char **json_out, size_
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
  * TENDER_E_STORE. Thread-safe.
  */
-tender_result tender_engine_verify(tender_engine *engine, const char *checkpoint,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_verify(tender_engine *engine, const char *checkpoint,
                                    size_t checkpoint_len, const char *trusted_key,
                                    size_t trusted_key_len, char **report_out, size_t *len_out);
 
@@ -437,7 +500,7 @@ tender_result tender_engine_verify(tender_engine *engine, const char *checkpoint
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
  * Thread-safe.
  */
-tender_result tender_engine_checkpoint(tender_engine *engine, char **jws_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_checkpoint(tender_engine *engine, char **jws_out, size_t *len_out);
 
 /** The forms of a public key tender_engine_public_key() writes. */
 typedef int32_t tender_key_format;
@@ -455,7 +518,7 @@ enum tender_key_format_value {
  * (unknown format), TENDER_E_KEY_FILE (e.g. readable by group or others),
  * TENDER_E_CRYPTO, TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_public_key(tender_engine *engine, tender_key_format format,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_public_key(tender_engine *engine, tender_key_format format,
                                        char **key_out, size_t *len_out);
 
 /**
@@ -465,7 +528,7 @@ tender_result tender_engine_public_key(tender_engine *engine, tender_key_format 
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_KEY_FILE, TENDER_E_CRYPTO,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_rotate_key(tender_engine *engine, char **kid_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_rotate_key(tender_engine *engine, char **kid_out, size_t *len_out);
 
 /**
  * Writes the authentication audit log, oldest first, as a JSON array of
@@ -474,7 +537,7 @@ tender_result tender_engine_rotate_key(tender_engine *engine, char **kid_out, si
  * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE.
  * Thread-safe.
  */
-tender_result tender_engine_audit(tender_engine *engine, char **json_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_audit(tender_engine *engine, char **json_out, size_t *len_out);
 
 /* ---------------------------------------------------------------- session */
 
@@ -497,11 +560,11 @@ typedef struct tender_session tender_session;
  * TENDER_E_UNKNOWN_INTENT, TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY.
  * Thread-safe with respect to the engine.
  */
-tender_result tender_session_new(tender_engine *engine, const char *intent_json,
+TENDER_API TENDER_NODISCARD tender_result tender_session_new(tender_engine *engine, const char *intent_json,
                                  size_t intent_len, tender_session **session_out);
 
 /** Releases a session. NULL is ignored. Call once per session. */
-void tender_session_free(tender_session *session);
+TENDER_API void tender_session_free(tender_session *session);
 
 /** What an authentication step asks of the person. */
 typedef int32_t tender_prompt_kind;
@@ -534,7 +597,7 @@ typedef int (*tender_conversation_fn)(void *userdata, tender_prompt_kind kind, c
  * must stay valid while the session may call it.
  * Errors: TENDER_E_NULL_ARGUMENT (session).
  */
-tender_result tender_session_set_conversation(tender_session *session, tender_conversation_fn conversation,
+TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender_session *session, tender_conversation_fn conversation,
                                               void *userdata);
 
 /**
@@ -547,7 +610,7 @@ tender_result tender_session_set_conversation(tender_session *session, tender_co
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (already handled),
  * TENDER_E_STORE, TENDER_E_STORE_BUSY.
  */
-tender_result tender_session_resolve(tender_session *session, char **json_out,
+TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
 
 /**
@@ -561,22 +624,25 @@ tender_result tender_session_resolve(tender_session *session, char **json_out,
  * TENDER_E_UNKNOWN_CURRENCY, TENDER_E_NOT_ASKED, TENDER_E_UNKNOWN_OPTION,
  * TENDER_E_WRONG_STATE (after handle). On error the session is unchanged.
  */
-tender_result tender_session_answer(tender_session *session, const char *answer_json,
+TENDER_API TENDER_NODISCARD tender_result tender_session_answer(tender_session *session, const char *answer_json,
                                     size_t answer_len);
 
 /**
  * Confirms the resolved intent: checks that it can be carried out (signed in,
- * limits, currency, an account, funds; for a search, that something matches)
- * and writes the response code to *code_out: TENDER_RESPONSE_READY or a
- * failure code. If json_out is not NULL, also writes the response as JSON
- * (code, resolved intent, paying account, bill details, fee, search result;
- * for an intent that moves money and answers ready, "question": the words to
- * ask the person, e.g. "Send $20 to John Baily from Checking? There is no fee.").
+ * limits, currency, an account, funds, the host's can_send; for a search,
+ * that something matches) and writes the response code to *code_out:
+ * TENDER_RESPONSE_READY or a failure code. If outcome_out is not NULL, also
+ * writes the confirm outcome document (docs/outcome.md): "code", the
+ * resolved "intent", the paying "account", "billDetails", "fee", a search's
+ * "result" and, for an intent that moves money and answers ready,
+ * "question": the words to ask the person, e.g. "Send $20 to John Baily from
+ * Checking? There is no fee.". Free it with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
- * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY,
+ * TENDER_E_CALLBACK (the host's lookup or can_send failed).
  */
-tender_result tender_session_confirm(tender_session *session, tender_response_code *code_out,
-                                     char **json_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_session_confirm(tender_session *session, tender_response_code *code_out,
+                                                                 char **outcome_out, size_t *len_out);
 
 /**
  * Records the person's answer to the confirmation question of the last
@@ -593,35 +659,35 @@ tender_result tender_session_confirm(tender_session *session, tender_response_co
  * TENDER_E_DIALOG_ENDED. On error the session is unchanged. Not thread-safe
  * on one session.
  */
-tender_result tender_session_agree(tender_session *session, int yes);
+TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *session, int yes);
 
 /**
  * Handles a confirmed intent: re-authenticates the person when the engine's
  * policy asks for it (the reuse window may spare it), then pays exactly once
- * (or, for a search, answers its result: *record_out gets the result JSON and
- * *jws_out is set to NULL), and writes the response code to *code_out:
- * TENDER_RESPONSE_SUCCESS or a
- * failure code such as TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS (funds left
- * since confirm) or TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED (wrong,
- * empty or cancelled credentials, too many failures, or no conversation set;
- * nothing is submitted, the session stays confirmed so the host may retry,
- * and tender_last_error() says why, e.g. "wrongCredentials: ..." or
- * "throttled: ...").
- * On success, if record_out is not NULL, writes the payment record as JSON,
- * and if jws_out is not NULL, the record's compact JWS; each with its length
- * when its length pointer is not NULL. The debit, the record and the
- * idempotency key are one durable transaction. Handling again, or from
- * another session or process with the same idempotency key, returns the
- * original record and pays nothing.
+ * (or, for a search, answers its result), and writes the response code to
+ * *code_out: TENDER_RESPONSE_SUCCESS or a failure code such as
+ * TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS (funds left since confirm) or
+ * TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED (wrong, empty or cancelled
+ * credentials, too many failures, or no conversation set; nothing is
+ * submitted and the session stays confirmed so the host may retry).
+ * If outcome_out is not NULL, also writes the handle outcome document
+ * (docs/outcome.md), one JSON object holding everything handle answers:
+ * "code"; on success the payment "record" (the signed JSON) and its compact
+ * "jws", or a search's "result"; after a denial, "denial": {"reason":
+ * "wrongCredentials" | "cancelled" | "throttled" | ..., "message"}. Free it
+ * with tender_string_free(). The debit, the record and the idempotency key
+ * are one durable transaction. Handling again, or from another session or
+ * process with the same idempotency key, returns the original record and
+ * pays nothing.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
  * TENDER_E_NOT_AGREED (money would move but the person's yes was not recorded
  * with tender_session_agree()), TENDER_E_DIALOG_ENDED (also after a no),
  * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
- * TENDER_E_CRYPTO, TENDER_E_KEY_FILE.
+ * TENDER_E_CRYPTO, TENDER_E_KEY_FILE, TENDER_E_CALLBACK (the host's send
+ * failed; nothing is recorded).
  */
-tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
-                                    char **record_out, size_t *record_len_out,
-                                    char **jws_out, size_t *jws_len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
+                                                                char **outcome_out, size_t *len_out);
 
 /* ---------------------------------------------------------- understanding */
 
@@ -637,7 +703,7 @@ tender_result tender_session_handle(tender_session *session, tender_response_cod
  * TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE, TENDER_E_INVALID_ARGUMENT (text
  * over 1000 characters), TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_parse(tender_engine *engine, const char *text, size_t text_len,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_parse(tender_engine *engine, const char *text, size_t text_len,
                                   char **json_out, size_t *len_out);
 
 /**
@@ -648,7 +714,7 @@ tender_result tender_engine_parse(tender_engine *engine, const char *text, size_
  * "alternatives". Errors: those of tender_engine_parse(), and
  * TENDER_E_INVALID_JSON. Thread-safe.
  */
-tender_result tender_engine_parse_alternatives(tender_engine *engine, const char *json, size_t json_len,
+TENDER_API TENDER_NODISCARD tender_result tender_engine_parse_alternatives(tender_engine *engine, const char *json, size_t json_len,
                                                char **json_out, size_t *len_out);
 
 /**
@@ -656,7 +722,7 @@ tender_result tender_engine_parse_alternatives(tender_engine *engine, const char
  * person's name is whatever the text says). Same output and errors as
  * tender_engine_parse(), without the store's. Thread-safe.
  */
-tender_result tender_parse(const char *text, size_t text_len, char **json_out, size_t *len_out);
+TENDER_API TENDER_NODISCARD tender_result tender_parse(const char *text, size_t text_len, char **json_out, size_t *len_out);
 
 /**
  * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}`: the
@@ -667,14 +733,14 @@ tender_result tender_parse(const char *text, size_t text_len, char **json_out, s
  * TENDER_E_UNKNOWN_INTENT, TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_add_shortcut(tender_engine *engine, const char *json, size_t json_len);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_add_shortcut(tender_engine *engine, const char *json, size_t json_len);
 
 /**
  * Removes the shortcut with this phrase. Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE, TENDER_E_NOT_FOUND,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY. Thread-safe.
  */
-tender_result tender_engine_remove_shortcut(tender_engine *engine, const char *phrase, size_t phrase_len);
+TENDER_API TENDER_NODISCARD tender_result tender_engine_remove_shortcut(tender_engine *engine, const char *phrase, size_t phrase_len);
 
 /**
  * Starts a dialog from text: tender_engine_parse(), then tender_session_new()
@@ -682,7 +748,7 @@ tender_result tender_engine_remove_shortcut(tender_engine *engine, const char *p
  * TENDER_E_OUT_OF_SCOPE. Errors: those of both. Thread-safe with respect to
  * the engine.
  */
-tender_result tender_session_new_from_text(tender_engine *engine, const char *text, size_t text_len,
+TENDER_API TENDER_NODISCARD tender_result tender_session_new_from_text(tender_engine *engine, const char *text, size_t text_len,
                                            tender_session **session_out);
 
 #ifdef __cplusplus

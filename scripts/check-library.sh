@@ -6,9 +6,9 @@ lib=$1
 fail() { echo "check-library: $*" >&2; exit 1; }
 
 soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
-[ "$soname" = "libtender.so.0" ] || fail "soname is '$soname', expected libtender.so.0"
+[ "$soname" = "libtender.so.1" ] || fail "soname is '$soname', expected libtender.so.1"
 
-exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | grep -v '^TENDER_0$' || true)
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | grep -v '^TENDER_1$' || true)
 others=$(echo "$exported" | grep -v '^tender_' || true)
 [ -z "$others" ] || fail "exports symbols other than tender_*: $(echo "$others" | head -5)"
 echo "exports: $(echo "$exported" | wc -l) symbols, all tender_*"

@@ -9,7 +9,7 @@ month" always finds this month's bills.
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python/test_domain.py
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python/test_domain.py
 """
 
 import calendar

@@ -17,7 +17,7 @@ The `tender` command-line tool is located through $TENDER_CLI, else
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python
 """
 
 import base64

@@ -120,12 +120,12 @@ Finding the library
 The shared library is loaded when this package is imported, from the first of:
 
 1. ``$TENDER_LIBRARY``: the full path of the shared library (e.g.
-   ``/opt/tender/lib/libtender.so.0``). When this variable is set (and not
+   ``/opt/tender/lib/libtender.so.1``). When this variable is set (and not
    empty) it is the only candidate; a wrong path is an error, never a silent
    fallback to another copy.
-2. ``$(pkg-config --variable=libdir tender)/libtender.so.0``, if pkg-config is
+2. ``$(pkg-config --variable=libdir tender)/libtender.so.1``, if pkg-config is
    installed and knows ``tender``.
-3. The soname ``libtender.so.0`` through the normal dynamic loader
+3. The soname ``libtender.so.1`` through the normal dynamic loader
    (``LD_LIBRARY_PATH``, ``/etc/ld.so.cache``, the default directories).
 
 If none loads, importing raises :class:`TenderLibraryNotFound` (an
@@ -147,7 +147,7 @@ A failing call raises a :class:`TenderError` subclass named after its result
 code (:class:`InvalidJSONError`, :class:`WrongStateError`, ...), carrying
 ``.code``, ``.name`` and the library's ``.message``. Using a closed engine or
 session raises :class:`ClosedError` (a :class:`ValueError`). When a host
-callback fails, the call raises :class:`StoreError` whose ``__cause__`` is the
+callback fails, the call raises :class:`CallbackError` whose ``__cause__`` is the
 exception the callback raised.
 
 Thread safety
@@ -179,6 +179,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 from . import _lib as _loader
 from .errors import (
     AuthServiceError,
+    CallbackError,
     ClosedError,
     CryptoError,
     DialogEndedError,
@@ -211,7 +212,7 @@ from .errors import (
     error_class,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Engine",
@@ -261,6 +262,7 @@ __all__ = [
     "KeyFileError",
     "LedgerTamperedError",
     "AuthServiceError",
+    "CallbackError",
     "InternalError",
 ]
 
@@ -269,7 +271,7 @@ EXPECTED_MAJOR = _loader.EXPECTED_MAJOR
 #: The largest JSON input libtender accepts, in bytes (TENDER_MAX_INPUT_BYTES).
 MAX_INPUT_BYTES = 1048576
 
-#: How the loaded library was found: its path, or the soname ``libtender.so.0``.
+#: How the loaded library was found: its path, or the soname ``libtender.so.1``.
 library_path: str
 _clib, library_path = _loader.load()
 
@@ -717,7 +719,7 @@ class Host:
     them thread-safe) and must not use the engine or its sessions (that
     raises ``RuntimeError``, which fails the call). An exception a callback
     raises, or an answer of the wrong type, never reaches C: the Tender call
-    fails with :class:`StoreError` whose ``__cause__`` is that exception
+    fails with :class:`CallbackError` whose ``__cause__`` is that exception
     (``KeyboardInterrupt`` and ``SystemExit`` are re-raised as they are).
     """
 
@@ -765,7 +767,7 @@ class _HostCallbacks:
         self.can_send = (_loader.SEND_FN(self._can_send) if can_send is not None
                          else _loader.SEND_FN())  # NULL: always ready
         self.send = _loader.SEND_FN(self._send)
-        self.struct = _loader.TenderHost(None, self.lookup, self.can_send, self.send)
+        self.struct = _loader.TenderHost(_loader.HOST_VERSION, None, self.lookup, self.can_send, self.send)
 
     def _run(self, body: Callable[[], int]) -> int:
         # Nothing may escape into C: ctypes would print the exception and
@@ -830,14 +832,14 @@ class KeyFormat(enum.IntEnum):
 
 
 def version() -> str:
-    """The version of the loaded libtender as text (``"0.1.0"``). Never fails;
+    """The version of the loaded libtender as text (``"0.2.0"``). Never fails;
     thread-safe."""
     return _static_text(_clib.tender_version_string())
 
 
 def version_number() -> int:
     """The version of the loaded libtender as MAJOR * 10000 + MINOR * 100 +
-    PATCH (``100`` for 0.1.0). Never fails; thread-safe."""
+    PATCH (``200`` for 0.2.0). Never fails; thread-safe."""
     return int(_clib.tender_version_number())
 
 
@@ -1741,8 +1743,9 @@ class Session:
 
         Raises :class:`WrongStateError` (already handled),
         :class:`DialogEndedError` (a parameter stayed unresolved more than
-        ``maxPrompts`` times), :class:`StoreError` (also: a host callback
-        failed), :class:`StoreBusyError`; :class:`ClosedError` after
+        ``maxPrompts`` times), :class:`StoreError`,
+        :class:`StoreBusyError`, :class:`CallbackError` (a host callback
+        failed); :class:`ClosedError` after
         :meth:`close`.
         """
         ptr, length = c_void_p(), c_size_t()
@@ -1807,8 +1810,8 @@ class Session:
 
         Raises :class:`WrongStateError` (a parameter is still unresolved, or
         the session was handled), :class:`DialogEndedError`,
-        :class:`StoreError` (also: a host callback failed),
-        :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
+        :class:`StoreError`, :class:`StoreBusyError`,
+        :class:`CallbackError` (a host callback failed); :class:`ClosedError` after :meth:`close`.
         """
         response_code = c_int32()
         ptr, length = c_void_p(), c_size_t()
@@ -1866,17 +1869,15 @@ class Session:
         :class:`NotAgreedError` (money would move before :meth:`agree`
         recorded the person's yes), :class:`DialogEndedError` (also after a no),
         :class:`IdempotencyConflictError` (the key was used with other
-        parameters), :class:`StoreError` (also: the host's ``send`` failed;
-        nothing is recorded then), :class:`StoreBusyError`,
+        parameters), :class:`CallbackError` (the host's ``send`` failed;
+        nothing is recorded then), :class:`StoreError`, :class:`StoreBusyError`,
         :class:`CryptoError`, :class:`KeyFileError` (the signing key cannot
         be used); :class:`ClosedError` after :meth:`close`; the
         ``KeyboardInterrupt`` or ``SystemExit`` the conversation callable
         raised, once nothing was paid.
         """
         response_code = c_int32()
-        record_ptr, record_len = c_void_p(), c_size_t()
-        jws_ptr, jws_len = c_void_p(), c_size_t()
-        denial: Optional[str] = None
+        ptr, length = c_void_p(), c_size_t()
         self.last_denial = None
         self.conversation_error = None
         with self._use() as handle:
@@ -1885,12 +1886,7 @@ class Session:
                 state.error = None
                 state.thread = threading.get_ident()
             try:
-                code = _clib.tender_session_handle(handle, byref(response_code), byref(record_ptr),
-                                                   byref(record_len), byref(jws_ptr), byref(jws_len))
-                if (not code and response_code.value
-                        == ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED):
-                    # The reason is the thread's message, set by this call.
-                    denial = _static_text(_clib.tender_last_error())
+                code = _clib.tender_session_handle(handle, byref(response_code), byref(ptr), byref(length))
             finally:
                 if state is not None:
                     state.thread = None
@@ -1900,20 +1896,16 @@ class Session:
                 _raise(code)
         if state is not None:
             self.conversation_error = state.error
-        self.last_denial = denial
-        try:
-            record_text = _take_text(record_ptr, record_len)
-            jws = _take_text(jws_ptr, jws_len)
-        finally:
-            _free_all(record_ptr, jws_ptr)  # only what was not taken (a decode error)
+        # The handle outcome document (docs/outcome.md).
+        document = _take_json(ptr, length)
+        denial = document.get("denial")
+        if denial is not None:
+            self.last_denial = f"{denial['reason']}: {denial['message']}"
         result = ResponseCode(response_code.value)
         interrupt = self.conversation_error
         if (interrupt is not None and not isinstance(interrupt, Exception)
                 and result != ResponseCode.SUCCESS):
             raise interrupt  # Ctrl-C at the prompt: nothing was paid
-        if record_text is None:
-            return HandleOutcome(result)
-        if jws is None:
-            # A search: record_out held its result and jws_out was set to NULL.
-            return HandleOutcome(result, None, json.loads(record_text))
-        return HandleOutcome(result, Record(json.loads(record_text), jws))
+        if "record" in document:
+            return HandleOutcome(result, Record(document["record"], document["jws"]))
+        return HandleOutcome(result, None, document.get("result"))

@@ -5,14 +5,15 @@ Search order (the first candidate that exists is used):
 1. ``$TENDER_LIBRARY``: the full path of the shared library. When this
    variable is set (and not empty) it is the *only* candidate: a wrong path is
    an error rather than a silent fallback to another installed copy.
-2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.0``, when
+2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.1``, when
    ``pkg-config`` is installed and knows the ``tender`` package.
-3. The soname ``libtender.so.0`` through the normal dynamic loader
+3. The soname ``libtender.so.1`` through the normal dynamic loader
    (``LD_LIBRARY_PATH``, the ld.so cache, the default directories).
 
 If nothing loads, :class:`~tender.errors.TenderLibraryNotFound` lists every
 candidate and why it failed. A library whose ``tender_version_number()`` has a
-major version other than :data:`EXPECTED_MAJOR` is refused with
+major version other than :data:`EXPECTED_MAJOR` (or, for major version 0, a
+minor version other than :data:`EXPECTED_MINOR`) is refused with
 :class:`~tender.errors.TenderVersionMismatch`.
 """
 
@@ -29,10 +30,15 @@ from .errors import TenderLibraryError, TenderLibraryNotFound, TenderVersionMism
 
 #: The major version of libtender this binding is written for.
 EXPECTED_MAJOR = 0
+#: While the major version is 0, the minor version names the ABI as well
+#: (libtender 0.2 is soname libtender.so.1): it must match too.
+EXPECTED_MINOR = 2
+#: struct tender_host's version (TENDER_HOST_VERSION).
+HOST_VERSION = 1
 #: The environment variable naming the library explicitly.
 ENV_VAR = "TENDER_LIBRARY"
 #: The soname of the library.
-SONAME = "libtender.so.0"
+SONAME = "libtender.so.1"
 
 _c_result = c_int32  # tender_result
 _c_response = c_int32  # tender_response_code
@@ -62,6 +68,7 @@ class TenderHost(ctypes.Structure):
     library copies the struct; the callbacks must outlive the engine)."""
 
     _fields_ = [
+        ("version", c_uint32),  # HOST_VERSION
         ("userdata", c_void_p),
         ("lookup", LOOKUP_FN),
         ("can_send", SEND_FN),  # a NULL SEND_FN(): always ready
@@ -123,21 +130,14 @@ _SIGNATURES = {
     "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_session_agree": (_c_result, [_c_handle, c_int]),
+    # code_out, outcome_out, len_out (docs/outcome.md)
     "tender_session_confirm": (
         _c_result,
         [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
     ),
-    # code_out, record_out, record_len_out, jws_out, jws_len_out
     "tender_session_handle": (
         _c_result,
-        [
-            _c_handle,
-            POINTER(_c_response),
-            POINTER(c_void_p),
-            POINTER(c_size_t),
-            POINTER(c_void_p),
-            POINTER(c_size_t),
-        ],
+        [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
     ),
     # understanding (docs/understanding.md)
     "tender_engine_parse": (
@@ -193,14 +193,21 @@ def _declare(lib: ctypes.CDLL, path: str) -> None:
         raise TenderLibraryError(f"{path} is not a usable libtender: missing {', '.join(missing)}")
 
 
+def compatible(number: int) -> bool:
+    """Whether a library of version ``number`` (MAJOR * 10000 + MINOR * 100 +
+    PATCH) has the ABI this binding is written for."""
+    major, minor = number // 10000, number // 100 % 100
+    return major == EXPECTED_MAJOR and (EXPECTED_MAJOR != 0 or minor == EXPECTED_MINOR)
+
+
 def _check_version(lib: ctypes.CDLL, path: str) -> None:
     number = int(lib.tender_version_number())
-    if number // 10000 != EXPECTED_MAJOR:
+    if not compatible(number):
         text = lib.tender_version_string()
         shown = text.decode("utf-8", "replace") if text else str(number)
         raise TenderVersionMismatch(
             f"{path} is libtender {shown} (version number {number}), but this binding "
-            f"needs major version {EXPECTED_MAJOR}",
+            f"needs version {EXPECTED_MAJOR}.{EXPECTED_MINOR}",
             path=path,
             found=number,
             expected_major=EXPECTED_MAJOR,
@@ -251,7 +258,7 @@ def load() -> Tuple[ctypes.CDLL, str]:
     if lib is None:
         lines = "\n".join(f"  - {what}: {why}" for what, why in tried)
         hint = (
-            f"set {ENV_VAR} to the full path of libtender.so.0"
+            f"set {ENV_VAR} to the full path of libtender.so.1"
             if not explicit
             else f"fix or unset {ENV_VAR}"
         )

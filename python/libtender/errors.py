@@ -54,6 +54,7 @@ __all__ = [
     "KeyFileError",
     "LedgerTamperedError",
     "AuthServiceError",
+    "CallbackError",
     "InternalError",
     "error_class",
 ]
@@ -87,6 +88,7 @@ class ResultCode(enum.IntEnum):
     KEY_FILE = 401
     LEDGER_TAMPERED = 402
     AUTH_SERVICE = 500
+    CALLBACK = 600
     INTERNAL = 900
 
 
@@ -269,11 +271,7 @@ class NotAgreedError(TenderError):
 
 
 class StoreError(TenderError):
-    """TENDER_E_STORE (300): the SQLite store failed, or, for an engine with
-    host callbacks (``Engine(..., host=...)``), a host callback failed (raised,
-    answered something invalid, or returned non-zero); the message says which
-    (``"the host's send callback failed"``), and the Python exception a
-    callback raised is the error's ``__cause__``."""
+    """TENDER_E_STORE (300): the SQLite store failed."""
 
     code_value = ResultCode.STORE
 
@@ -335,6 +333,16 @@ class AuthServiceError(TenderError):
     code_value = ResultCode.AUTH_SERVICE
 
 
+class CallbackError(TenderError):
+    """TENDER_E_CALLBACK (600): a host callback of an engine with a host
+    (``Engine(..., host=...)``) failed: it raised, answered something invalid,
+    or returned non-zero; the message says which (``"the host's send callback
+    failed"``), and the Python exception a callback raised is the error's
+    ``__cause__``."""
+
+    code_value = ResultCode.CALLBACK
+
+
 class InternalError(TenderError):
     """TENDER_E_INTERNAL (900): a defect in Tender; the message says more."""
 
@@ -367,6 +375,7 @@ _BY_CODE: Dict[int, Type[TenderError]] = {
         KeyFileError,
         LedgerTamperedError,
         AuthServiceError,
+        CallbackError,
         InternalError,
     )
 }

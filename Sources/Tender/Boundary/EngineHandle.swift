@@ -9,6 +9,8 @@ import TenderStore
 final class EngineHandle: CHandle {
     let engine: Engine
     let store: SQLiteStore
+    /// The directory the C API's directory calls administer: the host's for an engine with a host, else the store's.
+    let directoryAdmin: any DirectoryAdmin
 
     /// Opens the store in the configured home; with `host`, the directory and
     /// the payments are the host's (its callbacks), the ledger stays Tender's.
@@ -29,7 +31,9 @@ final class EngineHandle: CHandle {
         self.store = store
         let gate = AuthenticationGate(
             policy: policy, authenticator: authenticator, records: store, user: user)
-        let directory: any Directory = host.map { HostDirectory(callbacks: $0, store: store) } ?? store
+        let hostDirectory = host.map { HostDirectory(callbacks: $0, store: store) }
+        let directory: any Directory = hostDirectory ?? store
+        directoryAdmin = hostDirectory ?? store
         engine = Engine(
             directory: directory, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
             appVocabulary: vocabulary, backend: host.map { HostBackend(callbacks: $0) }, today: { WallClock.today() })

@@ -4,6 +4,6 @@ import TenderCore
 struct HostBackend: PaymentBackend {
     let callbacks: HostCallbacks
 
-    func canSend(_ payment: JSONValue) throws(TenderError) -> ResponseCode { try callbacks.call(send: false, payment) }
-    func send(_ payment: JSONValue) throws(TenderError) -> ResponseCode { try callbacks.call(send: true, payment) }
+    func canSend(_ payment: JSONValue) throws(TenderError) -> ResponseCode { try callbacks.canSend(payment) }
+    func send(_ payment: JSONValue) throws(TenderError) -> ResponseCode { try callbacks.send(payment) }
 }

@@ -34,6 +34,7 @@ enum ResultCode {
         case .keyFile: return value(TENDER_E_KEY_FILE)
         case .ledgerTampered: return value(TENDER_E_LEDGER_TAMPERED)
         case .authService: return value(TENDER_E_AUTH_SERVICE)
+        case .callback: return value(TENDER_E_CALLBACK)
         case .internal: return value(TENDER_E_INTERNAL)
         }
     }
@@ -65,6 +66,7 @@ enum ResultCode {
         case value(TENDER_E_KEY_FILE): return "TENDER_E_KEY_FILE"
         case value(TENDER_E_LEDGER_TAMPERED): return "TENDER_E_LEDGER_TAMPERED"
         case value(TENDER_E_AUTH_SERVICE): return "TENDER_E_AUTH_SERVICE"
+        case value(TENDER_E_CALLBACK): return "TENDER_E_CALLBACK"
         case value(TENDER_E_INTERNAL): return "TENDER_E_INTERNAL"
         default: return "TENDER_E_UNKNOWN_CODE"
         }

@@ -5,8 +5,8 @@ import CTender
 
 /// The library's version; kept equal to TENDER_VERSION_* in tender.h (checked by the C tests).
 enum LibraryVersion {
-    static let number: UInt32 = 100
-    static let text: StaticString = "0.1.0"
+    static let number: UInt32 = 200
+    static let text: StaticString = "0.2.0"
 }
 
 @c @implementation

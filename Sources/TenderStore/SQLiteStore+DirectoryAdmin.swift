@@ -1,0 +1,6 @@
+import TenderCore
+
+/// The embedded store administers its own directory.
+extension SQLiteStore: DirectoryAdmin {
+    public func directoryDocument() throws(TenderError) -> DirectoryDocument { try directory() }
+}
