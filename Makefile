@@ -30,7 +30,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model
+.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library check-errors errors install uninstall clean measure model
 
 all: build
 
@@ -65,7 +65,7 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) test-swift test-leaks check-library test-c test-python
+	$(MAKE) check-errors test-swift test-leaks check-library test-c test-python
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -74,6 +74,14 @@ test-swift: | $(TMPDIR)
 # The Swift suites again, built with AddressSanitizer: any leak outside the test runner fails.
 test-leaks: | $(TMPDIR)
 	scripts/sanitizers/leaks.sh
+
+# The result codes live in one table (scripts/errors.py); tender.h, the Swift mapping and the
+# Python exceptions derive from it. make errors regenerates them, check-errors fails when they drift.
+errors:
+	$(PYTHON) scripts/errors.py --write
+
+check-errors:
+	$(PYTHON) scripts/errors.py --check
 
 check-library: build
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)
