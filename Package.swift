@@ -38,9 +38,11 @@ let package = Package(
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // PAM adapter: re-authentication through the system login.
         .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
+        // The one place an engine is assembled (store, keys, PAM, clock), for the library, the CLI and the bench.
+        .target(name: "TenderWiring", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"]),
         // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.1.
         .target(
-            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"],
+            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderWiring"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
@@ -51,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
+                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),

@@ -534,8 +534,9 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_rotate_key(tender_engine
 
 /**
  * Writes the authentication audit log, oldest first, as a JSON array of
- * `{"id", "at", "user", "event", "intent", "detail"}` (events: authenticated,
- * reused, denied, throttled). It never holds a secret. Free the text with
+ * `{"id", "at", "user", "event", "intent", "detail"}`; "event" is one of
+ * authenticated, reused, notRequired, denied, throttled (docs/json.md says
+ * what each detail holds). It never holds a secret. Free the text with
  * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE.
  * Thread-safe.
  */

@@ -1,13 +1,5 @@
 import TenderCore
 
-/// A public signing key as the store records it.
-public struct StoredPublicKey: Equatable, Sendable {
-    public let keyID: String
-    public let publicKey: [UInt8]
-    public let createdAtMilliseconds: Int64
-    public let isActive: Bool
-}
-
 extension SQLiteStore {
     /// The signer of the active key, creating the first key on first use.
     func activeSigner(_ db: Database) throws(TenderError) -> any RecordSigner {
@@ -19,7 +11,7 @@ extension SQLiteStore {
         let created = try keys.createKey()
         try db.statement(
             "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
-            [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+            [created.keyID, created.publicKey, clock.nowMilliseconds()]
         ).run()
         return try keys.signer(keyID: created.keyID)
     }
@@ -53,7 +45,7 @@ extension SQLiteStore {
             try db.statement("UPDATE signing_keys SET active = 0 WHERE kid = ?", [old]).run()
             try db.statement(
                 "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
-                [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+                [created.keyID, created.publicKey, clock.nowMilliseconds()]
             ).run()
             return (old, created.keyID)
         }

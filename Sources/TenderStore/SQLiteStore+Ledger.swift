@@ -47,7 +47,7 @@ extension SQLiteStore {
                         continue
                     }
                     try apply(submission, db)
-                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
                     let payload = submission.makePayload(position)
                     let bytes = Array(payload.utf8)
                     let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
@@ -146,7 +146,7 @@ extension SQLiteStore {
         type: String, _ db: Database, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
     ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
         let head = try Self.head(db)
-        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
         let text = payload(position)
         let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: try activeSigner(db))
         let hash = try LedgerEntry.hash(ofPayload: Array(text.utf8), crypto: crypto)
@@ -208,7 +208,7 @@ extension SQLiteStore {
             _ = try count.step()
             let total = count.int64(0)
             _ = try count.step()
-            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds())
             return try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text
         }
     }

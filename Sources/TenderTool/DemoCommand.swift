@@ -42,7 +42,7 @@ struct DemoCommand: ParsableCommand {
             policy.testing = true
         }
         let service = policy.service
-        let engine = try StoreOpener.engine(store: store, policy: policy)
+        let engine = try StoreOpener.engine(store: store, home: home, policy: policy)
         printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
         printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")

@@ -17,7 +17,7 @@ struct HostDirectory: Directory {
 }
 
 /// The host owns its directory: reading it asks `lookup`, changing it is
-/// refused; the vocabulary and the signed-in flag stay in the embedded store.
+/// refused; the vocabulary, the shortcuts and the signed-in flag stay in the embedded store.
 extension HostDirectory: DirectoryAdmin {
     func directoryDocument() throws(TenderError) -> DirectoryDocument {
         DirectoryDocument(contacts: try contacts(), accounts: try accounts(), billPayees: try billPayees(), bills: try bills())
@@ -33,4 +33,7 @@ extension HostDirectory: DirectoryAdmin {
 
     func setVocabulary(_ vocabulary: UserVocabulary) throws(TenderError) { try store.setVocabulary(vocabulary) }
     func setSignedIn(_ signedIn: Bool) throws(TenderError) { try store.setSignedIn(signedIn) }
+    func shortcuts() throws(TenderError) -> [Shortcut] { try store.shortcuts() }
+    func addShortcut(_ shortcut: Shortcut) throws(TenderError) { try store.addShortcut(shortcut) }
+    func removeShortcut(phrase: String) throws(TenderError) { try store.removeShortcut(phrase: phrase) }
 }

@@ -70,6 +70,6 @@ public func tender_engine_audit(
 ) -> tender_result {
     Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        return JSONWriter.string(.array(try handle.store.auditEntries().map(\.json)))
+        return JSONWriter.string(.array(try handle.ledgerAdmin.auditEntries().map(\.json)))
     }
 }

@@ -1,6 +1,6 @@
 /// The port through which the host administers an engine's directory: the
 /// whole directory as a document, importing and removing items, the user
-/// vocabulary and the signed-in flag. The C API's directory calls go through
+/// vocabulary, the shortcuts and the signed-in flag. The C API's directory calls go through
 /// it, never through a store, so they act on the directory resolution reads.
 ///
 /// Implemented by the embedded store and by the host's callbacks (whose
@@ -16,4 +16,10 @@ public protocol DirectoryAdmin: Sendable {
     func setVocabulary(_ vocabulary: UserVocabulary) throws(TenderError)
     /// Records whether the person is signed in to the payment service.
     func setSignedIn(_ signedIn: Bool) throws(TenderError)
+    /// The registered shortcuts (phrases that start an intent).
+    func shortcuts() throws(TenderError) -> [Shortcut]
+    /// Registers a shortcut; the same phrase again replaces it.
+    func addShortcut(_ shortcut: Shortcut) throws(TenderError)
+    /// Removes the shortcut with this phrase (``TenderError/notFound(_:)`` when there is none).
+    func removeShortcut(phrase: String) throws(TenderError)
 }

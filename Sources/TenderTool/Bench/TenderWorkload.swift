@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import TenderCore
 import TenderStore
+import TenderWiring
 
 /// Tender's own rates on a real store: whole payments (resolve, confirm,
 /// handle, sign, durable commit) and whole-ledger verification.
@@ -21,7 +22,10 @@ struct TenderWorkload {
     init(home: String) throws {
         store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        engine = Engine(directory: store, ledger: store, today: { WallClock.today() })
+        // Assembled as the library assembles an engine, with a policy that asks nothing (every payment is audited).
+        var policy = AuthenticationPolicy()
+        policy.restrictedIntents = []
+        engine = try EngineFactory.assemble(EngineConfiguration(home: home, authentication: policy), store: store).engine
     }
 
     private static let intent = try? JSONParser.parse(

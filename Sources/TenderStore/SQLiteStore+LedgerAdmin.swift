@@ -1,0 +1,5 @@
+import TenderCore
+
+/// The embedded store administers its own ledger (every requirement is
+/// implemented beside the ledger, the keys and the audit).
+extension SQLiteStore: LedgerAdmin {}
