@@ -58,6 +58,19 @@ EOM
     fi
 fi
 
+# mypy type-checks the Python binding in make test (mypy --strict); without it
+# that one check is skipped, saying so, so it is installed only as root.
+if ! "$python" -m mypy --version >/dev/null 2>&1 && ! /usr/bin/python3 -m mypy --version >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "ensure-deps: installing Debian package: python3-mypy"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq python3-mypy
+    else
+        echo "ensure-deps: mypy is missing: make test will skip type-checking the Python binding (as root: apt install python3-mypy)" >&2
+    fi
+fi
+
 swift_bin=$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 if [ ! -x "$swift_bin" ]; then
     echo "ensure-deps: Swift 6.3 is required (swift on PATH or /opt/swift/usr/bin/swift); see https://swift.org/install" >&2

@@ -32,6 +32,17 @@ export TENDER_CLI="$root/build/bin/tender"
 echo "== pytest"
 "$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"
 
+echo "== mypy --strict on the binding"
+mypy_python=""
+for candidate in "$python" /usr/bin/python3; do
+    if "$candidate" -m mypy --version >/dev/null 2>&1; then mypy_python=$candidate; break; fi
+done
+if [ -n "$mypy_python" ]; then
+    (cd "$root/python" && "$mypy_python" -m mypy --strict --cache-dir "$work/mypy-cache" libtender)
+else
+    echo "mypy is not installed: the type check of the binding is skipped (as root: apt install python3-mypy)"
+fi
+
 echo "== Python example"
 "$py" "$root/examples/send_payment.py" "$work/example-home"
 echo "Python tests passed"

@@ -23,8 +23,8 @@ class _EngineBase:
     """An engine's handle and lifecycle (:class:`~libtender.Engine` is the
     public class; this part holds what its calls share)."""
 
-    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping] = None,
-                 authentication: Optional[Mapping] = None, *, host: Any = None, **config: Any):
+    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
+                 authentication: Optional[Mapping[str, Any]] = None, *, host: Any = None, **config: Any):
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
         self._users = 0

@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Mapping
 from ctypes import c_size_t, c_void_p
-from typing import Any, Optional, Union
+from typing import Any, List, Optional, Tuple, Union
 
 from . import _lib as _loader
 from .errors import error_class
@@ -25,7 +25,7 @@ MAX_INPUT_BYTES = 1048576
 library_path: str
 _clib, library_path = _loader.load()
 
-JSONInput = Union[Mapping, list, tuple, str, bytes, bytearray, memoryview]
+JSONInput = Union[Mapping[str, Any], List[Any], Tuple[Any, ...], str, bytes, bytearray, memoryview]
 
 
 # ------------------------------------------------------------------ helpers

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from ctypes import byref, c_size_t, c_void_p
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Dict, Iterable, Optional, Union
 
 from ._engine_base import _EngineBase
 from ._native import JSONInput, _clib, _encode, _raise, _take_json
@@ -68,7 +68,7 @@ class _DirectoryCalls(_EngineBase):
                 _raise(code)
 
     def set_vocabulary(self, kind: Union[str, "VocabularyKind", JSONInput],
-                       items: Optional[Iterable[Mapping]] = None) -> None:
+                       items: Optional[Iterable[Mapping[str, Any]]] = None) -> None:
         """Replaces the person's whole vocabulary of one kind, as SiriKit's
         ``setVocabularyStrings`` does: ``set_vocabulary("contactName",
         [{"id": "john-baily", "phrase": "Johnny B", "pronunciation": ...,
@@ -119,7 +119,7 @@ class _DirectoryCalls(_EngineBase):
             if code:
                 _raise(code)
 
-    def directory(self) -> dict:
+    def directory(self) -> Dict[str, Any]:
         """The whole directory (contacts, handles, accounts with their current
         balances, bill payees, bills) as a dict.
 
@@ -131,4 +131,5 @@ class _DirectoryCalls(_EngineBase):
             code = _clib.tender_engine_directory(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
-        return _take_json(ptr, length)
+        result: Dict[str, Any] = _take_json(ptr, length)
+        return result

@@ -22,7 +22,7 @@ This module does not load the library and is safe to import on its own.
 from __future__ import annotations
 
 import enum
-from typing import Dict, Optional, Tuple, Type
+from typing import Dict, Iterable, Optional, Tuple, Type
 
 __all__ = [
     "ResultCode",
@@ -74,7 +74,7 @@ class TenderLibraryNotFound(TenderLibraryError):
     ``(description, reason)``; the message lists them as well.
     """
 
-    def __init__(self, message: str, tried=()):
+    def __init__(self, message: str, tried: Iterable[Tuple[str, str]] = ()):
         super().__init__(message)
         self.tried = list(tried)
 
@@ -130,8 +130,8 @@ class TenderError(Exception):
         self.args = (code, name, message)
         if isinstance(self, OSError):
             # Not an errno: OSError would take the code for one.
-            self.errno = None
-            self.strerror = message
+            setattr(self, "errno", None)
+            setattr(self, "strerror", message)
         self.code = int(code)
         self.name = name
         self.message = message

@@ -6,14 +6,14 @@ from __future__ import annotations
 import ctypes
 import json
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, cast
 
 from . import _lib as _loader
 from ._native import _callback_state, _clib, _encode, _static_text
 from .errors import error_class
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from ._engine_base import _EngineBase
 
 
 class Host:
@@ -47,12 +47,12 @@ class Host:
     """
 
     #: None: every payment is ready (the C callback is left NULL).
-    can_send: Optional[Callable[[dict], int]] = None
+    can_send: Optional[Callable[[Dict[str, Any]], int]] = None
 
     def lookup(self, what: str) -> Any:
         raise NotImplementedError("Host.lookup must be implemented")
 
-    def send(self, payment: dict) -> int:
+    def send(self, payment: Dict[str, Any]) -> int:
         raise NotImplementedError("Host.send must be implemented")
 
 
@@ -85,10 +85,10 @@ class _HostCallbacks:
         if can_send is not None and not callable(can_send):
             raise TypeError("host.can_send must be callable or None")
         self.host = host
-        self.owner: Optional["weakref.ReferenceType[Engine]"] = None
+        self.owner: Optional["weakref.ReferenceType[_EngineBase]"] = None
         self.lookup = _loader.LOOKUP_FN(self._lookup)
         self.can_send = (_loader.SEND_FN(self._can_send) if can_send is not None
-                         else _loader.SEND_FN())  # NULL: always ready
+                         else cast(Any, _loader.SEND_FN)())  # NULL: always ready
         self.send = _loader.SEND_FN(self._send)
         self.struct = _loader.TenderHost(_loader.HOST_VERSION, None, self.lookup, self.can_send, self.send)
 

@@ -20,7 +20,7 @@ from .records import Record
 class _LedgerCalls(_EngineBase):
     """The signed ledger calls of an engine: payments, status changes, the (mixed into :class:`~libtender.Engine`)."""
 
-    def payments(self) -> List[dict]:
+    def payments(self) -> List[Dict[str, Any]]:
         """Every payment record in the store, oldest first.
 
         Raises :class:`StoreError`, :class:`StoreBusyError`,
@@ -32,7 +32,8 @@ class _LedgerCalls(_EngineBase):
             code = _clib.tender_engine_payments(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
-        return _take_json(ptr, length)
+        result: List[Dict[str, Any]] = _take_json(ptr, length)
+        return result
 
     def set_payment_status(self, idempotency_key: Union[str, bytes], status: str) -> "Record":
         """Records a later status change of the payment made under
@@ -84,7 +85,7 @@ class _LedgerCalls(_EngineBase):
                                 "a call succeeded without its output")
         return text
 
-    def ledger(self) -> List[dict]:
+    def ledger(self) -> List[Dict[str, Any]]:
         """The whole ledger, oldest first: one ``{"sequence": int, "type":
         "payment" | "payment_status" | "key_rotation", "record": dict, "jws": str}`` per entry,
         where ``record`` is the signed JSON and ``jws`` its compact JWS.
@@ -93,13 +94,14 @@ class _LedgerCalls(_EngineBase):
         :class:`LedgerTamperedError` (an entry is not a JWS);
         :class:`ClosedError` after :meth:`close`. Thread-safe.
         """
-        return json.loads(self._text_call(_clib.tender_engine_ledger))
+        result: List[Dict[str, Any]] = json.loads(self._text_call(_clib.tender_engine_ledger))
+        return result
 
     def verify(
         self,
         checkpoint: Union[str, bytes, None] = None,
-        trusted_key: Union[str, bytes, Mapping, None] = None,
-    ) -> dict:
+        trusted_key: Union[str, bytes, Mapping[str, Any], None] = None,
+    ) -> Dict[str, Any]:
         """Verifies the ledger: every signature, every sequence number and
         every hash link. Trust starts from a root key and follows the chain:
         record 1 must be signed by the root, each later record by the key
@@ -151,7 +153,8 @@ class _LedgerCalls(_EngineBase):
                     "trusted_key must be PEM or JWK text (str or bytes), a JWK dict or None, "
                     f"not {type(trusted_key).__name__}")
             key_size = len(key)
-        return json.loads(self._text_call(_clib.tender_engine_verify, data, size, key, key_size))
+        result: Dict[str, Any] = json.loads(self._text_call(_clib.tender_engine_verify, data, size, key, key_size))
+        return result
 
     def checkpoint(self) -> str:
         """A signed checkpoint of the ledger as it stands (record count and
@@ -210,7 +213,7 @@ class _LedgerCalls(_EngineBase):
 
     # -- authentication
 
-    def audit(self) -> List[dict]:
+    def audit(self) -> List[Dict[str, Any]]:
         """The authentication audit log of the store, oldest first: one
         ``{"id": int, "at": str (RFC 3339), "user": str, "event": str,
         "intent": str, "detail": str}`` per decision, ``event`` being
@@ -222,4 +225,5 @@ class _LedgerCalls(_EngineBase):
         Raises :class:`StoreError`; :class:`ClosedError` after
         :meth:`close`. Thread-safe.
         """
-        return json.loads(self._text_call(_clib.tender_engine_audit))
+        result: List[Dict[str, Any]] = json.loads(self._text_call(_clib.tender_engine_audit))
+        return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from ctypes import byref, c_size_t, c_void_p
-from typing import Any, Optional, Union
+from typing import Any, Dict, Optional, Union, cast
 
 from ._native import _clib, _encode_text, _raise, _start_call, _take_json, result_name
 from .errors import InternalError, ResultCode
@@ -17,7 +17,7 @@ from .errors import InternalError, ResultCode
 _OUT_OF_SCOPE = "out_of_scope"
 
 
-class ParseResult(dict):
+class ParseResult(Dict[str, Any]):
     """What :func:`parse`, :meth:`Engine.parse` and
     :meth:`Engine.parse_alternatives` return: a ``dict`` of the library's
     JSON answer (docs/understanding.md), so it compares equal to the plain
@@ -47,27 +47,27 @@ class ParseResult(dict):
 
     @property
     def intent(self) -> str:
-        return self.get("intent")
+        return cast(str, self.get("intent"))
 
     @property
-    def parameters(self) -> Optional[dict]:
-        return self.get("parameters")
+    def parameters(self) -> Optional[Dict[str, Any]]:
+        return cast(Optional[Dict[str, Any]], self.get("parameters"))
 
     @property
     def text(self) -> str:
-        return self.get("text")
+        return cast(str, self.get("text"))
 
     @property
     def language(self) -> str:
-        return self.get("language")
+        return cast(str, self.get("language"))
 
     @property
     def source(self) -> str:
-        return self.get("source")
+        return cast(str, self.get("source"))
 
     @property
     def score(self) -> float:
-        return self.get("score")
+        return cast(float, self.get("score"))
 
     @property
     def named_app(self) -> bool:
@@ -78,7 +78,7 @@ class ParseResult(dict):
         """False for ``"out_of_scope"``."""
         return self.get("intent") != _OUT_OF_SCOPE
 
-    def intent_document(self) -> Optional[dict]:
+    def intent_document(self) -> Optional[Dict[str, Any]]:
         """``{"intent": name, **parameters}``, ready for
         :meth:`Engine.session` (docs/intents.md); None when out of scope."""
         if not self.in_scope:

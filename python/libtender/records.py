@@ -7,7 +7,7 @@ import base64
 import copy
 import json
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any, Dict, Iterable, Optional, Tuple, Union, cast
 
 from .enums import ResponseCode
 
@@ -15,7 +15,7 @@ from .enums import ResponseCode
 # ------------------------------------------------------------------- record
 
 
-class Record(dict):
+class Record(Dict[str, Any]):
     """A payment record as :meth:`Session.handle` returns it: a ``dict`` of the
     record's JSON fields (docs/json.md: ``type``, ``sequence``,
     ``previousHash``, ``id``, ``payee``, ``currencyAmount``, ...) that also
@@ -34,18 +34,19 @@ class Record(dict):
 
     __slots__ = ("jws",)
 
-    def __init__(self, fields: Mapping = (), jws: Optional[str] = None):
+    def __init__(self, fields: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]] = (), jws: Optional[str] = None):
         super().__init__(fields)
         self.jws: Optional[str] = jws
 
     @property
-    def header(self) -> dict:
+    def header(self) -> Dict[str, Any]:
         """The decoded JWS header, ``{"alg": "Ed25519", "kid": ...}`` ({} when
         there is no JWS)."""
         if not self.jws:
             return {}
         part = self.jws.split(".", 1)[0]
-        return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        result: Dict[str, Any] = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        return result
 
     @property
     def kid(self) -> Optional[str]:
@@ -62,7 +63,7 @@ class Record(dict):
         return f"Record({dict.__repr__(self)}, jws={self.jws!r})"
 
 
-class HandleOutcome(tuple):
+class HandleOutcome(Tuple[ResponseCode, Optional[Record]]):
     """What :meth:`Session.handle` returns: the pair ``(code, record)``, so
     ``code, record = session.handle()`` works, plus the search result.
 
@@ -78,9 +79,11 @@ class HandleOutcome(tuple):
     Compares equal to the plain tuple ``(code, record)``.
     """
 
+    result: Optional[Dict[str, Any]]
+
     def __new__(cls, code: "ResponseCode", record: Optional[Record] = None,
-                result: Optional[dict] = None) -> "HandleOutcome":
-        self = super().__new__(cls, (code, record))
+                result: Optional[Dict[str, Any]] = None) -> "HandleOutcome":
+        self = super().__new__(cls, (code, record))  # type: ignore[arg-type]  # typeshed's tuple.__new__ takes no element types
         self.result = result
         return self
 

@@ -6,7 +6,7 @@ import contextlib
 import json
 import threading
 from ctypes import byref, c_int32, c_size_t, c_void_p
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple, cast
 
 from . import _lib as _loader
 from ._native import JSONInput, _callback_state, _clib, _encode, _raise, _start_call, _take_json
@@ -17,9 +17,6 @@ from .errors import ClosedError, InternalError, ResultCode
 from ._native import result_name
 from ._engine_base import _EngineBase
 from .records import HandleOutcome, Record
-
-if TYPE_CHECKING:
-    from .engine import Engine
 
 
 # ------------------------------------------------------------------ session
@@ -58,7 +55,7 @@ class Session:
     raise :class:`ClosedError`. Usable as a context manager (closes on exit).
     """
 
-    def __init__(self, engine: Engine, intent: JSONInput):
+    def __init__(self, engine: _EngineBase, intent: JSONInput):
         """Starts a dialog on ``engine`` from ``intent``, a structured intent
         document (docs/intents.md: ``{"intent": "pay_bill", "billPayee":
         {"name": "Electric Company"}}``; the parameters of each intent, their
@@ -186,7 +183,7 @@ class Session:
         if conversation is not None and not callable(conversation):
             raise TypeError(f"conversation must be callable or None, not {type(conversation).__name__}")
         state = None if conversation is None else _Conversation(conversation)
-        callback = state.callback if state is not None else _loader.CONVERSATION_FN()  # NULL
+        callback = state.callback if state is not None else cast(Any, _loader.CONVERSATION_FN)()  # NULL
         with self._use() as handle:
             code = _clib.tender_session_set_conversation(handle, callback, None)
             if code:
@@ -204,7 +201,7 @@ class Session:
 
     # -- API
 
-    def resolve(self) -> dict:
+    def resolve(self) -> Dict[str, Any]:
         """Resolves every parameter and returns the resolution,
         ``{"intent": "send_payment", "complete": bool, "parameters": [...]}``
         (docs/json.md, docs/intents.md): each parameter's ``result`` is
@@ -226,7 +223,8 @@ class Session:
             code = _clib.tender_session_resolve(handle, byref(ptr), byref(length))
             if code:
                 _raise(code)
-        return _take_json(ptr, length)
+        result: Dict[str, Any] = _take_json(ptr, length)
+        return result
 
     def answer(self, answer: JSONInput) -> None:
         """Answers one open question of the last :meth:`resolve` with an answer
@@ -267,7 +265,7 @@ class Session:
         "value": value}``). Errors as :meth:`answer`."""
         self.answer({"parameter": parameter, "value": value})
 
-    def confirm(self) -> Tuple[ResponseCode, dict]:
+    def confirm(self) -> Tuple[ResponseCode, Dict[str, Any]]:
         """Confirms the resolved intent: checks that it can be carried out
         (signed in, limits, currency, an account, funds; the host's
         ``can_send``; for a search, that something matches). Returns
