@@ -48,9 +48,10 @@
  *    thread at a time; it keeps its engine alive.
  *
  * The JSON schemas are documented one kind per file, indexed in
- * docs/json.md: the engine configuration, intents and answers
- * (docs/intents.md), the outcome of confirm and handle (docs/outcome.md),
- * records and the ledger, the directory.
+ * docs/json.md: docs/configuration.md, docs/directory.md, docs/dialog.md
+ * (intent, resolution, answer; every intent in docs/intents.md),
+ * docs/outcome.md (confirm and handle), docs/records.md, docs/ledger.md,
+ * docs/audit.md.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -252,7 +253,7 @@ TENDER_API const char *tender_response_code_str(tender_response_code code);
 typedef struct tender_engine tender_engine;
 
 /**
- * Opens an engine from its JSON configuration (schema in docs/json.md):
+ * Opens an engine from its JSON configuration (schema in docs/configuration.md):
  * `{"home": "/path/to/home"}` plus optional `"limits"`,
  * `"authentication"` (which intents and rules need re-authentication, the
  * reuse window, the PAM service, throttling), `"dialog"` (the prompt limit,
@@ -316,7 +317,7 @@ typedef struct tender_host {
     /**
      * Answers the directory list `what` ("contacts", "accounts",
      * "billPayees" or "bills") with a directory document holding that list,
-     * e.g. `{"contacts": [...]}` (schema in docs/json.md), written with
+     * e.g. `{"contacts": [...]}` (schema in docs/directory.md), written with
      * tender_reply_set(). Required.
      */
     int (*lookup)(void *userdata, const char *what, tender_reply *reply);
@@ -483,7 +484,7 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_ledger(tender_engine *en
  * covers was removed or rewritten. Then checks every column the store keeps
  * beside a record against the signed record, and re-derives every account's
  * balance from its signed balance (signed when the directory set it) and the
- * ledger (docs/json.md). On success writes a report
+ * ledger (docs/ledger.md). On success writes a report
  * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
  * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
@@ -535,7 +536,7 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_rotate_key(tender_engine
 /**
  * Writes the authentication audit log, oldest first, as a JSON array of
  * `{"id", "at", "user", "event", "intent", "detail"}`; "event" is one of
- * authenticated, reused, notRequired, denied, throttled (docs/json.md says
+ * authenticated, reused, notRequired, denied, throttled (docs/audit.md says
  * what each detail holds). It never holds a secret. Free the text with
  * tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_STORE.
  * Thread-safe.
