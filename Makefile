@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tender: build, test, install.
 #   make demo       install missing dependencies, build everything and play the seed scenarios
 #   make test       install missing dependencies, build and run every test (Swift, C, Python)
@@ -30,7 +31,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library check-errors errors install uninstall clean measure model
+.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library check-errors check-spdx errors install uninstall clean measure model
 
 all: build
 
@@ -65,7 +66,7 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) check-errors test-swift test-leaks check-library test-c test-python
+	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -82,6 +83,10 @@ errors:
 
 check-errors:
 	$(PYTHON) scripts/errors.py --check
+
+# Every source file carries its SPDX license line (scripts/spdx.sh --add adds missing ones).
+check-spdx:
+	scripts/spdx.sh --check
 
 check-library: build
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // Tender: payment intents for Linux hosts, a Swift core behind a C API.
 import PackageDescription
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * send_payment.c - send a payment through libtender, turn by turn.
  *

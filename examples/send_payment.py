@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Send $50 to John with Tender: a complete dialog, ready to copy.
 
     python3 examples/send_payment.py [HOME]

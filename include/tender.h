@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tender.h - the C API of libtender, payment intents for Linux hosts.
  *
@@ -52,8 +53,6 @@
  * (intent, resolution, answer; every intent in docs/intents.md),
  * docs/outcome.md (confirm and handle), docs/records.md, docs/ledger.md,
  * docs/audit.md.
- *
- * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef TENDER_H
 #define TENDER_H

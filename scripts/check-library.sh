@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checks the shape of libtender.so: soname, exported symbols, its own
 # Swift runtime, no ICU-backed Foundation.
 set -eu

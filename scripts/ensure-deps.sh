@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs what building and testing Tender needs and is missing: Debian
 # packages (pytest too, as python3-pytest) when run as root, otherwise a
 # clear message naming what to install. Run by make demo and make test only,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes Tender's generated understanding data: labelled requests for the
 seven Payments intents (and out-of-scope Spanish), with slot spans, in
 English and Spanish, from templates written for Tender.

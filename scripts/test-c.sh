@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # C tests, built the way a user builds: install into a temporary DESTDIR,
 # then compile through pkg-config only.
 set -eu

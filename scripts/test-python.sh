@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Python tests: install the binding with pip into a fresh virtual
 # environment, as a user would, then run pytest and the example.
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Trains Tender's understanding models offline and writes them as C data
 compiled into libtender.so:
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The embedded store administers its own ledger (every requirement is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * api_test.c - exercises every function of tender.h through the installed
  * library, as a C host would: the dialog, every error path, outputs left

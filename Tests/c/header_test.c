@@ -1,10 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * header_test.c - compiles against tender.h using every macro and struct
  * initialiser it defines, as C99, C11 and C++ (scripts/test-c.sh builds it
  * with -Wall -Wextra -Werror), then checks at run time that the header and
  * the loaded library agree.
- *
- * SPDX-License-Identifier: Apache-2.0
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the Python binding tests.
 
 The binding under test is the installed ``tender`` package (``pip install

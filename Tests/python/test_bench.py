@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`tender bench`, run short: every figure is printed, the ratios are the
 quotients of the printed rates, and the verification covers the ledger it
 filled. The rates themselves are benchmark figures, never asserted here."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The seed scenarios of the Payments domain, turn by turn, through the Python
 binding (docs/intents.md, include/tender.h).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`tender eval` on the dev data (../shared/data and data/generated): the
 figures the trained models reach on sentences they never saw hold. The
 thresholds are the figures measured when the models were last trained

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An engine whose directory and payments are the host's (``tender.Engine(...,
 host=...)``, ``tender_engine_new_with_host``): the directory comes from the
 host's ``lookup``, payments go through its ``can_send`` and ``send``, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make install` installs and does nothing else (issue 21): no dependency
 installation, no network, no `swift build` when build/ is current; and
 ensure-deps, as an ordinary user missing pytest, suggests what works on

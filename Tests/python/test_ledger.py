@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the signed, hash-chained ledger through the Python binding
 (include/tender.h: tender_engine_ledger, _verify, _checkpoint, _public_key,
 _rotate_key and the JWS of tender_session_handle).

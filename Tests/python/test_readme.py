@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The README's snippets run as written: every fenced C and Python block is
 extracted and run, as libgit2 tests its examples.
 

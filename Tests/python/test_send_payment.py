@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the Python binding and, through it, of libtender's send-payment
 dialog (docs/json.md, include/tender.h).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tender for Python: SiriKit-style payment intents through libtender.
 
 This package is a ctypes binding of the C API in ``tender.h``. A host opens an

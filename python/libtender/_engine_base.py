@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The lifecycle every engine call shares: opening the library's engine,
 using its handle (never freed under a running call) and closing it."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding, loading and declaring libtender (private).
 
 Search order (the first candidate that exists is used):

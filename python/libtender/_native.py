@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The loaded libtender and what every module of the binding shares: the
 library handle, JSON encoding, moving text across the boundary, raising a
 call's error, the version (private; the public names are re-exported by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The host's side of re-authentication: a conversation callable and the
 ctypes callback that carries it."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The directory calls of an engine: import, remove, read, vocabulary,
 signed-in flag."""
 

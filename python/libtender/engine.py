@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The engine: :class:`Engine`."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The enums of the C API: response codes, prompt kinds, key formats and
 vocabulary kinds."""
 

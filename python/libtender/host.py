@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A host that keeps its own directory and moves the money itself:
 :class:`Host` and the ctypes callbacks an engine holds for it."""
 

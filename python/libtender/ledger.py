@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The signed ledger calls of an engine: payments, status changes, the
 ledger, verification, checkpoints, keys and the audit log."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Understanding text: :func:`parse` and :class:`ParseResult`."""
 
 from __future__ import annotations

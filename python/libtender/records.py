@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What handling answers: the signed :class:`Record` and the
 :class:`HandleOutcome`."""
 

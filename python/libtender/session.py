@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One dialog about one intent: :class:`Session`."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The understanding calls of an engine: parsing text, shortcuts, sessions
 from a document or from text."""
 

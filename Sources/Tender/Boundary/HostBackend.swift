@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The ``PaymentBackend`` port on the host's can_send and send callbacks.

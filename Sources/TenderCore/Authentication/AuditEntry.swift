@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One audit entry: who, what happened, when; never a secret.
 public struct AuditEntry: Equatable, Sendable {
     public let id: Int64

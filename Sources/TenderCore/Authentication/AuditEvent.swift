@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an audit entry records about one payment that reached the
 /// authentication gate (tender_engine_audit() lists them; docs/audit.md).
 /// The raw values are the `"event"` strings of the audit document.

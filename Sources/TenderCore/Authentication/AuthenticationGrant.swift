@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One successful authentication that may be reused, like LocalAuthentication's
 /// reuse duration or sudo's timestamp: for the same user, intent, payee and
 /// device, until `expires` (counted from the authentication, not sliding).

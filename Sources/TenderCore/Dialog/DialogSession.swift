@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One dialog about one intent, SiriKit's resolve → confirm → handle, for
 /// every intent of the Payments domain.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What handle answered: the response code, and the signed record (for an
 /// intent that moves money), the search result (for a search) or why the
 /// person was not authenticated (failureCredentialsUnverified).

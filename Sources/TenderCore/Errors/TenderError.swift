@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every failure Tender reports. Each case maps to one C result code; the
 /// message never contains payment data (names, amounts, notes).
 public enum TenderError: Error, Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Verifies a whole ledger with public keys alone: every signature, every
 /// sequence number, every link to the previous entry, every key rotation,
 /// and optionally an earlier checkpoint. Pure; the crypto comes through a port.

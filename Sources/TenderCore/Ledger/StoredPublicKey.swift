@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A public signing key as the store records it.
 public struct StoredPublicKey: Equatable, Sendable {
     public let keyID: String

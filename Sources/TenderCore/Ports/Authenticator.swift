@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a person can be asked during authentication, as PAM asks it.
 public enum PromptKind: Int32, Sendable {
     /// A secret answer, not echoed (a password).

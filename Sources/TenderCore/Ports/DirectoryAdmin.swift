@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The port through which the host administers an engine's directory: the
 /// whole directory as a document, importing and removing items, the user
 /// vocabulary, the shortcuts and the signed-in flag. The C API's directory calls go through

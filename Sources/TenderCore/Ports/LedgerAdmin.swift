@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The port through which the host administers an engine's ledger and its
 /// authentication records: reading and verifying the whole ledger,
 /// checkpoints, the signing keys and the audit log. The C API's ledger calls

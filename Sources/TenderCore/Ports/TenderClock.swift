@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Clock port: every time the engine reads. Production engines use the
 /// system's clocks (TenderStore's ``SystemClock``); tests pass a clock they
 /// move by hand, so nothing waits for real time to pass.

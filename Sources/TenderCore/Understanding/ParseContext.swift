@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What parsing may look at besides the text: the person's directory (to
 /// find names, organizations and accounts), their shortcuts, the app-wide
 /// vocabulary, today, and the currency of amounts said without one.

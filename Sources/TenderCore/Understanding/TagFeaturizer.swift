@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The slot labeller's features of each token of an utterance: the word and
 /// its neighbours (two either side), the adjacent word pairs, the suffix, the
 /// shape as typed (capitalised, digits, symbol), the first and last position,

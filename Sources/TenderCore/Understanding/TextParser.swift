@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Understands a typed or spoken request, offline: a registered shortcut
 /// first; else the trained intent classifier decides the intent (or
 /// out_of_scope, with no intent: a payment dialog never starts from

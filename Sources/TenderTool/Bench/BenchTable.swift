@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The benchmark's figures, printed as an aligned table or as JSON.
