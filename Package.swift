@@ -63,5 +63,6 @@ let package = Package(
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
+        .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore"]),
     ]
 )

@@ -611,7 +611,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * plus "value" or "options". Parameters that need an answer become the
  * session's open questions. Free the text with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (already handled),
- * TENDER_E_STORE, TENDER_E_STORE_BUSY.
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
+ * failed).
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
