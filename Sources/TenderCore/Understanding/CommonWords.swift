@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CTenderModel
 
 /// The common words of the training text (scripts/train-understanding-model.py):
