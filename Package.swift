@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
+                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),

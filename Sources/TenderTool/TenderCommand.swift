@@ -1,4 +1,5 @@
 import ArgumentParser
+import CTender
 
 /// `tender`: the command-line face of libtender.
 @main
@@ -6,6 +7,6 @@ struct TenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tender",
         abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
-        version: "0.1.0",
+        version: TENDER_VERSION_STRING,
         subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self])
 }
