@@ -62,11 +62,13 @@ def main():
 
     files = []  # (archive name, bytes, executable)
     package = os.path.join(PYTHON, name)
-    for entry in sorted(os.listdir(package)):
-        path = os.path.join(package, entry)
-        if os.path.isfile(path) and (entry.endswith(".py") or entry == "py.typed"):
-            with open(path, "rb") as f:
-                files.append((f"{name}/{entry}", f.read(), False))
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for entry in sorted(names):
+            if entry.endswith(".py") or entry == "py.typed":
+                path = os.path.join(folder, entry)
+                with open(path, "rb") as f:
+                    files.append((f"{name}/{os.path.relpath(path, package)}", f.read(), False))
     with open(args.library, "rb") as f:
         files.append((f"{name}/{args.soname}", f.read(), True))
 
