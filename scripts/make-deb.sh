@@ -23,6 +23,10 @@ src="$out/tender-$version"
 [ -d "$src/debian" ] || { echo "make deb: $dist has no debian/ (is debian/ committed?)" >&2; exit 1; }
 mkdir -p "$src/build"
 for d in lib bin man completions; do cp -a "$build/$d" "$src/build/"; done
+# The tarball's files carry the last commit's date, which may be later than the build:
+# date the handed-over outputs now (make deb has just made them current).
+now=$(date +%s)
+find "$src/build" -exec touch -h -d "@$now" {} +
 
 # The changelog entry of this version, dated by VERSION's last change.
 when=$(cd "$root" && git log -1 --format=%ct -- VERSION 2>/dev/null || true)
@@ -37,7 +41,9 @@ tender ($version) unstable; urgency=medium
 EOC
 
 echo "== dpkg-buildpackage -b in $src"
-(cd "$src" && dpkg-buildpackage -b -us -uc) > "$out/build.log" 2>&1 || { tail -40 "$out/build.log" >&2; echo "make deb: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
+# Debian's own Python and tools first (not a virtual environment's or pyenv's), then Swift's.
+swift_dir=$(dirname "$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)")
+(cd "$src" && PATH="/usr/sbin:/usr/bin:/sbin:/bin:$swift_dir" dpkg-buildpackage -b -us -uc) > "$out/build.log" 2>&1 || { tail -40 "$out/build.log" >&2; echo "make deb: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
 ls "$out"/*.deb
 
 echo "== lintian"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes the version in VERSION (the only place it is set) into the files that
 # must carry it as text: the header's TENDER_VERSION_* macros and the Python
-# binding's pyproject.toml. A file already right is left untouched; the header
+# binding's pyproject.toml and __version__. A file already right is left untouched; the header
 # is touched so make sees it newer than VERSION. Run by make (include/tender.h: VERSION).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,4 +27,7 @@ rewrite "$root/include/tender.h" \
     -e "s/^#define TENDER_VERSION_PATCH .*/#define TENDER_VERSION_PATCH $patch/" \
     -e "s/^#define TENDER_VERSION_STRING .*/#define TENDER_VERSION_STRING \"$version\"/"
 rewrite "$root/python/pyproject.toml" -e "s/^version = \".*\"/version = \"$version\"/"
+for module in $(grep -rl '^__version__ = ' "$root/python/libtender" --include='*.py'); do
+    rewrite "$module" -e "s/^__version__ = \".*\"/__version__ = \"$version\"/"
+done
 touch "$root/include/tender.h"

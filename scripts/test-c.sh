@@ -14,7 +14,9 @@ export PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$stage"
 flags=$(pkg-config --cflags --libs tender)
 echo "pkg-config --cflags --libs tender: $flags"
-for f in lib/libtender.so.0.1.0 lib/libtender.so.0 lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
+version=$(make -s -C "$root" print-version)
+soversion=$(make -s -C "$root" print-soversion)
+for f in "lib/libtender.so.$version" "lib/libtender.so.$soversion" lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
     test -e "$stage/usr/local/$f" || { echo "missing after install: $f" >&2; exit 1; }
 done
 test -f "$stage/etc/pam.d/tender" || { echo "missing after install: the PAM service etc/pam.d/tender" >&2; exit 1; }

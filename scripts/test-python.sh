@@ -27,7 +27,7 @@ make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d"
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
     "$py" -c 'import libtender; print("loaded libtender", libtender.version())'
 
-export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
+export TENDER_LIBRARY="$root/build/lib/libtender.so.$(make -s -C "$root" print-soversion)"
 export TENDER_CLI="$root/build/bin/tender"
 echo "== pytest"
 "$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"

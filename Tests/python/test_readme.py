@@ -28,7 +28,7 @@ USER = pwd.getpwuid(os.geteuid()).pw_name
 pytestmark = [
     pytest.mark.skipif(not os.path.exists(WRAPPER) or not os.path.exists(PAM_MATRIX),
                        reason="libpam-wrapper is missing (apt-get install libpam-wrapper)"),
-    pytest.mark.skipif(not os.path.exists(os.path.join(REPO, "build", "lib", "libtender.so.0.1.0")),
+    pytest.mark.skipif(not os.path.exists(os.path.join(REPO, "build", "bin", "tender")),
                        reason="build/ is not built (make build)"),
 ]
 
