@@ -43,9 +43,10 @@ BUILD  := $(CURDIR)/build
 SCRATCH := $(CURDIR)/.build
 export TMPDIR := $(CURDIR)/.build-tmp
 
-# libtender.so carries its own Swift runtime: no /opt/swift at run time.
+# libtender.so carries its own Swift runtime: no /opt/swift at run time. Every symbol is bound
+# at load time (-z now), so the relocations can be read-only all along (full RELRO).
 RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
-	-Xswiftc -static-stdlib -Xswiftc -no-toolchain-stdlib-rpath
+	-Xswiftc -static-stdlib -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker now
 
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
@@ -103,11 +104,12 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 	$(SWIFT) build --scratch-path $(SCRATCH) --product generate-manual
 	rm -rf $(BUILD)/man.new && mkdir -p $(BUILD)/man.new
 	$(GENERATE_MANUAL) $(BUILD)/bin/tender --multi-page --date $(MAN_DATE) --output-directory $(BUILD)/man.new
+	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page; done
 	rm -rf $(BUILD)/man && mv $(BUILD)/man.new $(BUILD)/man
 
 $(BUILD)/completions/tender.bash: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
-	$(BUILD)/bin/tender --generate-completion-script bash > $@
+	$(BUILD)/bin/tender --generate-completion-script bash | sed '1{/^#!/d}' > $@
 $(BUILD)/completions/_tender: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
 	$(BUILD)/bin/tender --generate-completion-script zsh > $@
