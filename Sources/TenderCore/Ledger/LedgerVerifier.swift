@@ -51,7 +51,7 @@ public struct LedgerVerifier {
     public typealias Progress = (_ done: Int, _ total: Int) -> Void
 
     /// Signatures checked per batch when progress is reported (one batch for all otherwise).
-    static let progressBatch = 4096
+    public static let progressBatch = 4096
 
     /// Verifies `entries` in stored order. Throws ``TenderError/ledgerTampered(_:)``
     /// naming the first bad entry, or the checkpoint, on any failure. With `progress`,
