@@ -11,8 +11,8 @@ rm -rf "$work"
 mkdir -p "$work"
 tar -xzf "$dist" -C "$work"
 tree=$(ls -d "$work"/tender-*)
-version=$(make -s -C "$tree" print-version)
-soversion=$(make -s -C "$tree" print-soversion)
+version=$(make -s --no-print-directory -C "$tree" print-version)
+soversion=$(make -s --no-print-directory -C "$tree" print-soversion)
 start=$(date +%s)
 # No network: a proxy that does not exist makes any fetch fail at once.
 env http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 \

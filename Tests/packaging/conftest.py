@@ -15,7 +15,7 @@ BUILD = os.path.join(REPO, "build")
 
 def make_variable(name):
     """What `make print-NAME` says (the Makefile's own value)."""
-    return subprocess.run(["make", "-s", "-C", REPO, f"print-{name}"], capture_output=True, text=True,
+    return subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, f"print-{name}"], capture_output=True, text=True,
                           check=True).stdout.strip()
 
 

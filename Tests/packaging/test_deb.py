@@ -40,7 +40,7 @@ def debs():
     if missing:
         pytest.skip(f"the Debian packaging tools are missing ({', '.join(missing)}): make deps as root installs them")
     start = time.monotonic()
-    run(["make", "-s", "-C", REPO, "deb"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "deb"])
     print(f"make deb: {time.monotonic() - start:.1f} s")
     found = sorted(glob.glob(os.path.join(BUILD, "deb", "*.deb")))
     return found

@@ -17,9 +17,9 @@ def digest(path):
 
 
 def test_dist_holds_the_tracked_files_and_is_reproducible(tmp_path):
-    run(["make", "-s", "-C", REPO, "dist"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "dist"])
     first = digest(TARBALL)
-    run(["make", "-s", "-C", REPO, "dist"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "dist"])
     assert digest(TARBALL) == first, "two make dist of the same tree differ"
     with tarfile.open(TARBALL) as tar:
         names = tar.getnames()
@@ -34,7 +34,7 @@ def test_dist_holds_the_tracked_files_and_is_reproducible(tmp_path):
     assert not any(n.split("/")[1] in ("build", ".build", ".build-tmp") for n in names)
     assert {m.uid for m in members} == {0} and len({m.mtime for m in members}) == 1
     tree = tmp_path / f"tender-{VERSION}"
-    assert run(["make", "-s", "-C", str(tree), "print-version"]).stdout.strip() == VERSION
+    assert run(["make", "-s", "--no-print-directory", "-C", str(tree), "print-version"]).stdout.strip() == VERSION
     # A dry run of the build from the unpacked tree plans the Swift build (nothing is built here).
     plan = run(["make", "-n", "-C", str(tree), "build"]).stdout
     assert "swift build" in plan or "build -c release" in plan

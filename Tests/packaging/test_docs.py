@@ -54,7 +54,7 @@ def test_pages_render_without_warnings():
 @needs_build
 @pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
 def test_libtender_3(tmp_path):
-    run(["make", "-s", "-C", REPO, "install", f"DESTDIR={tmp_path}", "PREFIX=/usr"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "install", f"DESTDIR={tmp_path}", "PREFIX=/usr"])
     page = tmp_path / "usr/share/man/man3/libtender.3"
     text, warnings = man_warnings(str(page))
     assert warnings == ""

@@ -80,7 +80,7 @@ def test_sysconfdir_defaults():
     """SYSCONFDIR is /etc for /usr and /usr/local, else PREFIX/etc; PAMDIR follows it."""
     # Expanded by the Makefile itself.
     def expanded(variable, *args):
-        out = run(["make", "-s", "-C", REPO, "--eval", f"show-it: ; @echo $({variable})", "show-it", *args]).stdout
+        out = run(["make", "-s", "--no-print-directory", "-C", REPO, "--eval", f"show-it: ; @echo $({variable})", "show-it", *args]).stdout
         return out.strip()
     assert expanded("PAMDIR") == "/etc/pam.d"
     assert expanded("PAMDIR", "PREFIX=/usr") == "/etc/pam.d"
@@ -93,9 +93,9 @@ def test_sysconfdir_defaults():
 def test_install_pam_writes_the_system_service_only(tmp_path):
     """install-pam (run under DESTDIR here) writes exactly etc/pam.d/tender, uninstall-pam removes it."""
     stage = tmp_path / "stage"
-    run(["make", "-s", "-C", REPO, "install-pam", f"DESTDIR={stage}", "PREFIX=/home/someone/.local"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "install-pam", f"DESTDIR={stage}", "PREFIX=/home/someone/.local"])
     assert files_under(stage) == ["etc/pam.d/tender"]
-    run(["make", "-s", "-C", REPO, "uninstall-pam", f"DESTDIR={stage}"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "uninstall-pam", f"DESTDIR={stage}"])
     assert files_under(stage) == []
 
 

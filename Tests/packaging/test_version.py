@@ -67,7 +67,7 @@ def test_soname_agrees_everywhere():
 
 @needs_build
 def test_pkg_config_python_and_changelog_say_the_version(tmp_path):
-    run(["make", "-s", "-C", REPO, "install", f"DESTDIR={tmp_path}", "PREFIX=/usr/local"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "install", f"DESTDIR={tmp_path}", "PREFIX=/usr/local"])
     env = dict(os.environ, PKG_CONFIG_PATH=str(tmp_path / "usr/local/lib/pkgconfig"), PKG_CONFIG_SYSROOT_DIR=str(tmp_path))
     assert run(["pkg-config", "--modversion", "tender"], env=env).stdout.strip() == VERSION
     assert re.search(rf'^version = "{re.escape(VERSION)}"$', read("python", "pyproject.toml"), re.M)

@@ -17,7 +17,7 @@ MACHINE = os.uname().machine
 
 @pytest.fixture(scope="module")
 def wheel():
-    run(["make", "-s", "-C", REPO, "wheel"])
+    run(["make", "-s", "--no-print-directory", "-C", REPO, "wheel"])
     path = os.path.join(BUILD, "wheel", f"libtender-{VERSION}-py3-none-linux_{MACHINE}.whl")
     assert os.path.exists(path), os.listdir(os.path.join(BUILD, "wheel"))
     return path

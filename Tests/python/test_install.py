@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VERSION = subprocess.run(["make", "-s", "-C", REPO, "print-version"], capture_output=True, text=True).stdout.strip()
-SOVERSION = subprocess.run(["make", "-s", "-C", REPO, "print-soversion"], capture_output=True, text=True).stdout.strip()
+VERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-version"], capture_output=True, text=True).stdout.strip()
+SOVERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-soversion"], capture_output=True, text=True).stdout.strip()
 BUILT = [os.path.join(REPO, "build", "lib", f"libtender.so.{VERSION}"), os.path.join(REPO, "build", "bin", "tender")]
 pytestmark = pytest.mark.skipif(not all(os.path.exists(p) for p in BUILT), reason="build/ is not built (make build)")
 

@@ -72,7 +72,7 @@ def run(args, env):
 def installed(tmp_path_factory):
     """A copy installed into a temporary prefix; pkg-config's flags for it."""
     prefix = tmp_path_factory.mktemp("readme-prefix")
-    done = subprocess.run(["make", "-s", "-C", REPO, "install", f"PREFIX={prefix}", f"PAMDIR={prefix}/etc/pam.d"],
+    done = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "install", f"PREFIX={prefix}", f"PAMDIR={prefix}/etc/pam.d"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
