@@ -18,7 +18,7 @@ from conftest import BUILD, REPO, SOVERSION, VERSION, needs_build, needs_root, r
 
 PACKAGES = [f"libtender{SOVERSION}", "libtender-dev", "tender", "python3-libtender"]
 APT = ["apt-get", "-y", "-q", "-o", "DPkg::Lock::Timeout=300"]
-#: Lintian warnings kept, each with why (none today; docs/packaging.md explains the info tags).
+#: Lintian warnings kept, each with why (none today; debian/README.source explains the info tags left).
 KEPT_WARNINGS = {}
 
 
