@@ -90,8 +90,9 @@ struct BenchCommand: ParsableCommand {
         if have < records {
             let fill = records - have
             _ = try workload.concurrentRate(threads: threads, seconds: .infinity, total: fill) { done in
-                progress.counted("filling the ledger", done: min(done, fill), total: fill, unit: "payments", start: fillStart)
+                progress.counted("filling the ledger", done: min(done, fill - 1), total: fill, unit: "payments", start: fillStart)
             }
+            progress.counted("filling the ledger", done: fill, total: fill, unit: "payments", start: fillStart)
         }
         let verifyStart = Stopwatch.now()
         let (verified, verifyRate) = try workload.verifyRate(
