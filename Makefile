@@ -31,7 +31,12 @@ PAMDIR       ?= $(SYSCONFDIR)/pam.d
 DATADIR      ?= $(PREFIX)/share
 MANDIR       ?= $(DATADIR)/man
 BASHCOMPDIR  ?= $(DATADIR)/bash-completion/completions
+# zsh reads a distribution's completions from vendor-completions, anything else's from site-functions.
+ifeq ($(filter /usr /usr/,$(PREFIX)),)
+ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
+else
 ZSHCOMPDIR   ?= $(DATADIR)/zsh/vendor-completions
+endif
 FISHCOMPDIR  ?= $(DATADIR)/fish/vendor_completions.d
 # Where Linux-PAM reads services: the one directory install-pam writes to.
 SYSTEM_PAMDIR := /etc/pam.d
@@ -77,8 +82,9 @@ include/tender.h: VERSION
 	scripts/sync-version.sh
 
 # Man pages: one per command, generated from the argument parser (swift-argument-parser's
-# generate-manual, built from the package's own dependency, offline), dated by VERSION.
-MAN_DATE = $(shell date -u -r VERSION +%Y-%m-%d)
+# generate-manual, built from the package's own dependency, offline), dated by VERSION's last
+# commit (its file date in a tarball, where make dist set it to the last commit's).
+MAN_DATE = $(shell git log -1 --format=%cs -- VERSION 2>/dev/null | grep . || date -u -r VERSION +%Y-%m-%d)
 GENERATE_MANUAL := $(SCRATCH)/debug/generate-manual
 COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(BUILD)/completions/tender.fish
 
@@ -196,6 +202,12 @@ dist:
 
 test-dist: dist
 	scripts/test-dist.sh $(DIST)
+
+# One part of test-packaging: the Debian packages (make deb, install, build, run, purge), the wheel.
+test-deb: build
+	scripts/test-packaging.sh test_deb.py
+test-wheel: build
+	scripts/test-packaging.sh test_wheel.py
 
 # Debian packages (debian/): build/deb/*.deb, from the tarball's files and what build/ holds.
 deb: build dist

@@ -8,4 +8,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export TMPDIR="${TMPDIR:-$root/.build-tmp}"; mkdir -p "$TMPDIR"
 python=${PYTHON:-python3}
 cd "$root/Tests/packaging"
-exec "$python" -m pytest -q -rs -p no:cacheprovider --durations=5 -s .
+# Arguments: test files to run (default: all of them).
+[ $# -gt 0 ] || set -- .
+exec "$python" -m pytest -q -rs -p no:cacheprovider --durations=5 -s "$@"

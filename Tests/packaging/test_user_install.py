@@ -57,7 +57,7 @@ def test_user_prefix_install_and_uninstall(throwaway_user):
     manpages = sorted(os.listdir(os.path.join(BUILD, "man")))
     expected = sorted([f"lib/{LIBFILE}", f"lib/{SONAME}", "lib/libtender.so", "include/tender.h", "bin/tender",
                        "lib/pkgconfig/tender.pc", "etc/pam.d/tender", "share/man/man3/libtender.3",
-                       "share/bash-completion/completions/tender", "share/zsh/vendor-completions/_tender",
+                       "share/bash-completion/completions/tender", "share/zsh/site-functions/_tender",
                        "share/fish/vendor_completions.d/tender.fish"] + [f"share/man/man1/{m}" for m in manpages])
     assert installed == expected
     # SYSCONFDIR follows a user prefix, and install says in one line what real re-authentication needs.
@@ -87,6 +87,8 @@ def test_sysconfdir_defaults():
     assert expanded("SYSCONFDIR", "PREFIX=/opt/tender") == "/opt/tender/etc"
     assert expanded("PAMDIR", "PREFIX=/home/someone/.local") == "/home/someone/.local/etc/pam.d"
     assert expanded("PAMDIR", "PREFIX=/opt/t", "SYSCONFDIR=/etc/opt/t") == "/etc/opt/t/pam.d"
+    assert expanded("ZSHCOMPDIR", "PREFIX=/usr") == "/usr/share/zsh/vendor-completions"
+    assert expanded("ZSHCOMPDIR", "PREFIX=/opt/t") == "/opt/t/share/zsh/site-functions"
 
 
 @needs_build
