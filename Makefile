@@ -90,7 +90,7 @@ COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(B
 
 build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
 
-docs: $(BUILD)/man/tender.1 $(COMPLETIONS)
+docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(COMPLETIONS)
 
 $(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
@@ -112,6 +112,10 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 	$(GENERATE_MANUAL) $(BUILD)/bin/tender --multi-page --date $(MAN_DATE) --output-directory $(BUILD)/man.new
 	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page; done
 	rm -rf $(BUILD)/man && mv $(BUILD)/man.new $(BUILD)/man
+
+$(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' -e 's|@SONAME@|$(SONAME)|' $< > $@
 
 $(BUILD)/completions/tender.bash: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
@@ -168,9 +172,7 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
 	    -e 's|@VERSION@|$(VERSION)|' pkgconfig/tender.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' -e 's|@SONAME@|$(SONAME)|' \
-	    man/libtender.3.in > $(DESTDIR)$(MANDIR)/man3/libtender.3
-	chmod 0644 $(DESTDIR)$(MANDIR)/man3/libtender.3
+	install -m 0644 $(BUILD)/man3/libtender.3 $(DESTDIR)$(MANDIR)/man3/libtender.3
 	install -m 0644 $(BUILD)/completions/tender.bash $(DESTDIR)$(BASHCOMPDIR)/tender
 	install -m 0644 $(BUILD)/completions/_tender $(DESTDIR)$(ZSHCOMPDIR)/_tender
 	install -m 0644 $(BUILD)/completions/tender.fish $(DESTDIR)$(FISHCOMPDIR)/tender.fish
