@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
+                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),

@@ -14,8 +14,8 @@ made, 1 when Tender declined it (including a failed re-authentication), 2 on
 an error.
 
 Sending money is restricted: by default handle re-authenticates the person
-through the system login (PAM service "tender", which `make install`
-installs as /etc/pam.d/tender) before anything is paid, asking through the
+through the system login (PAM service "tender", which `make install` as root,
+`sudo make install-pam` or the libtender1 package installs as /etc/pam.d/tender) before anything is paid, asking through the
 session's conversation. This example answers PAM's password prompt from the
 environment variable TENDER_EXAMPLE_PASSWORD; a real host asks the person,
 e.g. with getpass.getpass(message) (see `conversation` below). With that

@@ -10,12 +10,14 @@ rm -rf "$work"
 mkdir -p "$work"
 
 echo "== make install into a temporary DESTDIR"
-make -s -C "$root" install DESTDIR="$stage" PREFIX=/usr/local >/dev/null
+make -s --no-print-directory -C "$root" install DESTDIR="$stage" PREFIX=/usr/local >/dev/null
 export PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$stage"
 flags=$(pkg-config --cflags --libs tender)
 echo "pkg-config --cflags --libs tender: $flags"
-for f in lib/libtender.so.0.2.0 lib/libtender.so.1 lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
+version=$(make -s --no-print-directory -C "$root" print-version)
+soversion=$(make -s --no-print-directory -C "$root" print-soversion)
+for f in "lib/libtender.so.$version" "lib/libtender.so.$soversion" lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
     test -e "$stage/usr/local/$f" || { echo "missing after install: $f" >&2; exit 1; }
 done
 test -f "$stage/etc/pam.d/tender" || { echo "missing after install: the PAM service etc/pam.d/tender" >&2; exit 1; }
@@ -90,7 +92,7 @@ grep -q "failureCredentialsUnverified" "$work/wrong.out" || { cat "$work/wrong.o
 echo "right password paid, wrong password denied"
 
 echo "== make uninstall removes everything"
-make -s -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local
+make -s --no-print-directory -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local
 left=$(find "$stage" -type f -o -type l)
 test -z "$left" || { echo "left after uninstall: $left" >&2; exit 1; }
 echo "C tests passed"

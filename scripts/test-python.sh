@@ -24,11 +24,11 @@ py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
 
 echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
-make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
+make -s --no-print-directory -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
     "$py" -c 'import libtender; print("loaded libtender", libtender.version())'
 
-export TENDER_LIBRARY="$root/build/lib/libtender.so.1"
+export TENDER_LIBRARY="$root/build/lib/libtender.so.$(make -s --no-print-directory -C "$root" print-soversion)"
 export TENDER_CLI="$root/build/bin/tender"
 echo "== pytest"
 "$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"

@@ -25,9 +25,7 @@ public final class PAMAuthenticator: Authenticator {
         }
         let directory = PAMServiceFile.directory(configured: configDirectory)
         guard PAMServiceFile.exists(service: service, in: directory) else {
-            throw .authService(
-                "the PAM service \"\(service)\" has no file in \(directory); install one (make install does) "
-                    + "or name another service: Linux-PAM would silently use \"other\" instead")
+            throw .authService(PAMServiceFile.missingMessage(service: service, directory: directory))
         }
     }
 

@@ -220,8 +220,11 @@ extension SQLiteStore {
     /// Then checks every column kept beside the records against their signed
     /// payloads (``verifyColumns()``), and re-derives every account's balance
     /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
-    /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record.
-    public func verify(checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil) throws(TenderError) -> LedgerVerifier.Report {
+    /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record. `progress` is told
+    /// how far the signed chain's verification went (``LedgerVerifier/Progress``).
+    public func verify(
+        checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil, progress: LedgerVerifier.Progress? = nil
+    ) throws(TenderError) -> LedgerVerifier.Report {
         let entries = try ledgerEntries()
         var trusted: [String: [UInt8]] = [:]
         if let trustedKeys {
@@ -230,7 +233,7 @@ extension SQLiteStore {
             if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
-        let report = try verifier.verify(entries, checkpoint: checkpoint)
+        let report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
         try verifyColumns()
         try verifyBalances(trustedKeys: verifier.trustedKeys)
         return report

@@ -17,7 +17,7 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Keep the temporary home instead of removing it.")
     var keep = false
 
-    @Flag(help: "Authenticate with your real login (PAM service \"tender\", installed by make install), asking on the terminal.")
+    @Flag(help: "Authenticate with your real login (PAM service \"tender\" in /etc/pam.d: make install as root, sudo make install-pam, or the Debian packages), asking on the terminal.")
     var login = false
 
 

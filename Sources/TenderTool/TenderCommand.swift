@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import CTender
 
 /// `tender`: the command-line face of libtender.
 @main
@@ -7,6 +8,6 @@ struct TenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tender",
         abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
-        version: "0.2.0",
+        version: TENDER_VERSION_STRING,
         subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self])
 }

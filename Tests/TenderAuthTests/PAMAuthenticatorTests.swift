@@ -87,6 +87,14 @@ import TenderCore
         #expect(throws: TenderError.self) { _ = try PAMAuthenticator(service: "no-such-tender-service", configDirectory: nil) }
     }
 
+    @Test func aMissingTenderServiceNamesTheCommandThatInstallsIt() {
+        let system = PAMServiceFile.missingMessage(service: "tender", directory: "/etc/pam.d")
+        #expect(system.contains("sudo make install-pam") && system.contains("/etc/pam.d"))
+        // Elsewhere install-pam would not help: the message does not suggest it.
+        #expect(!PAMServiceFile.missingMessage(service: "tender", directory: "/tmp/pam").contains("install-pam"))
+        #expect(!PAMServiceFile.missingMessage(service: "other-app", directory: "/etc/pam.d").contains("install-pam"))
+    }
+
     @Test func aUserUnknownToTheStackIsDenied() throws {
         guard Self.pamMatrix != nil else { return }
         let dir = Self.matrixStack(user: "somebody-else", password: "pw")

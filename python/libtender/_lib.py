@@ -3,19 +3,24 @@
 
 Search order (the first candidate that exists is used):
 
+0. The copy bundled in this package (``libtender/libtender.so.N``, which
+   a wheel built by ``make wheel`` carries): when present it is the only
+   candidate, so a wheel always runs the library it was built with.
 1. ``$TENDER_LIBRARY``: the full path of the shared library. When this
    variable is set (and not empty) it is the *only* candidate: a wrong path is
    an error rather than a silent fallback to another installed copy.
-2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.1``, when
+2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.N``, when
    ``pkg-config`` is installed and knows the ``tender`` package.
-3. The soname ``libtender.so.1`` through the normal dynamic loader
+3. The soname ``libtender.so.N`` through the normal dynamic loader
    (``LD_LIBRARY_PATH``, the ld.so cache, the default directories).
 
 If nothing loads, :class:`~tender.errors.TenderLibraryNotFound` lists every
-candidate and why it failed. A library whose ``tender_version_number()`` has a
-major version other than :data:`EXPECTED_MAJOR` (or, for major version 0, a
-minor version other than :data:`EXPECTED_MINOR`) is refused with
-:class:`~tender.errors.TenderVersionMismatch`.
+candidate and why it failed; when the library was found but a system library
+it needs is missing, :class:`MissingSystemLibrary` (an :class:`ImportError`)
+names it and the Debian package that provides it. A library whose
+``tender_version_number()`` has a major version other than
+:data:`EXPECTED_MAJOR` (or, for major version 0, a minor version other than
+:data:`EXPECTED_MINOR`) is refused with :class:`~tender.errors.TenderVersionMismatch`.
 """
 
 from __future__ import annotations
@@ -40,6 +45,48 @@ HOST_VERSION = 1
 ENV_VAR = "TENDER_LIBRARY"
 #: The soname of the library.
 SONAME = "libtender.so.1"
+#: The copy a wheel carries, beside this file.
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+
+#: The system libraries libtender links, by soname: the Debian/Ubuntu package that provides each.
+SYSTEM_LIBRARIES = {
+    "libssl.so.3": "libssl3",
+    "libcrypto.so.3": "libssl3",
+    "libsqlite3.so.0": "libsqlite3-0",
+    "libpam.so.0": "libpam0g",
+    "libaudit.so.1": "libaudit1",
+    "libcap-ng.so.0": "libcap-ng0",
+    "libstdc++.so.6": "libstdc++6",
+    "libgcc_s.so.1": "libgcc-s1",
+}
+
+
+class MissingSystemLibrary(ImportError):
+    """libtender was found, but a system library it links is missing.
+
+    ``.library`` is the missing soname (e.g. ``"libsqlite3.so.0"``),
+    ``.package`` the Debian/Ubuntu package that provides it, ``.path`` the
+    libtender that could not be loaded.
+    """
+
+    def __init__(self, library: str, package: str, path: str, detail: str):
+        super().__init__(
+            f"libtender ({path}) needs the system library {library}, which is missing or unusable "
+            f"({detail}); install it: apt install {package} (libtender needs libssl3, libsqlite3-0 "
+            f"and libpam0g)",
+            name="libtender",
+            path=path,
+        )
+        self.library = library
+        self.package = package
+
+
+def _missing_dependency(error: str) -> Optional[Tuple[str, str]]:
+    """(soname, package) when a loader error names a system library libtender links, else None."""
+    for library, package in SYSTEM_LIBRARIES.items():
+        if error.startswith(library + ":") or f" {library}:" in error or f"/{library}:" in error:
+            return library, package
+    return None
 
 _c_result = c_int32  # tender_result
 _c_response = c_int32  # tender_response_code
@@ -218,7 +265,7 @@ def _check_version(lib: ctypes.CDLL, path: str) -> None:
 def load() -> Tuple[ctypes.CDLL, str]:
     """Find and load libtender; returns ``(library, how it was found)``.
 
-    Raises TenderLibraryNotFound, TenderVersionMismatch or TenderLibraryError.
+    Raises TenderLibraryNotFound, MissingSystemLibrary, TenderVersionMismatch or TenderLibraryError.
     """
     tried: List[Tuple[str, str]] = []
 
@@ -226,13 +273,20 @@ def load() -> Tuple[ctypes.CDLL, str]:
         try:
             return ctypes.CDLL(name)
         except OSError as exc:
-            tried.append((what, str(exc) or "cannot be loaded"))
+            detail = str(exc) or "cannot be loaded"
+            missing = _missing_dependency(detail)
+            if missing is not None:
+                raise MissingSystemLibrary(missing[0], missing[1], name, detail) from None
+            tried.append((what, detail))
             return None
 
     lib = None
     found = ""
     explicit = os.environ.get(ENV_VAR, "")
-    if explicit:
+    if os.path.exists(BUNDLED):
+        lib = attempt(f"bundled: {BUNDLED}", BUNDLED)
+        found = BUNDLED
+    elif explicit:
         what = f"${ENV_VAR}={explicit}"
         if not os.path.exists(explicit):
             tried.append((what, "no such file"))
@@ -259,7 +313,7 @@ def load() -> Tuple[ctypes.CDLL, str]:
     if lib is None:
         lines = "\n".join(f"  - {what}: {why}" for what, why in tried)
         hint = (
-            f"set {ENV_VAR} to the full path of libtender.so.1"
+            f"set {ENV_VAR} to the full path of {SONAME}"
             if not explicit
             else f"fix or unset {ENV_VAR}"
         )

@@ -49,17 +49,19 @@ struct TenderWorkload {
     }
 
     /// Payments per second with `threads` submitters at once, for about `seconds` (or until `total` payments).
-    func concurrentRate(threads: Int, seconds: Double, total: Int? = nil) throws -> Double {
+    /// `progress`, when given, is told the payments made so far, from one submitter thread.
+    func concurrentRate(threads: Int, seconds: Double, total: Int? = nil, progress: ((Int) -> Void)? = nil) throws -> Double {
         let done = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
         let start = Stopwatch.now()
-        Threads.run(threads) { _ in
+        Threads.run(threads) { index in
             while true {
                 if let total, done.load(ordering: .relaxed) >= total { break }
                 if total == nil && Stopwatch.now() - start >= seconds { break }
                 do {
                     try pay()
                     done.add(1, ordering: .relaxed)
+                    if index == 0, let progress { progress(done.load(ordering: .relaxed)) }
                 } catch {
                     failures.add(1, ordering: .relaxed)
                     break
@@ -114,9 +116,9 @@ struct TenderWorkload {
     }
 
     /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).
-    func verifyRate() throws -> (Int64, Double) {
+    func verifyRate(progress: LedgerVerifier.Progress? = nil) throws -> (Int64, Double) {
         let start = Stopwatch.now()
-        let report = try store.verify()
+        let report = try store.verify(progress: progress)
         return (report.count, Double(report.count) / (Stopwatch.now() - start))
     }
 }
