@@ -20,6 +20,15 @@ struct IntentsCommand: ParsableCommand {
         return loaded
     }
 
+    /// The custom intents of `files` ready for understanding; nil without files.
+    static func matcher(_ files: [String]) throws -> CustomIntentMatcher? {
+        guard !files.isEmpty else { return nil }
+        guard let matcher = CustomIntentMatcher(intents: try load(files).flatMap(\.document.intents)) else {
+            throw ValidationError("the understanding models compiled into the library are damaged")
+        }
+        return matcher
+    }
+
     /// `tender intents check FILE...`: the validation alone; exit 1 with the error.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
