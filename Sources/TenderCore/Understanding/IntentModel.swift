@@ -146,6 +146,11 @@ public struct IntentModel: Sendable {
         return Decision(intent: intent, label: labels[best], score: probability, bestIntent: bestInScope.map { Self.targets[targetOf[$0]] } ?? "out_of_scope")
     }
 
+    /// A feature's inverse document frequency in training (the rarest's for a feature training never saw).
+    func inverseFrequency(of hash: UInt64) -> Float {
+        table.row(hash).map { Float(idf[$0]) } ?? Float(idf.max() ?? 1)
+    }
+
     /// Whether the model has a weight for the normalised word itself (not only for its letters).
     func knows(_ word: String) -> Bool { table.row(Featurizer.FNV.start(0x77).adding(Array(word.utf8)[...]).value) != nil }
 
