@@ -1,20 +1,46 @@
-# Tender: build, test, install.
+# SPDX-License-Identifier: Apache-2.0
+# Tender: build, test, install, package.
 #   make demo       install missing dependencies, build everything and play the seed scenarios
-#   make test       install missing dependencies, build and run every test (Swift, C, Python)
-#   make build      build libtender.so and the tender tool into build/ (only when a source changed)
+#   make test       install missing dependencies, build and run every test (Swift, C, Python, packaging)
+#   make build      build libtender.so, the tender tool, its man pages and completions into build/
+#                   (only when a source changed)
 #   make install    install under $(DESTDIR)$(PREFIX) (and the PAM service in $(DESTDIR)$(PAMDIR)):
 #                   copies files only: no dependency installation, no network, no rebuild when
-#                   build/ is current; make uninstall removes it
+#                   build/ is current; make uninstall removes what it wrote
+#   make install-pam   the PAM service in /etc/pam.d (as root), for a user prefix's real login
+#   make deb        Debian packages into build/deb/ (dpkg-buildpackage, debian/)
+#   make wheel      a Python wheel carrying the library into build/wheel/
+#   make dist       a versioned source tarball into build/dist/ that builds offline
 # Only demo and test install dependencies (scripts/ensure-deps.sh).
 
-VERSION      := 0.1.0
-SOVERSION    := 0
+# The version lives in VERSION only; `make build` writes it into tender.h and python/pyproject.toml
+# (scripts/sync-version.sh), everything else reads it from there. SOVERSION is the soname's number.
+VERSION      := $(strip $(file < $(CURDIR)/VERSION))
+SOVERSION    := 1
 PREFIX       ?= /usr/local
+# /usr and /usr/local keep their configuration in /etc; any other prefix in its own etc.
+ifneq ($(filter /usr /usr/ /usr/local /usr/local/,$(PREFIX)),)
+SYSCONFDIR   ?= /etc
+else
+SYSCONFDIR   ?= $(PREFIX)/etc
+endif
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-PAMDIR       ?= /etc/pam.d
+PAMDIR       ?= $(SYSCONFDIR)/pam.d
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
+BASHCOMPDIR  ?= $(DATADIR)/bash-completion/completions
+# zsh reads a distribution's completions from vendor-completions, anything else's from site-functions.
+ifeq ($(filter /usr /usr/,$(PREFIX)),)
+ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
+else
+ZSHCOMPDIR   ?= $(DATADIR)/zsh/vendor-completions
+endif
+FISHCOMPDIR  ?= $(DATADIR)/fish/vendor_completions.d
+# Where Linux-PAM reads services: the one directory install-pam writes to.
+SYSTEM_PAMDIR := /etc/pam.d
 
 SWIFT  ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PYTHON ?= python3
@@ -23,15 +49,17 @@ BUILD  := $(CURDIR)/build
 SCRATCH := $(CURDIR)/.build
 export TMPDIR := $(CURDIR)/.build-tmp
 
-# libtender.so carries its own Swift runtime: no /opt/swift at run time.
+# libtender.so carries its own Swift runtime: no /opt/swift at run time. Every symbol is bound
+# at load time (-z now), so the relocations can be read-only all along (full RELRO).
 RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
-	-Xswiftc -static-stdlib -Xswiftc -no-toolchain-stdlib-rpath
+	-Xswiftc -static-stdlib -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -z -Xlinker now
 
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build demo test test-swift test-leaks test-c test-python check-library install uninstall clean measure model \
-	fuzz fuzz-smoke test-faults test-hostile test-asan test-tsan check-all
+.PHONY: all deps build docs demo test test-swift test-leaks test-c test-python test-packaging check-library \
+	check-errors check-spdx errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
+	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-asan test-tsan check-all
 
 all: build
 
@@ -41,12 +69,31 @@ deps:
 $(TMPDIR):
 	@mkdir -p $@
 
+# For scripts and tests: the version and soname number as this Makefile sees them.
+print-version:
+	@echo $(VERSION)
+print-soversion:
+	@echo $(SOVERSION)
+
 # What the products are built from: they are rebuilt only when one of these is newer.
 SOURCES := Package.swift $(wildcard Package.resolved) $(shell find Sources include -type f 2>/dev/null)
 
-build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
+# The header's version macros and the binding's version follow VERSION.
+include/tender.h: VERSION
+	scripts/sync-version.sh
 
-$(BUILD)/lib/$(LIBFILE): $(SOURCES) | $(TMPDIR)
+# Man pages: one per command, generated from the argument parser (swift-argument-parser's
+# generate-manual, built from the package's own dependency, offline), dated by VERSION's last
+# commit (its file date in a tarball, where make dist set it to the last commit's).
+MAN_DATE = $(shell git log -1 --format=%cs -- VERSION 2>/dev/null | grep . || date -u -r VERSION +%Y-%m-%d)
+GENERATE_MANUAL := $(SCRATCH)/debug/generate-manual
+COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(BUILD)/completions/tender.fish
+
+build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
+
+docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(COMPLETIONS)
+
+$(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
 	@mkdir -p $(BUILD)/lib
 	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE).new
@@ -54,11 +101,32 @@ $(BUILD)/lib/$(LIBFILE): $(SOURCES) | $(TMPDIR)
 	ln -sf $(LIBFILE) $(BUILD)/lib/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/lib/libtender.so
 
-$(BUILD)/bin/tender: $(SOURCES) | $(TMPDIR)
+$(BUILD)/bin/tender: $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
 	@mkdir -p $(BUILD)/bin
 	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender.new
 	mv -f $(BUILD)/bin/tender.new $(BUILD)/bin/tender
+
+$(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
+	$(SWIFT) build --scratch-path $(SCRATCH) --product generate-manual
+	rm -rf $(BUILD)/man.new && mkdir -p $(BUILD)/man.new
+	$(GENERATE_MANUAL) $(BUILD)/bin/tender --multi-page --date $(MAN_DATE) --output-directory $(BUILD)/man.new
+	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page; done
+	rm -rf $(BUILD)/man && mv $(BUILD)/man.new $(BUILD)/man
+
+$(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' -e 's|@SONAME@|$(SONAME)|' $< > $@
+
+$(BUILD)/completions/tender.bash: $(BUILD)/bin/tender
+	@mkdir -p $(@D)
+	$(BUILD)/bin/tender --generate-completion-script bash | sed '1{/^#!/d}' > $@
+$(BUILD)/completions/_tender: $(BUILD)/bin/tender
+	@mkdir -p $(@D)
+	$(BUILD)/bin/tender --generate-completion-script zsh > $@
+$(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
+	@mkdir -p $(@D)
+	$(BUILD)/bin/tender --generate-completion-script fish > $@
 
 demo: deps
 	$(MAKE) build
@@ -66,7 +134,8 @@ demo: deps
 
 test: deps
 	$(MAKE) build
-	$(MAKE) test-swift test-leaks check-library test-c test-python fuzz-smoke test-faults test-hostile
+	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
+		fuzz-smoke test-faults test-hostile
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -108,8 +177,20 @@ check-all: test
 	$(MAKE) test-asan test-tsan
 	$(MAKE) fuzz SECONDS=60
 
+# The result codes live in one table (scripts/errors.py); tender.h, the Swift mapping and the
+# Python exceptions derive from it. make errors regenerates them, check-errors fails when they drift.
+errors:
+	$(PYTHON) scripts/errors.py --write
+
+check-errors:
+	$(PYTHON) scripts/errors.py --check
+
+# Every source file carries its SPDX license line (scripts/spdx.sh --add adds missing ones).
+check-spdx:
+	scripts/spdx.sh --check
+
 check-library: build
-	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE)
+	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE) $(SONAME)
 
 test-c: build
 	scripts/test-c.sh
@@ -117,9 +198,17 @@ test-c: build
 test-python: build
 	scripts/test-python.sh
 
+# Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
+# (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.
+test-packaging: build
+	scripts/test-packaging.sh
+
 # Copies what build/ holds; make builds first only what is missing or older than a source.
-install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
+# Directories are created when missing and left by uninstall (as automake does): only files are removed.
+install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(PAMDIR)
 	install -m 0755 -s $(BUILD)/lib/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(LIBFILE)
 	ln -sf $(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
@@ -128,14 +217,55 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' pkgconfig/tender.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
-	install -d $(DESTDIR)$(PAMDIR)
+	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(BUILD)/man3/libtender.3 $(DESTDIR)$(MANDIR)/man3/libtender.3
+	install -m 0644 $(BUILD)/completions/tender.bash $(DESTDIR)$(BASHCOMPDIR)/tender
+	install -m 0644 $(BUILD)/completions/_tender $(DESTDIR)$(ZSHCOMPDIR)/_tender
+	install -m 0644 $(BUILD)/completions/tender.fish $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	install -m 0644 pam/tender $(DESTDIR)$(PAMDIR)/tender
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+	@if [ -z "$(DESTDIR)" ] && [ "$(PAMDIR)" != "$(SYSTEM_PAMDIR)" ]; then \
+	    echo "note: the PAM service went to $(PAMDIR)/tender; real re-authentication needs it in $(SYSTEM_PAMDIR): sudo make install-pam"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tender.h $(DESTDIR)$(BINDIR)/tender $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
+	rm -f $(DESTDIR)$(MANDIR)/man1/tender.1 $(DESTDIR)$(MANDIR)/man1/tender.*.1 $(DESTDIR)$(MANDIR)/man3/libtender.3
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/tender $(DESTDIR)$(ZSHCOMPDIR)/_tender $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	rm -f $(DESTDIR)$(PAMDIR)/tender
+
+# The PAM service where Linux-PAM reads it, for an install under a user prefix (run as root).
+install-pam:
+	install -d $(DESTDIR)$(SYSTEM_PAMDIR)
+	install -m 0644 pam/tender $(DESTDIR)$(SYSTEM_PAMDIR)/tender
+
+uninstall-pam:
+	rm -f $(DESTDIR)$(SYSTEM_PAMDIR)/tender
+
+# A source tarball of every file git tracks (plus Package.resolved, which pins the dependencies),
+# dated by the last commit: build/dist/tender-VERSION.tar.gz. make test-dist builds it offline.
+DIST := $(BUILD)/dist/tender-$(VERSION).tar.gz
+dist:
+	scripts/make-dist.sh $(VERSION) $(DIST)
+
+test-dist: dist
+	scripts/test-dist.sh $(DIST)
+
+# One part of test-packaging: the Debian packages (make deb, install, build, run, purge), the wheel.
+test-deb: build
+	scripts/test-packaging.sh test_deb.py
+test-wheel: build
+	scripts/test-packaging.sh test_wheel.py
+
+# Debian packages (debian/): build/deb/*.deb, from the tarball's files and what build/ holds.
+deb: build dist
+	scripts/make-deb.sh $(DIST) $(BUILD)
+
+# A Python wheel with the library inside: build/wheel/libtender-VERSION-py3-none-linux_x86_64.whl.
+wheel: build
+	@mkdir -p $(BUILD)/wheel
+	strip --strip-unneeded -o $(BUILD)/wheel/$(SONAME) $(BUILD)/lib/$(LIBFILE)
+	$(PYTHON) scripts/make-wheel.py --library $(BUILD)/wheel/$(SONAME) --soname $(SONAME) --out $(BUILD)/wheel
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(CURDIR)/.build-asan $(CURDIR)/.build-fuzz $(CURDIR)/.build-tsan $(TMPDIR)

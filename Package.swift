@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // Tender: payment intents for Linux hosts, a Swift core behind a C API.
 import PackageDescription
 
@@ -40,20 +41,22 @@ let package = Package(
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // PAM adapter: re-authentication through the system login.
         .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
-        // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.0.
+        // The one place an engine is assembled (store, keys, PAM, clock), for the library, the CLI and the bench.
+        .target(name: "TenderWiring", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"]),
+        // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.1.
         .target(
-            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"],
+            name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderWiring"],
             exclude: ["exports.map"],
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Tender/exports.map",
-                    "-Xlinker", "-soname=libtender.so.0",
+                    "-Xlinker", "-soname=libtender.so.1",
                 ])
             ]),
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "CSQLite", "COpenSSL",
+                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),
@@ -64,5 +67,6 @@ let package = Package(
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
+        .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore"]),
     ]
 )

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * load.c - what libtender costs a host: the time to dlopen it and make a
  * first call (against dlopen of libcrypto in the same run), and the resident

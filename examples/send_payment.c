@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * send_payment.c - send a payment through libtender, turn by turn.
  *
@@ -7,7 +8,9 @@
  * Imports a small directory into the store at HOME_DIR, then plays
  * "Send $50 to John": it answers each disambiguation by choosing the option
  * whose label matches the next scripted reply ("John Baily", then "mobile"),
- * confirms, handles, and prints the signed payment record.
+ * confirms, handles, and prints the handle outcome document (docs/outcome.md):
+ * the response code, the payment record and its JWS, or why the person was
+ * not authenticated.
  *
  * Sending money is restricted: handle re-authenticates the person through
  * PAM (service "tender", installed by make install). This example answers
@@ -78,7 +81,9 @@ int main(int argc, char **argv) {
     tender_result rc;
     int status = 1;
 
-    if (tender_version_number() / 10000 != TENDER_VERSION_MAJOR) {
+    /* While the major version is 0, the minor version names the ABI as well. */
+    uint32_t loaded = tender_version_number();
+    if (loaded / 10000 != TENDER_VERSION_MAJOR || (TENDER_VERSION_MAJOR == 0 && loaded / 100 % 100 != TENDER_VERSION_MINOR)) {
         fprintf(stderr, "libtender %s does not match tender.h %s\n", tender_version_string(), TENDER_VERSION_STRING);
         return 1;
     }
@@ -103,7 +108,10 @@ int main(int argc, char **argv) {
         status = fail("tender_session_new", rc);
         goto done;
     }
-    tender_session_set_conversation(session, conversation, (void *)password);
+    if ((rc = tender_session_set_conversation(session, conversation, (void *)password)) != TENDER_OK) {
+        status = fail("tender_session_set_conversation", rc);
+        goto done;
+    }
 
     for (;;) {
         char *resolution = NULL;
@@ -147,18 +155,17 @@ int main(int argc, char **argv) {
         goto done;
     }
 
-    char *record = NULL, *jws = NULL;
-    size_t record_len = 0;
-    if ((rc = tender_session_handle(session, &code, &record, &record_len, &jws, NULL)) != TENDER_OK) {
+    /* One document holds all handle answers: {"code", "record", "jws"} on success,
+       {"code", "denial": {"reason", "message"}} when the person was not authenticated. */
+    char *outcome = NULL;
+    size_t outcome_len = 0;
+    if ((rc = tender_session_handle(session, &code, &outcome, &outcome_len)) != TENDER_OK) {
         status = fail("tender_session_handle", rc);
         goto done;
     }
     printf("tender: handle -> %s\n", tender_response_code_str(code));
-    if (code == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED) printf("denied: %s\n", tender_last_error());
-    if (record != NULL) printf("record (%zu bytes): %s\n", record_len, record);
-    if (jws != NULL) printf("signed record (JWS): %s\n", jws);
-    tender_string_free(record);
-    tender_string_free(jws);
+    printf("outcome (%zu bytes): %s\n", outcome_len, outcome);
+    tender_string_free(outcome);
     status = code == TENDER_RESPONSE_SUCCESS ? 0 : 1;
 
 done:

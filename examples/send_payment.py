@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Send $50 to John with Tender: a complete dialog, ready to copy.
 
     python3 examples/send_payment.py [HOME]
@@ -13,8 +14,8 @@ made, 1 when Tender declined it (including a failed re-authentication), 2 on
 an error.
 
 Sending money is restricted: by default handle re-authenticates the person
-through the system login (PAM service "tender", which `make install`
-installs as /etc/pam.d/tender) before anything is paid, asking through the
+through the system login (PAM service "tender", which `make install` as root,
+`sudo make install-pam` or the libtender1 package installs as /etc/pam.d/tender) before anything is paid, asking through the
 session's conversation. This example answers PAM's password prompt from the
 environment variable TENDER_EXAMPLE_PASSWORD; a real host asks the person,
 e.g. with getpass.getpass(message) (see `conversation` below). With that
@@ -30,7 +31,7 @@ where DIR holds a service file named "tender" (e.g. one loading pam_matrix
 with a password file `USER:secret:tender`).
 
 The `libtender` package must be importable (`pip install ./python`) and find
-libtender (set TENDER_LIBRARY=/path/to/libtender.so.0 if it is not installed).
+libtender (set TENDER_LIBRARY=/path/to/libtender.so.1 if it is not installed).
 """
 
 import json

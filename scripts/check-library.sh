@@ -1,18 +1,32 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checks the shape of libtender.so: soname, exported symbols, its own
 # Swift runtime, no ICU-backed Foundation.
 set -eu
 lib=$1
+expected=$2   # the soname the Makefile names (make check-library passes it)
 fail() { echo "check-library: $*" >&2; exit 1; }
 
 soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
-[ "$soname" = "libtender.so.0" ] || fail "soname is '$soname', expected libtender.so.0"
+[ "$soname" = "$expected" ] || fail "soname is '$soname', expected $expected"
 
-exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | grep -v '^TENDER_0$' || true)
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | grep -v '^TENDER_1$' || true)
 others=$(echo "$exported" | grep -v '^tender_' || true)
 [ -z "$others" ] || fail "exports symbols other than tender_*: $(echo "$others" | head -5)"
 echo "exports: $(echo "$exported" | wc -l) symbols, all tender_*"
 
+# The direct dependencies the README names, and no other.
+needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+for so in $needed; do
+    case "$so" in
+        libsqlite3.so.0|libcrypto.so.3|libpam.so.0|libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux*) ;;
+        *) fail "links $so, which the README does not name (it names libsqlite3, libcrypto, libpam and the C/C++ runtime)" ;;
+    esac
+done
+for so in libsqlite3.so.0 libcrypto.so.3 libpam.so.0; do
+    case " $needed" in *" $so "*) ;; *) fail "does not link $so, which the README names" ;; esac
+done
+echo "needs: $needed(as the README says)"
 if readelf -d "$lib" | grep -E 'RPATH|RUNPATH' | grep -q /opt/swift; then fail "RUNPATH points into the toolchain"; fi
 if ldd "$lib" | grep -qE '/opt/swift|libswift|not found'; then fail "needs the toolchain's Swift runtime: $(ldd "$lib")"; fi
 if ldd "$lib" | grep -qiE 'libicu|libFoundation'; then fail "links ICU or Foundation"; fi
@@ -21,12 +35,12 @@ echo "runtime: own Swift runtime, no /opt/swift, no ICU ($(ldd "$lib" | awk '{pr
 
 # The understanding models are compiled in as data: together they may add at most 3 MB.
 model=0
-for size in $(nm -S "$lib" | awk '$4 == "tdr_intent_model" || $4 == "tdr_slot_model" {print $2}'); do
+for size in $(nm -S "$lib" | awk '$4 == "tdr_intent_model" || $4 == "tdr_slot_model" || $4 == "tdr_lexicon" {print $2}'); do
     model=$((model + 0x$size))
 done
 [ "$model" -gt 0 ] || fail "the understanding models' data is missing"
 [ "$model" -le 3145728 ] || fail "the understanding models take $model bytes, more than 3 MB"
-echo "models: $model bytes of weights (intent classifier and slot labeller), at most 3 MB"
+echo "models: $model bytes of weights (intent classifier, slot labeller, common words), at most 3 MB"
 
 stripped=$(mktemp)
 strip -o "$stripped" "$lib"

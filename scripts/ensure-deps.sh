@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs what building and testing Tender needs and is missing: Debian
 # packages (pytest too, as python3-pytest) when run as root, otherwise a
 # clear message naming what to install. Run by make demo and make test only,
@@ -39,6 +40,35 @@ if [ -n "$missing_packages" ]; then
     fi
 fi
 
+# What the packaging tests use (make deb, lintian, the shells that load the completions, man):
+# installed as root; without root the tests that need them skip, saying so.
+optional=""
+want() { # want PACKAGE CHECK...
+    package=$1; shift
+    if ! "$@" >/dev/null 2>&1; then optional="$optional $package"; fi
+}
+want dpkg-dev                 command -v dpkg-buildpackage
+want debhelper                command -v dh
+want dh-python                command -v dh_python3
+want pybuild-plugin-pyproject test -e /usr/share/doc/pybuild-plugin-pyproject
+want python3-all              test -e /usr/share/doc/python3-all
+want lintian                  command -v lintian
+want fakeroot                 command -v fakeroot
+want man-db                   command -v man
+want zsh                      command -v zsh
+want fish                     command -v fish
+if [ -n "$optional" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "ensure-deps: installing Debian packages for the packaging tests:$optional"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $optional
+    else
+        echo "ensure-deps: the packaging tests that need$optional will skip (as root: apt-get install$optional)" >&2
+    fi
+fi
+
 if ! "$python" -c "import pytest" >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         # Debian's package, never pip into the system Python (PEP 668).
@@ -55,6 +85,19 @@ or, without root, in a virtual environment:
     make test PYTHON=~/.venvs/tender-test/bin/python
 EOM
         exit 1
+    fi
+fi
+
+# mypy type-checks the Python binding in make test (mypy --strict); without it
+# that one check is skipped, saying so, so it is installed only as root.
+if ! "$python" -m mypy --version >/dev/null 2>&1 && ! /usr/bin/python3 -m mypy --version >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "ensure-deps: installing Debian package: python3-mypy"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq python3-mypy
+    else
+        echo "ensure-deps: mypy is missing: make test will skip type-checking the Python binding (as root: apt install python3-mypy)" >&2
     fi
 fi
 

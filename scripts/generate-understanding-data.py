@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes Tender's generated understanding data: labelled requests for the
 seven Payments intents (and out-of-scope Spanish), with slot spans, in
 English and Spanish, from templates written for Tender.
@@ -726,8 +727,13 @@ class Writer:
         for i, (piece, slot) in enumerate(segments):
             if noisy and slot is None:
                 piece = " ".join(typo(w, rng) if rng.random() < 0.3 else w for w in piece.split(" "))
-            if slot == "person" and not lower and rng.random() < 0.6:
-                piece = " ".join(w[:1].upper() + w[1:] for w in piece.split(" ")) if piece not in FAMILY + FAMILY_ES else piece
+            if slot == "person" and piece not in FAMILY + FAMILY_ES:
+                # People type names as they like: capitalised in most sentences, in lower case in many
+                # all-lower-case ones (the labeller tells them from common words, not by the capital).
+                if lower and rng.random() < 0.7:
+                    piece = piece.lower()
+                elif not lower and rng.random() < 0.6:
+                    piece = " ".join(w[:1].upper() + w[1:] for w in piece.split(" "))
             start = len(text)
             text += piece
             if slot:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # C tests, built the way a user builds: install into a temporary DESTDIR,
 # then compile through pkg-config only.
 set -eu
@@ -9,12 +10,14 @@ rm -rf "$work"
 mkdir -p "$work"
 
 echo "== make install into a temporary DESTDIR"
-make -s -C "$root" install DESTDIR="$stage" PREFIX=/usr/local >/dev/null
+make -s --no-print-directory -C "$root" install DESTDIR="$stage" PREFIX=/usr/local >/dev/null
 export PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$stage"
 flags=$(pkg-config --cflags --libs tender)
 echo "pkg-config --cflags --libs tender: $flags"
-for f in lib/libtender.so.0.1.0 lib/libtender.so.0 lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
+version=$(make -s --no-print-directory -C "$root" print-version)
+soversion=$(make -s --no-print-directory -C "$root" print-soversion)
+for f in "lib/libtender.so.$version" "lib/libtender.so.$soversion" lib/libtender.so include/tender.h bin/tender lib/pkgconfig/tender.pc; do
     test -e "$stage/usr/local/$f" || { echo "missing after install: $f" >&2; exit 1; }
 done
 test -f "$stage/etc/pam.d/tender" || { echo "missing after install: the PAM service etc/pam.d/tender" >&2; exit 1; }
@@ -23,6 +26,33 @@ echo "== tender.h compiles warning-free as C99 and as C++"
 printf '#include <tender.h>\nint main(void) { return tender_version_number() > 0 ? 0 : 1; }\n' > "$work/header.c"
 cc -std=c99 -pedantic -Wall -Wextra -Werror "$work/header.c" $flags -o "$work/header-c"
 c++ -x c++ -std=c++11 -pedantic -Wall -Wextra -Werror "$work/header.c" -x none $flags -o "$work/header-cxx"
+
+echo "== every macro and struct initialiser of tender.h, as C99, C11, C++11 and C++17"
+macros=$(grep -oE '^#define TENDER_[A-Z_]+' "$root/include/tender.h" | sed 's/#define //' | grep -v '^TENDER_H$' | sort -u)
+for m in $macros; do
+    grep -qE "\b$m\b" "$root/Tests/c/header_test.c" || { echo "header_test.c never uses $m" >&2; exit 1; }
+done
+cc -std=c99 -pedantic -Wall -Wextra -Werror "$root/Tests/c/header_test.c" $flags -o "$work/header-test-c99"
+cc -std=c11 -pedantic -Wall -Wextra -Werror "$root/Tests/c/header_test.c" $flags -o "$work/header-test-c11"
+c++ -x c++ -std=c++11 -Wall -Wextra -Werror "$root/Tests/c/header_test.c" -x none $flags -o "$work/header-test-cxx11"
+c++ -x c++ -std=c++17 -Wall -Wextra -Werror "$root/Tests/c/header_test.c" -x none $flags -o "$work/header-test-cxx17"
+for program in header-test-c99 header-test-cxx17; do
+    LD_LIBRARY_PATH="$stage/usr/local/lib" "$work/$program"
+done
+echo "$(echo "$macros" | wc -l) macros, all used"
+
+echo "== TENDER_NODISCARD and TENDER_DEPRECATED warn"
+printf '#include <tender.h>\nint main(void) { tender_engine_set_signed_in(NULL, 1); return 0; }\n' > "$work/ignored.c"
+if cc -std=c99 -Werror "$work/ignored.c" $flags -o "$work/ignored" 2>"$work/ignored.err"; then
+    echo "ignoring a tender_result compiled without a warning" >&2; exit 1
+fi
+grep -q "warn_unused_result\|unused-result" "$work/ignored.err" || { cat "$work/ignored.err" >&2; exit 1; }
+printf '#include <tender.h>\nTENDER_DEPRECATED("gone") int old_call(void);\nint old_call(void) { return 0; }\nint main(void) { return old_call(); }\n' > "$work/deprecated.c"
+if cc -std=c99 -Werror "$work/deprecated.c" $flags -o "$work/deprecated" 2>"$work/deprecated.err"; then
+    echo "a TENDER_DEPRECATED call compiled without a warning" >&2; exit 1
+fi
+grep -q "deprecated" "$work/deprecated.err" || { cat "$work/deprecated.err" >&2; exit 1; }
+echo "ignoring a result and calling a deprecated function are warnings"
 
 echo "== every function declared in tender.h is called by the C API test"
 declared=$(grep -oE '\btender_[a-z0-9_]+\(' "$root/include/tender.h" | tr -d '(' | sort -u)
@@ -62,7 +92,7 @@ grep -q "failureCredentialsUnverified" "$work/wrong.out" || { cat "$work/wrong.o
 echo "right password paid, wrong password denied"
 
 echo "== make uninstall removes everything"
-make -s -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local
+make -s --no-print-directory -C "$root" uninstall DESTDIR="$stage" PREFIX=/usr/local
 left=$(find "$stage" -type f -o -type l)
 test -z "$left" || { echo "left after uninstall: $left" >&2; exit 1; }
 echo "C tests passed"

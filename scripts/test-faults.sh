@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The fault sweep (make test-faults): Tests/faults/fault_sweep.c with the test-only fault
 # VFS (Tests/faults/fault_vfs.c) as SQLite's default VFS, against build/lib/libtender.so.
 #   scripts/test-faults.sh [STRIDE]   (every STRIDEth fault point; 1, the default, sweeps all)
@@ -10,5 +11,5 @@ mkdir -p "$work"
 cc -std=c99 -O1 -g -Wall -Wextra -Werror -Iinclude Tests/faults/fault_sweep.c Tests/faults/fault_vfs.c \
     -Lbuild/lib -ltender -lsqlite3 -lpthread -Wl,-rpath,"$root/build/lib" -o "$work/fault_sweep"
 # The shim must not be in the shipped library.
-if nm -D build/lib/libtender.so.0 | grep -q fault_vfs; then echo "fault VFS leaked into libtender.so" >&2; exit 1; fi
+if nm -D build/lib/libtender.so | grep -q fault_vfs; then echo "fault VFS leaked into libtender.so" >&2; exit 1; fi
 "$work/fault_sweep" "$work/scratch" "${1:-1}"

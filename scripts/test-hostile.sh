@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make test-hostile: Tests/c/hostile_host.c (hostile conversation callbacks, four processes
 # against the throttle, symbolic-link and foreign homes) against build/lib/libtender.so.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Python tests: install the binding with pip into a fresh virtual
 # environment, as a user would, then run pytest and the example.
 set -eu
@@ -23,14 +24,25 @@ py="$work/venv/bin/python"
 cd "$work"   # import the installed package, not the source tree
 
 echo "== the library is found through pkg-config (no TENDER_LIBRARY)"
-make -s -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
+make -s --no-print-directory -C "$root" install PREFIX="$work/prefix" PAMDIR="$work/prefix/etc/pam.d" >/dev/null
 env -u TENDER_LIBRARY PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" \
     "$py" -c 'import libtender; print("loaded libtender", libtender.version())'
 
-export TENDER_LIBRARY="$root/build/lib/libtender.so.0"
+export TENDER_LIBRARY="$root/build/lib/libtender.so.$(make -s --no-print-directory -C "$root" print-soversion)"
 export TENDER_CLI="$root/build/bin/tender"
 echo "== pytest"
 "$py" -m pytest -q -p no:cacheprovider "$root/Tests/python"
+
+echo "== mypy --strict on the binding"
+mypy_python=""
+for candidate in "$python" /usr/bin/python3; do
+    if "$candidate" -m mypy --version >/dev/null 2>&1; then mypy_python=$candidate; break; fi
+done
+if [ -n "$mypy_python" ]; then
+    (cd "$root/python" && "$mypy_python" -m mypy --strict --cache-dir "$work/mypy-cache" libtender)
+else
+    echo "mypy is not installed: the type check of the binding is skipped (as root: apt install python3-mypy)"
+fi
 
 echo "== Python example"
 "$py" "$root/examples/send_payment.py" "$work/example-home"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CPAM
 internal import Glibc
 import TenderCore
@@ -24,9 +25,7 @@ public final class PAMAuthenticator: Authenticator {
         }
         let directory = PAMServiceFile.directory(configured: configDirectory)
         guard PAMServiceFile.exists(service: service, in: directory) else {
-            throw .authService(
-                "the PAM service \"\(service)\" has no file in \(directory); install one (make install does) "
-                    + "or name another service: Linux-PAM would silently use \"other\" instead")
+            throw .authService(PAMServiceFile.missingMessage(service: service, directory: directory))
         }
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Where PAM will look for a service's file, and whether it is there.
@@ -18,5 +19,16 @@ enum PAMServiceFile {
     static func exists(service: String, in directory: String) -> Bool {
         var info = stat()
         return stat("\(directory)/\(service)", &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Why a service with no file is refused, and how to install Tender's own: its file in the
+    /// system's directory comes from `sudo make install-pam` or the Debian packages.
+    static func missingMessage(service: String, directory: String) -> String {
+        let remedy =
+            service == "tender" && directory == "/etc/pam.d"
+            ? "install it with `sudo make install-pam` from Tender's source tree (the Debian packages install it too)"
+            : "install one"
+        return "the PAM service \"\(service)\" has no file in \(directory); \(remedy) "
+            + "or name another service: Linux-PAM would silently use \"other\" instead"
     }
 }

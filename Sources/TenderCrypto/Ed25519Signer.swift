@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The ``RecordSigner`` port on an OpenSSL Ed25519 private key; batches are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// How a public key is shown: PEM for openssl, JWK for JOSE libraries.

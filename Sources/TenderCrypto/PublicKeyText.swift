@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// Reads an Ed25519 public key given as text: SubjectPublicKeyInfo PEM or an

@@ -1,27 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
-
-/// One audit entry: who, what happened, when; never a secret.
-public struct AuditEntry: Equatable, Sendable {
-    public let id: Int64
-    public let atMilliseconds: Int64
-    public let user: String
-    public let event: String
-    public let intent: String
-    public let detail: String
-
-    public var json: JSONValue {
-        .object([
-            ("id", .number(String(id))), ("at", .string(Timestamp.rfc3339(milliseconds: atMilliseconds))), ("user", .string(user)),
-            ("event", .string(event)), ("intent", .string(intent)), ("detail", .string(detail)),
-        ])
-    }
-}
 
 extension SQLiteStore: AuthenticationRecords {
     public func reserveAttempt(user: String, throttle: ThrottlePolicy) throws(TenderError) -> Int64 {
         try write { (db) throws(TenderError) -> Int64 in
             let (failures, next) = try Self.throttleState(user, db)
-            let now = WallClock.nowMilliseconds()
+            let now = clock.nowMilliseconds()
             let (wait, overflow) = next.subtractingReportingOverflow(now)
             if overflow ? next > 0 : wait > 0 { return overflow ? Int64.max / 1000 : wait / 1000 + (wait % 1000 == 0 ? 0 : 1) }
             try Self.setThrottle(user, failures: failures + 1, now: now, throttle: throttle, db)
@@ -38,7 +22,7 @@ extension SQLiteStore: AuthenticationRecords {
                 break
             case .notCounted:
                 let (failures, _) = try Self.throttleState(user, db)
-                try Self.setThrottle(user, failures: max(0, failures - 1), now: WallClock.nowMilliseconds(), throttle: throttle, db)
+                try Self.setThrottle(user, failures: max(0, failures - 1), now: clock.nowMilliseconds(), throttle: throttle, db)
             }
         }
     }
@@ -63,11 +47,11 @@ extension SQLiteStore: AuthenticationRecords {
         ).run()
     }
 
-    public func audit(user: String, event: String, intent: String, detail: String) throws(TenderError) {
+    public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
         try write { (db) throws(TenderError) in
             try db.statement(
                 "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)",
-                [WallClock.nowMilliseconds(), user, event, intent, detail]
+                [clock.nowMilliseconds(), user, event.rawValue, intent, detail]
             ).run()
         }
     }
@@ -86,7 +70,7 @@ extension SQLiteStore: AuthenticationRecords {
             return try write { (db) throws(TenderError) -> Bool in
                 try db.statement(
                     "INSERT INTO known_devices (device, first_seen_ms) VALUES (?, ?) ON CONFLICT (device) DO NOTHING",
-                    [device, WallClock.nowMilliseconds()]
+                    [device, clock.nowMilliseconds()]
                 ).run()
                 return true
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The columns the store keeps beside each ledger entry's JWS and reads back

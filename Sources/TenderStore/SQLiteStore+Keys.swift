@@ -1,12 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
-
-/// A public signing key as the store records it.
-public struct StoredPublicKey: Equatable, Sendable {
-    public let keyID: String
-    public let publicKey: [UInt8]
-    public let createdAtMilliseconds: Int64
-    public let isActive: Bool
-}
 
 extension SQLiteStore {
     /// The signer of the active key, creating the first key on first use.
@@ -19,7 +12,7 @@ extension SQLiteStore {
         let created = try keys.createKey()
         try db.statement(
             "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
-            [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+            [created.keyID, created.publicKey, clock.nowMilliseconds()]
         ).run()
         return try keys.signer(keyID: created.keyID)
     }
@@ -53,7 +46,7 @@ extension SQLiteStore {
             try db.statement("UPDATE signing_keys SET active = 0 WHERE kid = ?", [old]).run()
             try db.statement(
                 "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
-                [created.keyID, created.publicKey, WallClock.nowMilliseconds()]
+                [created.keyID, created.publicKey, clock.nowMilliseconds()]
             ).run()
             return (old, created.keyID)
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 extension SQLiteStore {
@@ -47,7 +48,7 @@ extension SQLiteStore {
                         continue
                     }
                     try apply(submission, db)
-                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
                     let payload = submission.makePayload(position)
                     let bytes = Array(payload.utf8)
                     let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
@@ -146,7 +147,7 @@ extension SQLiteStore {
         type: String, _ db: Database, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
     ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
         let head = try Self.head(db)
-        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
         let text = payload(position)
         let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: try activeSigner(db))
         let hash = try LedgerEntry.hash(ofPayload: Array(text.utf8), crypto: crypto)
@@ -208,7 +209,7 @@ extension SQLiteStore {
             _ = try count.step()
             let total = count.int64(0)
             _ = try count.step()
-            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: WallClock.nowMilliseconds())
+            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds())
             return try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text
         }
     }
@@ -219,8 +220,11 @@ extension SQLiteStore {
     /// Then checks every column kept beside the records against their signed
     /// payloads (``verifyColumns()``), and re-derives every account's balance
     /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
-    /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record.
-    public func verify(checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil) throws(TenderError) -> LedgerVerifier.Report {
+    /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record. `progress` is told
+    /// how far the signed chain's verification went (``LedgerVerifier/Progress``).
+    public func verify(
+        checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil, progress: LedgerVerifier.Progress? = nil
+    ) throws(TenderError) -> LedgerVerifier.Report {
         let entries = try ledgerEntries()
         var trusted: [String: [UInt8]] = [:]
         if let trustedKeys {
@@ -229,7 +233,7 @@ extension SQLiteStore {
             if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
-        let report = try verifier.verify(entries, checkpoint: checkpoint)
+        let report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
         try verifyColumns()
         try verifyBalances(trustedKeys: verifier.trustedKeys)
         return report

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 import TenderCore
 
@@ -17,6 +18,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let writer: ConnectionLock
     let keys: any KeyStore
     let crypto: any LedgerCrypto
+    /// Where record, key, audit and throttle times come from.
+    let clock: any TenderClock
     let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
@@ -28,8 +31,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// verification use `crypto`. Refuses (``TenderError/home(_:)``) a store
     /// whose ledger is empty while HOME/keys holds a key it never recorded (a
     /// store replaced by a fresh one) unless `access` asks for a new ledger;
-    /// throws ``TenderError/store(_:)`` when SQLite fails.
-    public init(home: String, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess = .readWrite(newLedger: false)) throws(TenderError) {
+    /// throws ``TenderError/store(_:)`` when SQLite fails. Times are read from `clock`.
+    public init(
+        home: String, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess = .readWrite(newLedger: false),
+        clock: any TenderClock = SystemClock()
+    ) throws(TenderError) {
+        self.clock = clock
         let path = home + "/" + SQLiteStore.fileName
         isReadOnly = access == .readOnly
         if isReadOnly {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The store's tables and their migrations, tracked by PRAGMA user_version.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a store is opened.
 public enum StoreAccess: Equatable, Sendable {
     /// Reading and writing; creates the home and the store when missing.

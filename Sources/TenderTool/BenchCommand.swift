@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderCore
 
@@ -28,12 +29,21 @@ struct BenchCommand: ParsableCommand {
         defer { if temporary { Environment.removeTree(base) } }
         let raw = RawBaselines(seconds: seconds, directory: base)
         let table = BenchTable()
+        // On a terminal (and without --json): a progress bar on standard error, erased before the table.
+        let progress = BenchProgress(timed: 10, seconds: seconds, quiet: json)
+        defer { progress.finish() }
 
+        progress.begin("raw Ed25519 sign")
         let sign = try raw.signRate()
+        progress.begin("raw Ed25519 verify")
         let verify = try raw.verifyRate()
+        progress.begin("raw SQLite commit")
         let commit = try raw.commitRate()
+        progress.begin("raw sign, then commit")
         let signCommit = try raw.signThenCommitRate()
+        progress.begin("raw sign, then commit a payment")
         let signPayment = try raw.signThenCommitPaymentRate()
+        progress.begin("raw group commit")
         let groupCommit = try raw.paymentBatchCommitRate(size: threads)
         let cores = Double(Stopwatch.onlineCores)
         table.add("raw_sign_per_s", "OpenSSL Ed25519 sign", sign, unit: "/s")
@@ -44,13 +54,20 @@ struct BenchCommand: ParsableCommand {
         table.add("ratio_payment_to_sign_then_commit", "  its ratio to sign-then-commit: the most one at a time can reach", signPayment / signCommit, unit: "x")
 
         let workload = try TenderWorkload(home: base + "/tender")
-        let sequential = try workload.sequentialRate(seconds: seconds)
+        progress.begin("payments, one at a time")
+        let measuredSequential = try workload.sequential(seconds: seconds)
+        let sequential = measuredSequential.rate
         table.add("tender_sequential_per_s", "Tender payments, one at a time", sequential, unit: "/s")
-        table.add("ratio_sequential_to_sign_then_commit", "  ratio to sign-then-commit (target >= 0.9)", sequential / signCommit, unit: "x")
-        table.add("ratio_sequential_to_payment_rows", "  ratio to sign-then-commit of a payment's rows", sequential / signPayment, unit: "x")
-        let handles = try workload.submissionRate(threads: 1, seconds: seconds, perThread: 4000)
+        table.add("ratio_sequential_to_sign_then_commit", "  ratio to sign-then-commit", sequential / signCommit, unit: "x")
+        table.add("ratio_sequential_to_payment_rows", "  ratio to sign-then-commit of a payment's rows (target >= 0.9)", sequential / signPayment, unit: "x")
+        table.addLatencies("sequential_dialog", "  latency of a whole dialog, one at a time", measuredSequential.dialogs)
+        table.addLatencies("sequential_handle", "  latency of its handle", measuredSequential.handles)
+        progress.begin("handle, 1 submitter")
+        let measuredHandles = try workload.submissions(threads: 1, seconds: seconds, perThread: 4000)
+        let handles = measuredHandles.rate
         table.add("tender_handle_per_s", "  handle alone (sign, durable commit), 1 submitter", handles, unit: "/s")
         table.add("ratio_handle_to_sign_then_commit", "  its ratio to sign-then-commit", handles / signCommit, unit: "x")
+        table.addLatencies("handle_alone", "  latency of handle alone, 1 submitter", measuredHandles.handles)
 
         table.add("raw_group_commit_per_s", "SQLite: \(threads) payments' rows per durable commit, unsigned", groupCommit, unit: "/s")
         // With one submitter per payment of a batch, the next batch starts only after this one's flush:
@@ -61,20 +78,37 @@ struct BenchCommand: ParsableCommand {
         let batchSigned = 1 / (1 / groupCommit + 1 / (sign * Double(threads)))
         table.add("ceiling_one_signature_per_flush_per_s", "  ceiling with one signature per flush instead", batchSigned, unit: "/s")
         table.add("ratio_one_signature_ceiling_to_commit", "  its ratio to single-row commit", batchSigned / commit, unit: "x")
+        progress.begin("handle, \(threads) submitters")
         let cpuBefore = Stopwatch.processCPU()
         let wallBefore = Stopwatch.now()
-        let submissions = try workload.submissionRate(threads: threads, seconds: seconds, perThread: 4000)
+        let measuredSubmissions = try workload.submissions(threads: threads, seconds: seconds, perThread: 4000)
+        let submissions = measuredSubmissions.rate
         let cpuShare = (Stopwatch.processCPU() - cpuBefore) / (Stopwatch.now() - wallBefore)
         table.add("tender_concurrent_submissions_per_s", "Tender submissions (handle), \(threads) submitters", submissions, unit: "/s")
-        table.add("ratio_concurrent_to_commit", "  ratio to single-row commit (target >= 5)", submissions / commit, unit: "x")
-        table.add("ratio_concurrent_to_ceiling", "  ratio to the ceiling for \(threads) submitters", submissions / ceiling, unit: "x")
-        table.add("concurrent_cpu_cores_busy", "  CPU cores busy, preparation included (of \(Stopwatch.onlineCores))", cpuShare, unit: "x")
-        let dialogs = try workload.concurrentRate(threads: threads, seconds: seconds)
-        table.add("tender_concurrent_dialogs_per_s", "Tender whole dialogs, \(threads) at once", dialogs, unit: "/s")
+        table.add("ratio_concurrent_to_commit", "  ratio to single-row commit", submissions / commit, unit: "x")
+        table.add("ratio_concurrent_to_ceiling", "  ratio to the ceiling for \(threads) submitters (target >= 1.0)", submissions / ceiling, unit: "x")
+        table.add("concurrent_cpu_cores_busy", "  CPU cores busy, preparation included (of \(Stopwatch.onlineCores); target >= 1.7)", cpuShare, unit: "x")
+        table.addLatencies("concurrent_handle_alone", "  latency of handle alone, \(threads) submitters", measuredSubmissions.handles)
+        progress.begin("whole dialogs, \(threads) at once")
+        let dialogs = try workload.concurrent(threads: threads, seconds: seconds)
+        table.add("tender_concurrent_dialogs_per_s", "Tender whole dialogs, \(threads) at once", dialogs.rate, unit: "/s")
+        table.addLatencies("concurrent_dialog", "  latency of a whole dialog, \(threads) at once", dialogs.dialogs)
+        table.addLatencies("concurrent_handle", "  latency of its handle, \(threads) at once", dialogs.handles)
 
         let have = Int(try workload.store.ledgerEntries().count)
-        if have < records { _ = try workload.concurrentRate(threads: threads, seconds: .infinity, total: records - have) }
-        let (verified, verifyRate) = try workload.verifyRate()
+        let fillStart = Stopwatch.now()
+        if have < records {
+            let fill = records - have
+            try workload.concurrent(threads: threads, seconds: .infinity, total: fill) { done in
+                progress.counted("filling the ledger", done: min(done, fill - 1), total: fill, unit: "payments", start: fillStart)
+            }
+            progress.counted("filling the ledger", done: fill, total: fill, unit: "payments", start: fillStart)
+        }
+        let verifyStart = Stopwatch.now()
+        let (verified, verifyRate) = try workload.verifyRate(
+            progress: progress.bar.isShown
+                ? { done, total in progress.counted("verifying", done: done, total: total, unit: "checks", start: verifyStart) } : nil)
+        progress.finish()
         table.add("tender_verify_records", "ledger entries verified", Double(verified), unit: "")
         table.add("tender_verify_per_s", "Tender verify", verifyRate, unit: "/s")
         table.add("ratio_verify_to_raw_verify", "  ratio to raw verify (target >= 0.8)", verifyRate / verify, unit: "x")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderAuth
 import TenderCore
@@ -16,7 +17,7 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Keep the temporary home instead of removing it.")
     var keep = false
 
-    @Flag(help: "Authenticate with your real login (PAM service \"tender\", installed by make install), asking on the terminal.")
+    @Flag(help: "Authenticate with your real login (PAM service \"tender\" in /etc/pam.d: make install as root, sudo make install-pam, or the Debian packages), asking on the terminal.")
     var login = false
 
 
@@ -42,7 +43,7 @@ struct DemoCommand: ParsableCommand {
             policy.testing = true
         }
         let service = policy.service
-        let engine = try StoreOpener.engine(store: store, policy: policy)
+        let engine = try StoreOpener.engine(store: store, home: home, policy: policy)
         printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
         printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")

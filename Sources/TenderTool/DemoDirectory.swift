@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The demo directory, with the data of every seed scenario: two Johns (one

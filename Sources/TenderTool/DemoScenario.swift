@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// One seed scenario the demo plays: what the person asks, the intent a

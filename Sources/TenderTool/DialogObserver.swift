@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// Who watches a dialog the tool plays: the person's terminal (words) or a

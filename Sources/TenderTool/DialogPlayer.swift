@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// Plays one dialog turn by turn: resolve, ask the person (`nextReply`) at

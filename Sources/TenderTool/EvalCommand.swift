@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderCore
 import TenderCrypto
@@ -23,6 +24,9 @@ struct EvalCommand: ParsableCommand {
 
     @Flag(help: "Also print every line answered wrongly.") var errors = false
 
+    @Option(help: ArgumentHelp("A custom intent definition file to load (repeat for more): its intents compete with the built-in ones.", valueName: "FILE"))
+    var intents: [String] = []
+
     struct Line {
         let text: String
         let expected: String
@@ -40,7 +44,8 @@ struct EvalCommand: ParsableCommand {
             lines.append(Line(text: text, expected: scored ? expected : "any", json: value))
         }
         guard !lines.isEmpty else { throw ValidationError("\(file) has no lines") }
-        let context = ParseContext(today: WallClock.today())
+        var context = ParseContext(today: WallClock.today())
+        context.customIntents = try IntentsCommand.matcher(intents)
         var predicted: [String] = []
         var parseTimes: [Double] = []
         var slots = SlotScore()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The figures of `tender eval`: accuracy on in-scope lines, false accepts on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderCore
 import TenderStore
@@ -13,9 +14,13 @@ struct ParseCommand: ParsableCommand {
 
     @Argument(help: "The request; more texts are alternatives (an n-best list, best first).") var texts: [String]
 
+    @Option(help: ArgumentHelp("A custom intent definition file to load (repeat for more).", valueName: "FILE"))
+    var intents: [String] = []
+
     func run() throws {
         guard !texts.isEmpty else { throw ValidationError("give the text of a request") }
         var context = ParseContext(today: WallClock.today())
+        context.customIntents = try IntentsCommand.matcher(intents)
         if let path = home.resolved {
             let store = try StoreOpener.openReadOnly(home: path)  // parsing reads; it never creates a home
             context.directory = store

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// Per-slot precision, recall and F1 of the labeller over JSONL lines with

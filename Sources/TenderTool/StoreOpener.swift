@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,20 +7,19 @@ import TenderAuth
 import TenderCore
 import TenderCrypto
 import TenderStore
+import TenderWiring
 
-/// Opens the store of a home the way the library does: SQLite, key files, OpenSSL.
+/// Opens the store and the engine of a home the way the library does: through ``EngineFactory``.
 enum StoreOpener {
     /// Opens (creating when missing) the store of `home`; `newLedger` allows a new ledger where one was.
     static func open(home: String, newLedger: Bool = false) throws(TenderError) -> SQLiteStore {
-        try SQLiteStore.prepareHome(home, access: .readWrite(newLedger: newLedger))
-        return try SQLiteStore(home: home, keys: try KeyDirectory(home: home), crypto: OpenSSLLedgerCrypto(), access: .readWrite(newLedger: newLedger))
+        try EngineFactory.openStore(home: home, access: .readWrite(newLedger: newLedger))
     }
 
     /// Opens the store of `home` read-only: creates and changes nothing, works on a read-only home,
     /// and a home or store that does not exist is an error.
     static func openReadOnly(home: String) throws(TenderError) -> SQLiteStore {
-        try SQLiteStore.prepareHome(home, access: .readOnly)
-        return try SQLiteStore(home: home, keys: try KeyDirectory(home: home, create: false), crypto: OpenSSLLedgerCrypto(), access: .readOnly)
+        try EngineFactory.openStore(home: home, access: .readOnly)
     }
 
     /// An engine on `store` with the default policy (every payment re-authenticates). The PAM stack is
@@ -36,16 +36,14 @@ enum StoreOpener {
             policy.testing = true
             _ = "tender: testing mode: the demo PAM stack of this demo home (\(demo)), not your system login\n".withCString { write(2, $0, strlen($0)) }
         }
-        return try engine(store: store, policy: policy, today: today)
+        return try engine(store: store, home: home, policy: policy, today: today)
     }
 
-    /// An engine on `store` with `policy`, authenticating through its PAM service and directory.
-    static func engine(store: SQLiteStore, policy: AuthenticationPolicy, today: @escaping @Sendable () -> LocalDate = { WallClock.today() })
-        throws(TenderError) -> Engine
-    {
-        let authenticator = try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-        return Engine(
-            directory: store, ledger: store, gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: store), today: today)
+    /// An engine on `store` (open on `home`) with `policy`, assembled as the library assembles one.
+    static func engine(
+        store: SQLiteStore, home: String, policy: AuthenticationPolicy, today: @escaping @Sendable () -> LocalDate = { WallClock.today() }
+    ) throws(TenderError) -> Engine {
+        try EngineFactory.assemble(EngineConfiguration(home: home, authentication: policy), store: store, clock: CommandClock(day: today)).engine
     }
 
     /// The home from `--home`/`TENDER_HOME`, or a usage error.

@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import CTender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,8 +11,8 @@ struct TenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tender",
         abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
-        version: "0.1.0",
-        subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self])
+        version: TENDER_VERSION_STRING,
+        subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self, IntentsCommand.self])
 
     /// Parses the arguments the kernel kept (ProcessArguments says why not CommandLine.arguments).
     static func main() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderCore
 import TenderCrypto
@@ -19,8 +20,16 @@ struct VerifyCommand: ParsableCommand {
         let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
         let checkpointText = try checkpoint.map { try TextFile.read($0).trimmingWhitespace() }
         let trusted = try publicKey.map { try TrustedKey.load($0) }
+        // On a terminal (and without --json): a progress bar on standard error, erased when done.
+        let bar = ProgressBar("verify", quiet: json)
+        let start = Stopwatch.now()
+        bar.show(fraction: 0, detail: "reading the ledger", secondsLeft: nil, force: true)
+        defer { bar.finish() }
+        let progress: LedgerVerifier.Progress? =
+            bar.isShown ? { done, total in bar.count(done, of: total, unit: "checks", since: start, force: done == total) } : nil
         do throws(TenderError) {
-            let report = try store.verify(checkpoint: checkpointText, trustedKeys: trusted)
+            let report = try store.verify(checkpoint: checkpointText, trustedKeys: trusted, progress: progress)
+            bar.finish()
             let testing = try store.testingModeAuditCount()
             if json {
                 guard case var .object(members) = report.json else { return }
@@ -33,6 +42,7 @@ struct VerifyCommand: ParsableCommand {
                 }
             }
         } catch {
+            bar.finish()
             if json {
                 print(JSONWriter.string(.object([("valid", .bool(false)), ("error", .string(error.message))])))
             } else {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 import Testing
 import TenderCore
@@ -84,6 +85,14 @@ import TenderCore
             return message.contains("no-such-tender-service") && message.contains("\"other\"")
         }
         #expect(throws: TenderError.self) { _ = try PAMAuthenticator(service: "no-such-tender-service", configDirectory: nil) }
+    }
+
+    @Test func aMissingTenderServiceNamesTheCommandThatInstallsIt() {
+        let system = PAMServiceFile.missingMessage(service: "tender", directory: "/etc/pam.d")
+        #expect(system.contains("sudo make install-pam") && system.contains("/etc/pam.d"))
+        // Elsewhere install-pam would not help: the message does not suggest it.
+        #expect(!PAMServiceFile.missingMessage(service: "tender", directory: "/tmp/pam").contains("install-pam"))
+        #expect(!PAMServiceFile.missingMessage(service: "other-app", directory: "/etc/pam.d").contains("install-pam"))
     }
 
     @Test func aUserUnknownToTheStackIsDenied() throws {

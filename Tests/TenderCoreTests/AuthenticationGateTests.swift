@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 @testable import TenderCore
 
@@ -6,6 +7,7 @@ import Testing
         let engine: Engine
         let authenticator: FakeAuthenticator
         let records: FakeAuthenticationRecords
+        let clock: ManualClock
     }
 
     private func setup(_ configure: (inout AuthenticationPolicy) -> Void = { _ in }) throws -> Setup {
@@ -14,11 +16,12 @@ import Testing
         configure(&policy)
         let authenticator = FakeAuthenticator(password: "s3cret")
         let records = FakeAuthenticationRecords()
+        let clock = ManualClock()
         let engine = Engine(
             directory: plain.directory, ledger: plain.ledger, limits: plain.limits,
-            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records), dialog: Fixtures.personAgrees,
+            gate: AuthenticationGate(policy: policy, authenticator: authenticator, records: records, clock: clock), dialog: Fixtures.personAgrees,
             today: { Fixtures.today })
-        return Setup(engine: engine, authenticator: authenticator, records: records)
+        return Setup(engine: engine, authenticator: authenticator, records: records, clock: clock)
     }
 
     private func pay(_ setup: Setup, payee: String = "tim-cook", amount: String = "10", device: String? = nil, password: String? = "s3cret")
@@ -84,15 +87,28 @@ import Testing
         #expect(try pay(newDevice, device: nil, password: nil) == .failureCredentialsUnverified)
     }
 
-    @Test func theReuseWindowIsBoundToPayeeAmountAndTime() async throws {
+    @Test func theReuseWindowIsBoundToPayeeAmountAndTime() throws {
         let s = try setup { $0.reuseSeconds = 1 }
         #expect(try pay(s, amount: "10") == .success)
         #expect(try pay(s, amount: "9.99", password: nil) == .success)  // reused: 0.01 and no payment left
         #expect(try pay(s, amount: "10.01", password: nil) == .failureCredentialsUnverified)
         #expect(try pay(s, payee: "john-baily", amount: "1", password: nil) == .failureCredentialsUnverified)
         #expect(s.authenticator.timesAsked == 3)  // once to pay, then asked (and cancelled) for the larger amount and the other payee
-        try await Task.sleep(for: .milliseconds(1100))
+        s.clock.advance(seconds: 1)  // the window is over at exactly 1 s
         #expect(try pay(s, amount: "1", password: nil) == .failureCredentialsUnverified)
+    }
+
+    @Test func theReuseWindowEndsOnTheClock() throws {
+        let s = try setup {
+            $0.reuseSeconds = 60
+            $0.reuseCount = 3
+        }
+        #expect(try pay(s, amount: "10") == .success)
+        s.clock.advance(seconds: 59)
+        #expect(try pay(s, amount: "5", password: nil) == .success)  // reused, still inside the window
+        s.clock.advance(seconds: 1)
+        #expect(try pay(s, amount: "1", password: nil) == .failureCredentialsUnverified)  // budget left, window over
+        #expect(s.authenticator.timesAsked == 2)
     }
 
     @Test func noReuseByDefault() throws {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 @testable import TenderCore
 
@@ -234,5 +235,28 @@ import Testing
         withDirectory.directory = engine.directory
         #expect(try TextParser.parse("pay John Baily 20 on friday", context: withDirectory).intentName == "send_payment")
         #expect(try TextParser.parse("please pay John Baily 20 for lunch", context: withDirectory).intentName == "send_payment")
+    }
+
+    /// People type names in lower case as often as not. Names and phrasings written for this test (not taken
+    /// from any dev or test file); the test holds the measured share, not the sentences one by one.
+    @Test func namesTypedInLowerCase() throws {
+        let names = ["mike", "john", "sarah", "priya", "carlos", "emma", "ahmed", "lucy", "raj", "olga", "kevin", "fatima"]
+        let phrasings: [((String) -> String, String, String)] = [
+            ({ "send 20 dollars to \($0)" }, "send_payment", "payee"), ({ "pay \($0) 15 bucks" }, "send_payment", "payee"),
+            ({ "ask \($0) for 30 dollars" }, "request_payment", "payer"), ({ "request $25 from \($0)" }, "request_payment", "payer"),
+            ({ "give \($0) 10 dollars for lunch" }, "send_payment", "payee"), ({ "can you send \($0) $40" }, "send_payment", "payee"),
+        ]
+        var understood = 0
+        var missed: [String] = []
+        for name in names {
+            for (phrase, intent, role) in phrasings {
+                let text = phrase(name)
+                let result = try TextParser.parse(text, context: context)
+                if result.intentName == intent, result.intent?[role]?["name"] == .string(name) { understood += 1 } else { missed.append(text) }
+            }
+        }
+        let total = names.count * phrasings.count
+        print("names in lower case understood: \(understood) of \(total); missed: \(missed)")
+        #expect(understood * 10 >= total * 8, "\(missed)")
     }
 }

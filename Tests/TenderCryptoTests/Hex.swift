@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Hex text to bytes, for test vectors.
 func hex(_ text: String) -> [UInt8] {
     var bytes: [UInt8] = []

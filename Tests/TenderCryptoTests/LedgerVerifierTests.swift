@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 import TenderCore
 @testable import TenderCrypto
@@ -87,6 +88,31 @@ import TenderCore
         entries[1] = LedgerEntry(sequence: 2, jws: String(decoding: signature, as: UTF8.self))
         entries.remove(at: 4)
         expectTampered(entries, signer, naming: "record 2: the signature does not verify")
+    }
+
+    @Test func progressIsToldInOrderAndBatchesNameTheSameRecord() throws {
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
+        let count = LedgerVerifier.progressBatch + 300  // two signature batches
+        var entries = try chain(count, signer: signer)
+        var steps: [(Int, Int)] = []
+        var v = verifier(signer)
+        #expect(try v.verify(entries) { steps.append(($0, $1)) }.count == Int64(count))
+        #expect(steps.allSatisfy { $0.1 == 2 * count })
+        #expect(steps.map(\.0) == steps.map(\.0).sorted() && steps.last?.0 == 2 * count)
+        #expect(steps.contains { $0.0 == count + LedgerVerifier.progressBatch })
+        // A bad signature in the second batch is the one named, with or without progress.
+        let bad = LedgerVerifier.progressBatch + 7
+        var signature = Array(entries[bad].jws.utf8)
+        signature[signature.count - 5] = signature[signature.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        entries[bad] = LedgerEntry(sequence: Int64(bad + 1), jws: String(decoding: signature, as: UTF8.self))
+        expectTampered(entries, signer, naming: "record \(bad + 1): the signature does not verify")
+        var told = verifier(signer)
+        #expect {
+            _ = try told.verify(entries) { _, _ in }
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("record \(bad + 1): the signature does not verify")
+        }
     }
 
     @Test func aForeignKeyIsNamed() throws {

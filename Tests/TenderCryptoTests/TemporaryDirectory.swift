@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A fresh directory under TMPDIR for one test (left for the OS to clean: tests use TMPDIR inside the build tree).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hostile_host.c - hosts that do what they should not, through the installed library:
  * conversation callbacks that cancel, fill the answer buffer with no NUL, re-enter the
@@ -74,7 +75,7 @@ static tender_session *ready_session(tender_engine *engine, const char *key) {
 /* Handles; returns the response code, or -rc when the call itself failed (the only place that handles). */
 static int handle(tender_session *session, char **record) {
     tender_response_code code = 0;
-    tender_result rc = tender_session_handle(session, &code, record, NULL, NULL, NULL);
+    tender_result rc = tender_session_handle(session, &code, record, NULL);
     return rc == TENDER_OK ? code : -rc;
 }
 
@@ -107,7 +108,7 @@ static void *pay_other_session(void *arg) {
     struct host *host = arg;
     /* Another session of the same engine while the person types: it asks too (depth > 0 answers). */
     tender_session *other = ready_session(host->engine, "other-session");
-    tender_session_set_conversation(other, NULL, NULL);
+    CHECK(tender_session_set_conversation(other, NULL, NULL) == TENDER_OK);
     char *record = NULL;
     host->other_code = handle(other, &record); /* no conversation: refused, but not blocked */
     tender_string_free(record);
@@ -156,11 +157,11 @@ static void test_callbacks(void) {
     /* Non-zero: cancelled, nothing paid, the session may retry. */
     struct host cancel = {.mode = "cancel"};
     tender_session *session = ready_session(engine, "cancel");
-    tender_session_set_conversation(session, conversation, &cancel);
+    CHECK(tender_session_set_conversation(session, conversation, &cancel) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED && cancel.calls == 1);
     CHECK(PAYMENTS(engine) == 0);
     struct host right = {.mode = "right"};
-    tender_session_set_conversation(session, conversation, &right);
+    CHECK(tender_session_set_conversation(session, conversation, &right) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS && PAYMENTS(engine) == 1);
     tender_string_free(record);
     record = NULL;
@@ -169,11 +170,11 @@ static void test_callbacks(void) {
     /* Exactly `size` bytes and no NUL: cut to size - 1 bytes (never read past the buffer), a wrong password. */
     struct host fill = {.mode = "fill"};
     session = ready_session(engine, "fill");
-    tender_session_set_conversation(session, conversation, &fill);
+    CHECK(tender_session_set_conversation(session, conversation, &fill) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED && fill.calls == 1 && fill.size > 1);
     CHECK(strstr(tender_last_error(), "wrongCredentials") != NULL);
     CHECK(PAYMENTS(engine) == 1);
-    tender_session_set_conversation(session, conversation, &right);
+    CHECK(tender_session_set_conversation(session, conversation, &right) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS && PAYMENTS(engine) == 2);
     tender_string_free(record);
     record = NULL;
@@ -184,7 +185,7 @@ static void test_callbacks(void) {
     struct host thread = {.mode = "thread", .engine = engine};
     session = ready_session(engine, "thread");
     thread.session = session;
-    tender_session_set_conversation(session, conversation, &thread);
+    CHECK(tender_session_set_conversation(session, conversation, &thread) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS);
     CHECK(thread.nested_code == TENDER_RESPONSE_SUCCESS);       /* the re-entering thread paid... */
     CHECK(thread.other_code == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED); /* the other session had no conversation */
@@ -198,7 +199,7 @@ static void test_callbacks(void) {
     struct host reenter = {.mode = "reenter", .engine = engine};
     session = ready_session(engine, "reenter");
     reenter.session = session;
-    tender_session_set_conversation(session, conversation, &reenter);
+    CHECK(tender_session_set_conversation(session, conversation, &reenter) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS);
     CHECK(reenter.nested[0] == TENDER_OK && reenter.nested[1] == TENDER_OK && reenter.nested[3] == TENDER_OK);
     CHECK(reenter.nested[2] == TENDER_RESPONSE_SUCCESS);
@@ -234,7 +235,7 @@ static void test_throttle_across_processes(void) {
                 snprintf(key, sizeof key, "guess-%d-%d", i, attempt);
                 struct host guess = {.mode = "fill"};
                 tender_session *session = ready_session(mine, key);
-                tender_session_set_conversation(session, conversation, &guess);
+                CHECK(tender_session_set_conversation(session, conversation, &guess) == TENDER_OK);
                 char *record = NULL;
                 refused += handle(session, &record) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED;
                 tender_string_free(record);

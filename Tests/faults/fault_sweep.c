@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fault_sweep.c - injects an I/O fault or a power loss at every SQLite call point of
  * a payment, a key rotation, a payment status change and a checkpoint (each from
@@ -64,7 +65,7 @@ static tender_result pay(tender_engine *engine, int *acknowledged) {
     tender_string_free(json);
     if (rc == TENDER_OK) rc = tender_session_confirm(session, &code, NULL, NULL);
     if (rc == TENDER_OK && code == TENDER_RESPONSE_READY) {
-        rc = tender_session_handle(session, &code, NULL, NULL, NULL, NULL);
+        rc = tender_session_handle(session, &code, NULL, NULL);
         *acknowledged = rc == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
     }
     tender_session_free(session);
@@ -76,7 +77,7 @@ static tender_result request(tender_engine *engine) {
     tender_response_code code = 0;
     tender_result rc = tender_session_new(engine, REQUEST, strlen(REQUEST), &session);
     if (rc == TENDER_OK) rc = tender_session_confirm(session, &code, NULL, NULL);
-    if (rc == TENDER_OK) rc = tender_session_handle(session, &code, NULL, NULL, NULL, NULL);
+    if (rc == TENDER_OK) rc = tender_session_handle(session, &code, NULL, NULL);
     tender_session_free(session);
     return rc == TENDER_OK && code != TENDER_RESPONSE_SUCCESS ? TENDER_E_STORE : rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fault_vfs.c - see fault_vfs.h. Test-only. */
 #define _GNU_SOURCE
 #include "fault_vfs.h"

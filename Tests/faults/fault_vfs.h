@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fault_vfs.h - a test-only SQLite VFS that injects I/O faults and power loss
  * (never linked into libtender.so). Installed as the default VFS of the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_common.h - what every C fuzz target shares (test-only; never in libtender.so).
  * A scratch folder, engines seeded like the C API test, and the one rule every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helper of test_ledger.py's cross-process idempotency test (not a test module).
 
     python3 concurrent_payer.py HOME SEED GO_FILE KEYS AMOUNT

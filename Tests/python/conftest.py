@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the Python binding tests.
 
 The binding under test is the installed ``tender`` package (``pip install
 ./python``); when none is installed, the one in this checkout
 (``<repo>/python``). It finds libtender the documented way:
 ``$TENDER_LIBRARY`` (set by the test runner, e.g.
-``TENDER_LIBRARY=$PWD/build/lib/libtender.so.0``), else pkg-config, else the
+``TENDER_LIBRARY=$PWD/build/lib/libtender.so.1``), else pkg-config, else the
 soname through the dynamic loader.
 
 Engines here are opened with ``authentication=NO_AUTH`` (a policy that never

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helper of test_ledger.py's crash test (not a test module).
 
     python3 crash_submitter.py HOME FIRST

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The person's yes before money moves (Session.agree, TENDER_E_NOT_AGREED):
 confirm asks in words, handle refuses without a yes, a no pays nothing."""
 import pytest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`tender ask`: the whole dialog from a request in words, driven with one
 answer per line on standard input (the PAM password included), on a home
 seeded by `tender demo` and its demo PAM stack (docs/understanding.md,

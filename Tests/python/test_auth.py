@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Re-authentication through PAM before a payment (the binding's side).
 
 Each test builds a PAM stack of its own in a temporary directory: a service

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The tender tool reads its arguments even when a preloaded library moves the environment.
 
 Issue 14.6: started straight from subprocess with LD_PRELOAD=libpam_wrapper.so,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `tender` tool on a demo home: the seed scenarios, the directory
 commands, and `tender intent` run from standard input (one reply per line,
 the PAM password included)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`tender intent` asks PAM's password on the terminal, without echo.
 
 Runs the CLI on a pseudo-terminal in a demo home (where the tool uses the

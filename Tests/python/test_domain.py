@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The seed scenarios of the Payments domain, turn by turn, through the Python
 binding (docs/intents.md, include/tender.h).
 
@@ -9,7 +10,7 @@ month" always finds this month's bills.
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python/test_domain.py
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python/test_domain.py
 """
 
 import calendar

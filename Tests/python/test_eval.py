@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`tender eval` on the dev data (../shared/data and data/generated): the
 figures the trained models reach on sentences they never saw hold. The
 thresholds are the figures measured when the models were last trained
@@ -86,7 +87,7 @@ def test_eval_scores_what_it_reads(tmp_path):
 MEASURED = {
     "clinc_in_scope": 0.93, "clinc_false_accepts": 0.005,
     "sgd_in_scope": 0.98, "sgd_false_accepts": 0.002,
-    "sgd_amount_f1": 0.99, "sgd_person_f1": 0.85, "sgd_account_type_f1": 0.95,
-    "generated_en_in_scope": 0.75, "generated_en_slot_f1": 0.89,
-    "generated_es_in_scope": 0.86,
+    "sgd_amount_f1": 0.99, "sgd_person_f1": 0.93, "sgd_account_type_f1": 0.95,
+    "generated_en_in_scope": 0.75, "generated_en_slot_f1": 0.86,
+    "generated_es_in_scope": 0.88,
 }

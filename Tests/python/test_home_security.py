@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The home as an attacker sees it (issues 18 and 20).
 
 - ownership and modes (ssh StrictModes): a home, store, -wal or -shm of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An engine whose directory and payments are the host's (``tender.Engine(...,
 host=...)``, ``tender_engine_new_with_host``): the directory comes from the
 host's ``lookup``, payments go through its ``can_send`` and ``send``, and
@@ -5,7 +6,7 @@ Tender keeps the signed record (docs/intents.md, "Host callbacks").
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python/test_host_callbacks.py
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python/test_host_callbacks.py
 """
 
 import copy
@@ -108,9 +109,18 @@ def host():
 
 
 @pytest.fixture
-def engine(tmp_path, host):
-    eng = tender.Engine(tmp_path / "home", authentication=NO_AUTH, host=host)
-    eng.import_directory(copy.deepcopy(STORE_DIRECTORY))
+def home(tmp_path):
+    """A home whose store holds a directory of its own (STORE_DIRECTORY),
+    imported through an engine without a host."""
+    path = tmp_path / "home"
+    with tender.Engine(path, authentication=NO_AUTH) as plain:
+        plain.import_directory(copy.deepcopy(STORE_DIRECTORY))
+    return path
+
+
+@pytest.fixture
+def engine(home, host):
+    eng = tender.Engine(home, authentication=NO_AUTH, host=host)
     yield eng
     eng.close()
 
@@ -121,8 +131,14 @@ def param(resolution, name):
     return found[0]
 
 
-def store_balance(engine):
-    return {a["id"]: a["balance"]["amount"] for a in engine.directory()["accounts"]}
+def store_directory(home):
+    """The store's own directory, read through an engine without a host."""
+    with tender.Engine(home, authentication=NO_AUTH) as plain:
+        return plain.directory()
+
+
+def store_balance(home):
+    return {a["id"]: a["balance"]["amount"] for a in store_directory(home)["accounts"]}
 
 
 SEND_TIM = {"intent": "send_payment", "payee": {"name": "Tim Cook"},
@@ -132,7 +148,7 @@ SEND_TIM = {"intent": "send_payment", "payee": {"name": "Tim Cook"},
 # ------------------------------------------------------------------ payments
 
 
-def test_send_payment_through_the_hosts_can_send_and_send(engine, host):
+def test_send_payment_through_the_hosts_can_send_and_send(engine, host, home):
     assert engine.host is host
     with engine.session(SEND_TIM) as s:
         r = s.resolve()
@@ -170,7 +186,7 @@ def test_send_payment_through_the_hosts_can_send_and_send(engine, host):
     assert engine.payments() == [record]
     assert engine.verify()["records"] == 1
     # the store's balances are not the host's: untouched
-    assert store_balance(engine) == {"checking": "1000.00"}
+    assert store_balance(home) == {"checking": "1000.00"}
     # nor does Tender touch the host's data
     assert host.directory == HOST_DIRECTORY
 
@@ -191,7 +207,7 @@ def test_the_same_key_in_a_new_session_neither_checks_nor_sends_again(engine, ho
     assert engine.payments() == [record]
 
 
-def test_pay_bill_through_the_host(engine, host):
+def test_pay_bill_through_the_host(engine, host, home):
     intent = {"intent": "pay_bill", "billPayee": {"name": "Electric Company"},
               "transactionAmount": {"amountType": "minimumDue"}, "idempotencyKey": "bill-1"}
     with engine.session(intent) as s:
@@ -216,9 +232,30 @@ def test_pay_bill_through_the_host(engine, host):
     assert record["intent"] == "pay_bill" and record["billPayee"]["id"] == "electric-main"
     assert engine.payments() == [record]
     assert engine.verify()["records"] == 1
-    assert store_balance(engine) == {"checking": "1000.00"}
-    assert engine.directory()["bills"] == []  # the store keeps no bills of the host's
+    assert store_balance(home) == {"checking": "1000.00"}
+    assert store_directory(home)["bills"] == []  # the store keeps no bills of the host's
     assert host.directory == HOST_DIRECTORY
+
+
+def test_the_directory_calls_act_on_the_hosts_directory(engine, host, home):
+    # Regression (issue 19): they used to read and change the built-in store,
+    # which an engine with a host never resolves against.
+    directory = engine.directory()
+    assert [c["id"] for c in directory["contacts"]] == [c["id"] for c in HOST_DIRECTORY["contacts"]]
+    assert [b["id"] for b in directory["bills"]] == ["electric-main-bill"]
+    assert {"contacts", "accounts", "billPayees", "bills"} <= set(host.lookups)
+    with pytest.raises(tender.WrongStateError) as info:
+        engine.import_directory({"contacts": [{"id": "new", "displayName": "New Person", "handles": []}]})
+    assert "host" in info.value.message
+    with pytest.raises(tender.WrongStateError):
+        engine.remove_from_directory({"contacts": ["store-only"]})
+    # the store's own directory is untouched, and so is the host's
+    assert [c["id"] for c in store_directory(home)["contacts"]] == ["store-only"]
+    assert host.directory == HOST_DIRECTORY
+    # a failing lookup is the host's failure, not the store's
+    host.fail = "lookup"
+    with pytest.raises(tender.CallbackError):
+        engine.directory()
 
 
 def test_a_search_reads_the_hosts_directory(engine, host):
@@ -331,15 +368,15 @@ def test_the_store_keeps_the_vocabulary_and_the_signed_in_flag(engine, host):
 
 
 @pytest.mark.parametrize("where", ["lookup", "can_send", "send"])
-def test_a_callback_raising_is_a_clean_store_error(engine, host, where, capfd):
+def test_a_callback_raising_is_a_clean_callback_error(engine, host, where, capfd):
     host.fail = where
     with engine.session(SEND_TIM) as s:
-        with pytest.raises(tender.StoreError) as info:
+        with pytest.raises(tender.CallbackError) as info:
             s.resolve()
             s.confirm()
             s.handle()
         error = info.value
-        assert error.code == 300 and error.name == "TENDER_E_STORE"
+        assert error.code == 600 and error.name == "TENDER_E_CALLBACK"
         assert where in error.message
         assert isinstance(error.__cause__, ValueError)
         assert str(error.__cause__) == f"the host's {where} broke"
@@ -356,12 +393,12 @@ def test_a_callback_raising_is_a_clean_store_error(engine, host, where, capfd):
 
 
 @pytest.mark.parametrize("answer", ["success", None, True, 99, 2**40])
-def test_a_callback_answering_nonsense_is_a_store_error(engine, host, answer):
+def test_a_callback_answering_nonsense_is_a_callback_error(engine, host, answer):
     host.send_answer = answer
     with engine.session(SEND_TIM) as s:
         s.resolve()
         assert s.confirm()[0] == ResponseCode.READY
-        with pytest.raises(tender.StoreError) as info:
+        with pytest.raises(tender.CallbackError) as info:
             s.handle()
     assert "send" in info.value.message
     assert engine.payments() == []
@@ -369,10 +406,10 @@ def test_a_callback_answering_nonsense_is_a_store_error(engine, host, answer):
 
 @pytest.mark.parametrize("document", [None, 42, "not json", {"contacts": [{"id": "x"}]},
                                       {"people": []}])
-def test_a_lookup_answering_nonsense_is_a_store_error(engine, host, document):
+def test_a_lookup_answering_nonsense_is_a_callback_error(engine, host, document):
     host.lookup = lambda what: document
     with engine.session(SEND_TIM) as s:
-        with pytest.raises(tender.StoreError):
+        with pytest.raises(tender.CallbackError):
             s.resolve()
 
 
@@ -383,7 +420,7 @@ def test_a_callback_must_not_call_back_into_its_engine(engine, host):
 
     host.lookup = reentrant
     with engine.session(SEND_TIM) as s:
-        with pytest.raises(tender.StoreError) as info:
+        with pytest.raises(tender.CallbackError) as info:
             s.resolve()
     assert isinstance(info.value.__cause__, RuntimeError)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`make install` installs and does nothing else (issue 21): no dependency
 installation, no network, no `swift build` when build/ is current; and
 ensure-deps, as an ordinary user missing pytest, suggests what works on
@@ -11,7 +12,9 @@ import subprocess
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILT = [os.path.join(REPO, "build", "lib", "libtender.so.0.1.0"), os.path.join(REPO, "build", "bin", "tender")]
+VERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-version"], capture_output=True, text=True).stdout.strip()
+SOVERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-soversion"], capture_output=True, text=True).stdout.strip()
+BUILT = [os.path.join(REPO, "build", "lib", f"libtender.so.{VERSION}"), os.path.join(REPO, "build", "bin", "tender")]
 pytestmark = pytest.mark.skipif(not all(os.path.exists(p) for p in BUILT), reason="build/ is not built (make build)")
 
 #: Commands that install, fetch or build: each one found on PATH records that it ran, and fails.
@@ -67,7 +70,7 @@ def test_make_install_as_an_ordinary_user_only_copies(user_dir):
     assert not os.path.exists(ran), "make install ran: " + open(ran).read()
     assert "ensure-deps" not in done.stdout + done.stderr
     assert {p: os.stat(p).st_mtime_ns for p in BUILT} == before, "build/ was rebuilt"
-    for f in ["lib/libtender.so.0.1.0", "lib/libtender.so.0", "lib/libtender.so", "include/tender.h", "bin/tender",
+    for f in [f"lib/libtender.so.{VERSION}", f"lib/libtender.so.{SOVERSION}", "lib/libtender.so", "include/tender.h", "bin/tender",
               "lib/pkgconfig/tender.pc", "etc/pam.d/tender"]:
         assert os.path.lexists(os.path.join(prefix, f)), f"missing after install: {f}"
     with open(os.path.join(prefix, "lib/pkgconfig/tender.pc")) as pc:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the signed, hash-chained ledger through the Python binding
 (include/tender.h: tender_engine_ledger, _verify, _checkpoint, _public_key,
 _rotate_key and the JWS of tender_session_handle).
@@ -17,7 +18,7 @@ The `tender` command-line tool is located through $TENDER_CLI, else
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python
 """
 
 import base64

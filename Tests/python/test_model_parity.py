@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The library's models give the training script's predictions
 (scripts/train-understanding-model.py writes Tests/fixtures/model-parity.jsonl
 from the quantised weights, computed in Python as the library computes them):

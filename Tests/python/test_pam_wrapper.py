@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The whole process under pam_wrapper: examples/send_payment.py with the
 default authentication policy, i.e. the real PAM calls (pam_start, not
 pam_start_confdir) on the service "tender".

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The README's snippets run as written: every fenced C and Python block is
 extracted and run, as libgit2 tests its examples.
 
@@ -28,7 +29,7 @@ USER = pwd.getpwuid(os.geteuid()).pw_name
 pytestmark = [
     pytest.mark.skipif(not os.path.exists(WRAPPER) or not os.path.exists(PAM_MATRIX),
                        reason="libpam-wrapper is missing (apt-get install libpam-wrapper)"),
-    pytest.mark.skipif(not os.path.exists(os.path.join(REPO, "build", "lib", "libtender.so.0.1.0")),
+    pytest.mark.skipif(not os.path.exists(os.path.join(REPO, "build", "bin", "tender")),
                        reason="build/ is not built (make build)"),
 ]
 
@@ -72,7 +73,7 @@ def run(args, env):
 def installed(tmp_path_factory):
     """A copy installed into a temporary prefix; pkg-config's flags for it."""
     prefix = tmp_path_factory.mktemp("readme-prefix")
-    done = subprocess.run(["make", "-s", "-C", REPO, "install", f"PREFIX={prefix}", f"PAMDIR={prefix}/etc/pam.d"],
+    done = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "install", f"PREFIX={prefix}", f"PAMDIR={prefix}/etc/pam.d"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))

@@ -1,9 +1,10 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the Python binding and, through it, of libtender's send-payment
 dialog (docs/json.md, include/tender.h).
 
 Run from the repository root:
 
-    TENDER_LIBRARY=$PWD/build/lib/libtender.so.0 python3 -m pytest -q Tests/python
+    TENDER_LIBRARY=$PWD/build/lib/libtender.so.1 python3 -m pytest -q Tests/python
 """
 
 import gc
@@ -151,7 +152,7 @@ def _run_python(code, env_changes, unset=()):
 
 
 def test_library_not_found_is_a_clear_error(tmp_path):
-    missing = str(tmp_path / "nowhere" / "libtender.so.0")
+    missing = str(tmp_path / "nowhere" / "libtender.so.1")
     proc = _run_python("import libtender", {"TENDER_LIBRARY": missing})
     assert proc.returncode != 0
     assert "TenderLibraryNotFound" in proc.stderr
@@ -175,7 +176,7 @@ def test_version_mismatch_is_refused():
             return b"1.2.3"
 
     with pytest.raises(tender.TenderVersionMismatch) as info:
-        tender._lib._check_version(FutureLibrary(), "/x/libtender.so.0")
+        tender._lib._check_version(FutureLibrary(), "/x/libtender.so.1")
     assert info.value.found == 10203
     assert "1.2.3" in str(info.value)
     assert isinstance(info.value, OSError)
@@ -192,17 +193,17 @@ def test_library_found_through_pkg_config(tmp_path):
     if loaded is None:
         pytest.skip("the library under test was not loaded from a path")
     libdir = os.path.dirname(loaded)
-    if not os.path.exists(os.path.join(libdir, "libtender.so.0")):
-        pytest.skip(f"no libtender.so.0 next to {loaded}")
+    if not os.path.exists(os.path.join(libdir, "libtender.so.1")):
+        pytest.skip(f"no libtender.so.1 next to {loaded}")
     pcdir = tmp_path / "pkgconfig"
     pcdir.mkdir()
     (pcdir / "tender.pc").write_text(
         f"prefix={tmp_path}\nlibdir={libdir}\n\n"
-        "Name: tender\nDescription: test\nVersion: 0.1.0\nLibs: -L${libdir} -ltender\n")
+        "Name: tender\nDescription: test\nVersion: 0.2.0\nLibs: -L${libdir} -ltender\n")
     proc = _run_python("import libtender as tender; print(tender.library_path)",
                        {"PKG_CONFIG_PATH": str(pcdir)}, unset=["TENDER_LIBRARY"])
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == os.path.join(libdir, "libtender.so.0")
+    assert proc.stdout.strip() == os.path.join(libdir, "libtender.so.1")
 
 
 def test_library_found_through_soname(tmp_path):
@@ -215,7 +216,7 @@ def test_library_found_through_soname(tmp_path):
          "PKG_CONFIG_PATH": str(tmp_path), "PKG_CONFIG_LIBDIR": str(tmp_path)},
         unset=["TENDER_LIBRARY"])
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "libtender.so.0"
+    assert proc.stdout.strip() == "libtender.so.1"
 
 
 # ------------------------------------------------------------ the whole dialog

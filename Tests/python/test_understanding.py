@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Understanding requests in words through the Python binding: ``tender.parse``
 (no engine), ``Engine.parse``, ``Engine.parse_alternatives``, shortcuts and
 ``Engine.session_from_text`` (docs/understanding.md, include/tender.h

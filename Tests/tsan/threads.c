@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * threads.c - eight threads on one engine at once, for ThreadSanitizer (make test-tsan):
  * two pay, two verify the ledger, two rotate the signing key and two import the
@@ -45,7 +46,7 @@ static void pay(int worker, int round) {
     if (rc == TENDER_OK) rc = tender_session_resolve(session, &json, NULL);
     tender_string_free(json);
     if (rc == TENDER_OK) rc = tender_session_confirm(session, &code, NULL, NULL);
-    if (rc == TENDER_OK && code == TENDER_RESPONSE_READY) rc = tender_session_handle(session, &code, NULL, NULL, NULL, NULL);
+    if (rc == TENDER_OK && code == TENDER_RESPONSE_READY) rc = tender_session_handle(session, &code, NULL, NULL);
     if (rc != TENDER_OK || code != TENDER_RESPONSE_SUCCESS) fail("pay", rc);
     tender_session_free(session);
 }

@@ -1,19 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding, loading and declaring libtender (private).
 
 Search order (the first candidate that exists is used):
 
+0. The copy bundled in this package (``libtender/libtender.so.N``, which
+   a wheel built by ``make wheel`` carries): when present it is the only
+   candidate, so a wheel always runs the library it was built with.
 1. ``$TENDER_LIBRARY``: the full path of the shared library. When this
    variable is set (and not empty) it is the *only* candidate: a wrong path is
    an error rather than a silent fallback to another installed copy.
-2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.0``, when
+2. pkg-config: ``$(pkg-config --variable=libdir tender)/libtender.so.N``, when
    ``pkg-config`` is installed and knows the ``tender`` package.
-3. The soname ``libtender.so.0`` through the normal dynamic loader
+3. The soname ``libtender.so.N`` through the normal dynamic loader
    (``LD_LIBRARY_PATH``, the ld.so cache, the default directories).
 
 If nothing loads, :class:`~tender.errors.TenderLibraryNotFound` lists every
-candidate and why it failed. A library whose ``tender_version_number()`` has a
-major version other than :data:`EXPECTED_MAJOR` is refused with
-:class:`~tender.errors.TenderVersionMismatch`.
+candidate and why it failed; when the library was found but a system library
+it needs is missing, :class:`MissingSystemLibrary` (an :class:`ImportError`)
+names it and the Debian package that provides it. A library whose
+``tender_version_number()`` has a major version other than
+:data:`EXPECTED_MAJOR` (or, for major version 0, a minor version other than
+:data:`EXPECTED_MINOR`) is refused with :class:`~tender.errors.TenderVersionMismatch`.
 """
 
 from __future__ import annotations
@@ -29,10 +36,57 @@ from .errors import TenderLibraryError, TenderLibraryNotFound, TenderVersionMism
 
 #: The major version of libtender this binding is written for.
 EXPECTED_MAJOR = 0
+#: While the major version is 0, the minor version names the ABI as well
+#: (libtender 0.2 is soname libtender.so.1): it must match too.
+EXPECTED_MINOR = 2
+#: struct tender_host's version (TENDER_HOST_VERSION).
+HOST_VERSION = 1
 #: The environment variable naming the library explicitly.
 ENV_VAR = "TENDER_LIBRARY"
 #: The soname of the library.
-SONAME = "libtender.so.0"
+SONAME = "libtender.so.1"
+#: The copy a wheel carries, beside this file.
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+
+#: The system libraries libtender links, by soname: the Debian/Ubuntu package that provides each.
+SYSTEM_LIBRARIES = {
+    "libssl.so.3": "libssl3",
+    "libcrypto.so.3": "libssl3",
+    "libsqlite3.so.0": "libsqlite3-0",
+    "libpam.so.0": "libpam0g",
+    "libaudit.so.1": "libaudit1",
+    "libcap-ng.so.0": "libcap-ng0",
+    "libstdc++.so.6": "libstdc++6",
+    "libgcc_s.so.1": "libgcc-s1",
+}
+
+
+class MissingSystemLibrary(ImportError):
+    """libtender was found, but a system library it links is missing.
+
+    ``.library`` is the missing soname (e.g. ``"libsqlite3.so.0"``),
+    ``.package`` the Debian/Ubuntu package that provides it, ``.path`` the
+    libtender that could not be loaded.
+    """
+
+    def __init__(self, library: str, package: str, path: str, detail: str):
+        super().__init__(
+            f"libtender ({path}) needs the system library {library}, which is missing or unusable "
+            f"({detail}); install it: apt install {package} (libtender needs libssl3, libsqlite3-0 "
+            f"and libpam0g)",
+            name="libtender",
+            path=path,
+        )
+        self.library = library
+        self.package = package
+
+
+def _missing_dependency(error: str) -> Optional[Tuple[str, str]]:
+    """(soname, package) when a loader error names a system library libtender links, else None."""
+    for library, package in SYSTEM_LIBRARIES.items():
+        if error.startswith(library + ":") or f" {library}:" in error or f"/{library}:" in error:
+            return library, package
+    return None
 
 _c_result = c_int32  # tender_result
 _c_response = c_int32  # tender_response_code
@@ -62,6 +116,7 @@ class TenderHost(ctypes.Structure):
     library copies the struct; the callbacks must outlive the engine)."""
 
     _fields_ = [
+        ("version", c_uint32),  # HOST_VERSION
         ("userdata", c_void_p),
         ("lookup", LOOKUP_FN),
         ("can_send", SEND_FN),  # a NULL SEND_FN(): always ready
@@ -123,21 +178,14 @@ _SIGNATURES = {
     "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_session_agree": (_c_result, [_c_handle, c_int]),
+    # code_out, outcome_out, len_out (docs/outcome.md)
     "tender_session_confirm": (
         _c_result,
         [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
     ),
-    # code_out, record_out, record_len_out, jws_out, jws_len_out
     "tender_session_handle": (
         _c_result,
-        [
-            _c_handle,
-            POINTER(_c_response),
-            POINTER(c_void_p),
-            POINTER(c_size_t),
-            POINTER(c_void_p),
-            POINTER(c_size_t),
-        ],
+        [_c_handle, POINTER(_c_response), POINTER(c_void_p), POINTER(c_size_t)],
     ),
     # understanding (docs/understanding.md)
     "tender_engine_parse": (
@@ -193,14 +241,21 @@ def _declare(lib: ctypes.CDLL, path: str) -> None:
         raise TenderLibraryError(f"{path} is not a usable libtender: missing {', '.join(missing)}")
 
 
+def compatible(number: int) -> bool:
+    """Whether a library of version ``number`` (MAJOR * 10000 + MINOR * 100 +
+    PATCH) has the ABI this binding is written for."""
+    major, minor = number // 10000, number // 100 % 100
+    return major == EXPECTED_MAJOR and (EXPECTED_MAJOR != 0 or minor == EXPECTED_MINOR)
+
+
 def _check_version(lib: ctypes.CDLL, path: str) -> None:
     number = int(lib.tender_version_number())
-    if number // 10000 != EXPECTED_MAJOR:
+    if not compatible(number):
         text = lib.tender_version_string()
         shown = text.decode("utf-8", "replace") if text else str(number)
         raise TenderVersionMismatch(
             f"{path} is libtender {shown} (version number {number}), but this binding "
-            f"needs major version {EXPECTED_MAJOR}",
+            f"needs version {EXPECTED_MAJOR}.{EXPECTED_MINOR}",
             path=path,
             found=number,
             expected_major=EXPECTED_MAJOR,
@@ -210,7 +265,7 @@ def _check_version(lib: ctypes.CDLL, path: str) -> None:
 def load() -> Tuple[ctypes.CDLL, str]:
     """Find and load libtender; returns ``(library, how it was found)``.
 
-    Raises TenderLibraryNotFound, TenderVersionMismatch or TenderLibraryError.
+    Raises TenderLibraryNotFound, MissingSystemLibrary, TenderVersionMismatch or TenderLibraryError.
     """
     tried: List[Tuple[str, str]] = []
 
@@ -218,13 +273,20 @@ def load() -> Tuple[ctypes.CDLL, str]:
         try:
             return ctypes.CDLL(name)
         except OSError as exc:
-            tried.append((what, str(exc) or "cannot be loaded"))
+            detail = str(exc) or "cannot be loaded"
+            missing = _missing_dependency(detail)
+            if missing is not None:
+                raise MissingSystemLibrary(missing[0], missing[1], name, detail) from None
+            tried.append((what, detail))
             return None
 
     lib = None
     found = ""
     explicit = os.environ.get(ENV_VAR, "")
-    if explicit:
+    if os.path.exists(BUNDLED):
+        lib = attempt(f"bundled: {BUNDLED}", BUNDLED)
+        found = BUNDLED
+    elif explicit:
         what = f"${ENV_VAR}={explicit}"
         if not os.path.exists(explicit):
             tried.append((what, "no such file"))
@@ -251,7 +313,7 @@ def load() -> Tuple[ctypes.CDLL, str]:
     if lib is None:
         lines = "\n".join(f"  - {what}: {why}" for what, why in tried)
         hint = (
-            f"set {ENV_VAR} to the full path of libtender.so.0"
+            f"set {ENV_VAR} to the full path of {SONAME}"
             if not explicit
             else f"fix or unset {ENV_VAR}"
         )

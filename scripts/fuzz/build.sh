@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Builds the fuzz targets (make fuzz): libtender.so and TenderCore instrumented for
 # libFuzzer (sanitizer coverage) and AddressSanitizer in .build-fuzz, then one binary
 # per target in build/fuzz/. Test-only: nothing here goes into build/lib.
@@ -20,9 +21,10 @@ mkdir -p "$out"
     -Xcc -fsanitize=address -Xcc -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp
 lib=$scratch/release
 swift_rt=$toolchain/../lib/swift/linux
-# The library's soname is libtender.so.0: the targets find it in build/fuzz/lib.
+# The targets find the library by its soname in build/fuzz/lib.
+soname=$(readelf -d "$lib/libtender.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 mkdir -p "$out/lib"
-ln -sf "$lib/libtender.so" "$out/lib/libtender.so.0"
+ln -sf "$lib/libtender.so" "$out/lib/$soname"
 
 # C targets over the C API: ASan + UBSan in the harness, libFuzzer's main.
 for src in Tests/fuzz/targets/*.c; do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs every fuzz target (make fuzz SECONDS=N; make fuzz-smoke runs each for a few seconds
 # in make test). Each starts from its committed seeds (Tests/fuzz/corpus/TARGET) and keeps
 # what it finds in build/fuzz/corpus/TARGET ($FUZZ_OUT/corpus); any crash, leak or failed check

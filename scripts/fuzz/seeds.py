@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpora of the fuzz targets (Tests/fuzz/corpus/TARGET/) from the tests:
 every JSON string literal of the C API test, sorted by what it is, the texts of the
 model-parity fixture, the app vocabulary of VocabularyTests.swift, and a few ledger

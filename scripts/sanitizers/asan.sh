@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make test-asan: libtender built with AddressSanitizer (the instrumented library of
 # scripts/fuzz/build.sh, in .build-fuzz), the C API test and the C example built with
 # ASan + UBSan against it (leaks checked, any report fails), then the Python tests with
@@ -12,7 +13,7 @@ mkdir -p "$TMPDIR"
 scripts/fuzz/build.sh >"$TMPDIR/asan-build.log" 2>&1 || { tail -30 "$TMPDIR/asan-build.log"; exit 1; }
 SWIFT=${SWIFT:-$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)}
 toolchain=$(dirname "$(readlink -f "$SWIFT")")
-lib=$root/build/fuzz/lib            # libtender.so.0 -> .build-fuzz/release/libtender.so
+lib=$root/build/fuzz/lib            # libtender.so.N -> .build-fuzz/release/libtender.so
 swift_rt=$toolchain/../lib/swift/linux
 runtime=$("$toolchain/clang" -print-file-name=libclang_rt.asan-x86_64.so)
 work=$root/build/asan
@@ -50,7 +51,7 @@ venv=$work/venv
     # ASan runtime, and pam_wrapper dlopens libpam with RTLD_DEEPBIND, which ASan refuses
     # outright ("incompatible with sanitizer runtime"). The C API test above covers PAM
     # through pam_matrix under ASan instead.
-    TENDER_LIBRARY="$lib/libtender.so.0" TENDER_CLI="$root/build/bin/tender" LD_LIBRARY_PATH="$swift_rt" \
+    TENDER_LIBRARY="$(ls "$lib"/libtender.so.* | head -1)" TENDER_CLI="$root/build/bin/tender" LD_LIBRARY_PATH="$swift_rt" \
     LD_PRELOAD="$runtime" ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:verify_asan_link_order=0" \
         "$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/Tests/python" \
         --ignore="$root/Tests/python/test_pam_wrapper.py" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # LeakSanitizer over the Swift test suites (make test-leaks): builds them with
 # AddressSanitizer, runs them, and fails on any leak outside the test runner
 # (scripts/sanitizers/lsan.supp says what is suppressed and why).

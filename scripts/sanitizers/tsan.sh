@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make test-tsan: ThreadSanitizer over the Swift suites that run threads (signing
 # batches, the worker pool, the store's concurrent writers, the ledger verifier) and
 # over libtender itself: Tests/tsan/threads.c, eight threads paying, verifying, rotating
@@ -28,7 +29,7 @@ echo "== 8 threads on one engine (libtender with TSan)"
 "$SWIFT" build --scratch-path "$scratch" --sanitize=thread --product tender >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 lib=$("$SWIFT" build --scratch-path "$scratch" --sanitize=thread --show-bin-path)
 mkdir -p "$work/lib"
-ln -sf "$lib/libtender.so" "$work/lib/libtender.so.0"
+ln -sf "$lib/libtender.so" "$work/lib/$(readelf -d "$lib/libtender.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"
 "$toolchain/clang" -std=c99 -g -O1 -fsanitize=thread -Iinclude Tests/tsan/threads.c -L"$lib" -ltender -lpthread \
     -L"$toolchain/../lib/swift/linux" -ldispatch -lBlocksRuntime \
     -Wl,-rpath,"$work/lib" -Wl,-rpath,"$toolchain/../lib/swift/linux" -o "$work/threads"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// An object C holds through an opaque pointer: +1 when handed out, looked up

@@ -1,60 +1,29 @@
-internal import Glibc
-import TenderAuth
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
-import TenderCrypto
 import TenderStore
+import TenderWiring
 
-/// What a `tender_engine *` points to: the engine and its store.
-/// Retained once per C reference and once per open session.
+/// What a `tender_engine *` points to: the engine and the ports the C API
+/// administers it through (assembled by ``EngineFactory``; no export touches
+/// the store itself). Retained once per C reference and once per open session.
 final class EngineHandle: CHandle {
-    let engine: Engine
-    let store: SQLiteStore
+    let assembled: AssembledEngine
 
-    /// Opens the store in the configured home; with `host`, the directory and
-    /// the payments are the host's (its callbacks), the ledger stays Tender's.
+    var engine: Engine { assembled.engine }
+    var directoryAdmin: any DirectoryAdmin { assembled.directoryAdmin }
+    var ledgerAdmin: any LedgerAdmin { assembled.ledgerAdmin }
+
+    /// Opens the engine `configuration` describes; with `host`, the directory
+    /// and the payments are the host's (its callbacks), the ledger stays Tender's.
     init(configuration: EngineConfiguration, host: HostCallbacks? = nil) throws(TenderError) {
-        // The authenticator and the vocabulary first: a refusal leaves nothing behind.
-        // One uid for PAM, the audit and the ownership checks: refused when the real and effective uids differ.
-        let user = try PAMAuthenticator.actingUser()
-        let policy = configuration.authentication
-        let authenticator = policy.asksAnything
-            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
-        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try Self.readVocabulary(path) }
-            ?? configuration.vocabulary
-        let access: StoreAccess = configuration.readOnly ? .readOnly : .readWrite(newLedger: configuration.newLedger)
-        try SQLiteStore.prepareHome(configuration.home, access: access)
-        let store = try SQLiteStore(
-            home: configuration.home, keys: try KeyDirectory(home: configuration.home, create: !configuration.readOnly), crypto: OpenSSLLedgerCrypto(),
-            access: access)
-        self.store = store
-        let gate = AuthenticationGate(
-            policy: policy, authenticator: authenticator, records: store, user: user)
-        let directory: any Directory = host.map { HostDirectory(callbacks: $0, store: store) } ?? store
-        engine = Engine(
-            directory: directory, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
-            appVocabulary: vocabulary, backend: host.map { HostBackend(callbacks: $0) }, today: { WallClock.today() })
-    }
-
-    /// What parsing text may look at: the engine's directory, the store's shortcuts, the app vocabulary, today.
-    func parseContext() throws(TenderError) -> ParseContext {
-        ParseContext(directory: engine.directory, shortcuts: try store.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today())
-    }
-
-    /// The app-wide vocabulary file at `path`.
-    private static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
-        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes += chunk[0..<count]
-            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
-            if count < chunk.count { break }
+        let ports = host.map { callbacks in
+            HostPorts(directory: { store in HostDirectory(callbacks: callbacks, store: store) }, backend: HostBackend(callbacks: callbacks))
         }
-        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
-        return try AppVocabulary(json: try JSONInput.parse(bytes))
+        assembled = try EngineFactory.assemble(configuration, host: ports)
     }
+
+    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today.
+    func parseContext() throws(TenderError) -> ParseContext { try assembled.parseContext() }
 
     static let argumentName = "engine"
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CTender
 import TenderCore
 
@@ -6,7 +7,13 @@ import TenderCore
 struct HostCallbacks: @unchecked Sendable {
     let host: tender_host
 
+    /// Checks the struct's version and its required callbacks.
     init(_ host: tender_host) throws(TenderError) {
+        let known = UInt32(TENDER_HOST_VERSION)
+        guard host.version == known else {
+            let hint = host.version == 0 ? " (a struct from libtender 0.1.0, or one not initialised with TENDER_HOST_INIT)" : ""
+            throw .invalidArgument("host->version is \(host.version)\(hint); this libtender knows version \(known): initialise the struct with TENDER_HOST_INIT")
+        }
         guard host.lookup != nil else { throw .nullArgument("host->lookup is NULL") }
         guard host.send != nil else { throw .nullArgument("host->send is NULL") }
         self.host = host
@@ -17,25 +24,39 @@ struct HostCallbacks: @unchecked Sendable {
         guard let lookup = host.lookup else { throw .nullArgument("host->lookup is NULL") }
         let box = ReplyBox()
         let status = box.withPointer { reply in what.withCString { lookup(host.userdata, $0, reply) } }
-        guard status == 0 else { throw .store("the host's lookup callback failed for \(what)") }
-        guard let bytes = box.bytes else { throw .store("the host's lookup callback answered nothing for \(what)") }
+        guard status == 0 else { throw .callback("the host's lookup callback failed for \(what)") }
+        guard let bytes = box.bytes else { throw .callback("the host's lookup callback answered nothing for \(what)") }
         do {
             return try DirectoryDocument(json: try JSONInput.parse(bytes))
         } catch {
-            throw .store("the host's \(what) are not a valid directory document: \(error.message)")
+            throw .callback("the host's \(what) are not a valid directory document: \(error.message)")
         }
     }
 
-    /// Calls `can_send` (nil: ready) or `send` with the payment JSON.
-    func call(send: Bool, _ payment: JSONValue) throws(TenderError) -> ResponseCode {
-        let function = send ? host.send : host.can_send
-        guard let function else { return .ready }
+    /// The host's `can_send` answer for `payment` (ready when the host has none).
+    func canSend(_ payment: JSONValue) throws(TenderError) -> ResponseCode {
+        guard let function = host.can_send else { return .ready }
+        return try Self.ask(function, "can_send", userdata: host.userdata, payment)
+    }
+
+    /// The host's `send` answer for `payment`.
+    func send(_ payment: JSONValue) throws(TenderError) -> ResponseCode {
+        guard let function = host.send else { throw .nullArgument("host->send is NULL") }
+        return try Self.ask(function, "send", userdata: host.userdata, payment)
+    }
+
+    private typealias PaymentFunction = @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int, UnsafeMutablePointer<tender_response_code>?
+    ) -> Int32
+
+    private static func ask(
+        _ function: PaymentFunction, _ name: String, userdata: UnsafeMutableRawPointer?, _ payment: JSONValue
+    ) throws(TenderError) -> ResponseCode {
         let text = JSONWriter.string(payment)
         var code: tender_response_code = -1
-        let status = text.withCString { function(host.userdata, $0, text.utf8.count, &code) }
-        let name = send ? "send" : "can_send"
-        guard status == 0 else { throw .store("the host's \(name) callback failed") }
-        guard let answer = ResponseCode(rawValue: code) else { throw .store("the host's \(name) callback answered an unknown response code \(code)") }
+        let status = text.withCString { function(userdata, $0, text.utf8.count, &code) }
+        guard status == 0 else { throw .callback("the host's \(name) callback failed") }
+        guard let answer = ResponseCode(rawValue: code) else { throw .callback("the host's \(name) callback answered an unknown response code \(code)") }
         return answer
     }
 }

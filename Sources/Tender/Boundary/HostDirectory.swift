@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 import TenderStore
 
@@ -14,4 +15,26 @@ struct HostDirectory: Directory {
     func bills() throws(TenderError) -> [Bill] { try callbacks.lookup("bills").bills }
     func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary { try store.vocabulary(kind) }
     func isSignedIn() throws(TenderError) -> Bool { try store.isSignedIn() }
+}
+
+/// The host owns its directory: reading it asks `lookup`, changing it is
+/// refused; the vocabulary, the shortcuts and the signed-in flag stay in the embedded store.
+extension HostDirectory: DirectoryAdmin {
+    func directoryDocument() throws(TenderError) -> DirectoryDocument {
+        DirectoryDocument(contacts: try contacts(), accounts: try accounts(), billPayees: try billPayees(), bills: try bills())
+    }
+
+    func importDirectory(_ document: DirectoryDocument) throws(TenderError) {
+        throw .wrongState("this engine's directory is the host's (tender_engine_new_with_host): the host changes it, not Tender")
+    }
+
+    func removeFromDirectory(_ removal: DirectoryRemoval) throws(TenderError) {
+        throw .wrongState("this engine's directory is the host's (tender_engine_new_with_host): the host changes it, not Tender")
+    }
+
+    func setVocabulary(_ vocabulary: UserVocabulary) throws(TenderError) { try store.setVocabulary(vocabulary) }
+    func setSignedIn(_ signedIn: Bool) throws(TenderError) { try store.setSignedIn(signedIn) }
+    func shortcuts() throws(TenderError) -> [Shortcut] { try store.shortcuts() }
+    func addShortcut(_ shortcut: Shortcut) throws(TenderError) { try store.addShortcut(shortcut) }
+    func removeShortcut(phrase: String) throws(TenderError) { try store.removeShortcut(phrase: phrase) }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// What a `tender_reply *` points to while a host callback runs: the JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// What a `tender_session *` points to: one dialog, keeping its engine alive.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.
@@ -9,7 +10,7 @@ public func tender_engine_import_directory(_ engine: OpaquePointer?, _ json: Uns
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
         let document = try DirectoryDocument(json: try CBuffers.json(json, json_len, "json"))
-        try handle.store.importDirectory(document)
+        try handle.directoryAdmin.importDirectory(document)
     }
 }
 
@@ -17,7 +18,7 @@ public func tender_engine_import_directory(_ engine: OpaquePointer?, _ json: Uns
 public func tender_engine_remove_from_directory(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
-        try handle.store.removeFromDirectory(try DirectoryRemoval(json: try CBuffers.json(json, json_len, "json")))
+        try handle.directoryAdmin.removeFromDirectory(try DirectoryRemoval(json: try CBuffers.json(json, json_len, "json")))
     }
 }
 
@@ -27,7 +28,7 @@ public func tender_engine_directory(
 ) -> tender_result {
     Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        return JSONWriter.string(try handle.store.directory().json)
+        return JSONWriter.string(try handle.directoryAdmin.directoryDocument().json)
     }
 }
 
@@ -35,14 +36,14 @@ public func tender_engine_directory(
 public func tender_engine_set_vocabulary(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
-        try handle.store.setVocabulary(try UserVocabulary(json: try CBuffers.json(json, json_len, "json")))
+        try handle.directoryAdmin.setVocabulary(try UserVocabulary(json: try CBuffers.json(json, json_len, "json")))
     }
 }
 
 @c @implementation
 public func tender_engine_set_signed_in(_ engine: OpaquePointer?, _ signed_in: Int32) -> tender_result {
     Boundary.call { () throws(TenderError) in
-        try EngineHandle.from(engine).store.setSignedIn(signed_in != 0)
+        try EngineHandle.from(engine).directoryAdmin.setSignedIn(signed_in != 0)
     }
 }
 

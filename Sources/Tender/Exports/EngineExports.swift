@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.
@@ -70,6 +71,6 @@ public func tender_engine_audit(
 ) -> tender_result {
     Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        return JSONWriter.string(.array(try handle.store.auditEntries().map(\.json)))
+        return JSONWriter.string(.array(try handle.ledgerAdmin.auditEntries().map(\.json)))
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.
@@ -12,7 +13,7 @@ public func tender_engine_ledger(
     Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
         var entries: [JSONValue] = []
-        for entry in try handle.store.ledgerEntries() {
+        for entry in try handle.ledgerAdmin.ledgerEntries() {
             let jws = try CompactJWS(parsing: entry.jws)
             let record: JSONValue
             do throws(TenderError) { record = try JSONParser.parse(jws.payload) } catch {
@@ -40,7 +41,7 @@ public func tender_engine_verify(
             let key = try PublicKeyText.parse(try CBuffers.text(trusted_key, trusted_key_len, "trusted_key"))
             trusted = [key.keyID: key.publicKey]
         }
-        let report = try handle.store.verify(checkpoint: checkpointText?.trimmingASCIIWhitespace(), trustedKeys: trusted)
+        let report = try handle.ledgerAdmin.verify(checkpoint: checkpointText?.trimmingASCIIWhitespace(), trustedKeys: trusted)
         return JSONWriter.string(report.json)
     }
 }
@@ -51,7 +52,7 @@ public func tender_engine_checkpoint(
 ) -> tender_result {
     Boundary.returningText(jws_out, named: "jws_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        return try handle.store.checkpoint()
+        return try handle.ledgerAdmin.checkpoint()
     }
 }
 
@@ -63,7 +64,7 @@ public func tender_engine_public_key(
     Boundary.returningText(key_out, named: "key_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
         guard let keyFormat = PublicKeyFormat(rawValue: format) else { throw .invalidArgument("unknown key format \(format)") }
-        let key = try handle.store.activeKey()
+        let key = try handle.ledgerAdmin.activeKey()
         return try keyFormat.render(publicKey: key.publicKey, keyID: key.keyID)
     }
 }
@@ -74,6 +75,6 @@ public func tender_engine_rotate_key(
 ) -> tender_result {
     Boundary.returningText(kid_out, named: "kid_out", length: len_out) { () throws(TenderError) -> String in
         let handle = try EngineHandle.from(engine)
-        return try handle.store.rotateKey().keyID
+        return try handle.ledgerAdmin.rotateKey().keyID
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.
@@ -60,13 +61,13 @@ public func tender_session_agree(_ session: OpaquePointer?, _ yes: Int32) -> ten
 @c @implementation
 public func tender_session_confirm(
     _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
-    _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
+    _ outcome_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
         let (code, response) = try handle.session.confirm()
-        try CBuffers.write(JSONWriter.string(response), to: json_out, length: len_out)
+        try CBuffers.write(JSONWriter.string(response), to: outcome_out, length: len_out)
         codeOut.pointee = code.rawValue
     }
 }
@@ -74,22 +75,13 @@ public func tender_session_confirm(
 @c @implementation
 public func tender_session_handle(
     _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
-    _ record_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ record_len_out: UnsafeMutablePointer<Int>?,
-    _ jws_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ jws_len_out: UnsafeMutablePointer<Int>?
+    _ outcome_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?
 ) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
         let outcome = try handle.session.handle()
-        if let denial = handle.session.lastDenial { LastError.set("\(denial.name): \(denial.message)") }
-        if let record = outcome.record {
-            try CBuffers.publish(record, json: record_out, length: record_len_out, jws: jws_out, length: jws_len_out)
-        } else if let result = outcome.result {
-            CBuffers.publish(try CBuffers.allocate(JSONWriter.string(result)), to: record_out, length: record_len_out)
-            jws_out?.pointee = nil
-            jws_len_out?.pointee = 0
-        }
-        let code = outcome.code
-        codeOut.pointee = code.rawValue
+        try CBuffers.write(JSONWriter.string(try outcome.document()), to: outcome_out, length: len_out)
+        codeOut.pointee = outcome.code.rawValue
     }
 }

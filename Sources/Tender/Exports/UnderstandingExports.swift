@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C exports below implement include/tender.h, where each is documented
 // (ownership, NULL handling, errors, thread safety); @c @implementation checks
 // every signature against it.
@@ -35,7 +36,7 @@ public func tender_parse(
 ) -> tender_result {
     Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
         let said = try CBuffers.text(text, text_len, "text")
-        return JSONWriter.string(try TextParser.parse(said, context: ParseContext(today: WallClock.today())).json)
+        return JSONWriter.string(try TextParser.parse(said, context: ParseContext(today: SystemClock().today())).json)
     }
 }
 
@@ -43,7 +44,7 @@ public func tender_parse(
 public func tender_engine_add_shortcut(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
-        try handle.store.addShortcut(try Shortcut(json: try CBuffers.json(json, json_len, "json")))
+        try handle.directoryAdmin.addShortcut(try Shortcut(json: try CBuffers.json(json, json_len, "json")))
     }
 }
 
@@ -51,7 +52,7 @@ public func tender_engine_add_shortcut(_ engine: OpaquePointer?, _ json: UnsafeP
 public func tender_engine_remove_shortcut(_ engine: OpaquePointer?, _ phrase: UnsafePointer<CChar>?, _ phrase_len: Int) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
-        try handle.store.removeShortcut(phrase: try CBuffers.text(phrase, phrase_len, "phrase"))
+        try handle.directoryAdmin.removeShortcut(phrase: try CBuffers.text(phrase, phrase_len, "phrase"))
     }
 }
 

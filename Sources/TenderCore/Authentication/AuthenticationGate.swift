@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// Decides and performs re-authentication before a payment is submitted:
@@ -10,11 +11,17 @@ public final class AuthenticationGate: Sendable {
     private let grants = Mutex<[AuthenticationGrant]>([])
     /// The user audit entries name when there is no authenticator.
     private let processUser: String
+    /// What the reuse window's time is read from.
+    private let clock: any TenderClock
 
     /// A gate; without an authenticator, payments that need authentication are
-    /// denied, and audit entries name `user`.
-    public init(policy: AuthenticationPolicy, authenticator: (any Authenticator)?, records: (any AuthenticationRecords)?, user: String = "") {
+    /// denied, and audit entries name `user`. The reuse window counts on `clock`.
+    public init(
+        policy: AuthenticationPolicy, authenticator: (any Authenticator)?, records: (any AuthenticationRecords)?, user: String = "",
+        clock: any TenderClock
+    ) {
         self.policy = policy
+        self.clock = clock
         self.authenticator = authenticator
         self.records = records
         processUser = user
@@ -24,7 +31,7 @@ public final class AuthenticationGate: Sendable {
     public static let open: AuthenticationGate = {
         var policy = AuthenticationPolicy()
         policy.restrictedIntents = []
-        return AuthenticationGate(policy: policy, authenticator: nil, records: nil)
+        return AuthenticationGate(policy: policy, authenticator: nil, records: nil, clock: StoppedClock())
     }()
 
     /// Nil when the payment may go ahead; otherwise why it may not. Every
@@ -38,18 +45,18 @@ public final class AuthenticationGate: Sendable {
         guard let records else { return policy.restrictedIntents.contains(intent) ? .systemError("no authentication is configured") : nil }
         let mode = policy.testing ? "testing mode (PAM service \(policy.service)\(policy.configDirectory.map { " in \($0)" } ?? "")): " : ""
         let user = authenticator?.user ?? processUser
-        func audit(_ event: String, _ detail: String) throws(TenderError) {
+        func audit(_ event: AuditEvent, _ detail: String) throws(TenderError) {
             try records.audit(user: user, event: event, intent: intent, detail: mode + detail)
         }
         guard let reason = try policy.requirement(intent: intent, amount: amount, payeeID: payeeID, device: device, records: records) else {
-            try audit("notRequired", "policy unrestricted: no rule restricts this payment")
+            try audit(.notRequired, "policy unrestricted: no rule restricts this payment")
             return nil
         }
         guard let authenticator else {
-            try audit("denied", "systemError: no authenticator is configured")
+            try audit(.denied, "systemError: no authenticator is configured")
             return .systemError("no authenticator is configured")
         }
-        let now = ContinuousClock.now
+        let now = clock.monotonicMilliseconds()
         let reused = grants.withLock { (list) -> String? in
             guard let index = list.firstIndex(where: { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) })
             else { return nil }
@@ -57,17 +64,17 @@ public final class AuthenticationGate: Sendable {
             return list[index].budgetText
         }
         if let reused {
-            try audit("reused", "\(reason): reuse window budget left \(reused)")
+            try audit(.reused, "\(reason): reuse window budget left \(reused)")
             return nil
         }
         let wait = try records.reserveAttempt(user: user, throttle: policy.throttle)
         if wait > 0 {
-            try audit("throttled", "retry in \(wait) s")
+            try audit(.throttled, "retry in \(wait) s")
             return .throttled(retryAfterSeconds: wait)
         }
         guard let conversation else {
             try records.settleAttempt(user: user, outcome: .notCounted, throttle: policy.throttle)
-            try audit("denied", "cancelled: the host set no conversation")
+            try audit(.denied, "cancelled: the host set no conversation")
             return .cancelled("authentication is required and the host set no conversation to ask the person")
         }
         let denial = authenticator.authenticate(through: conversation)
@@ -80,7 +87,7 @@ public final class AuthenticationGate: Sendable {
         }
         try records.settleAttempt(user: user, outcome: outcome, throttle: policy.throttle)
         if let denial {
-            try audit("denied", "\(denial.name): \(denial.message)")
+            try audit(.denied, "\(denial.name): \(denial.message)")
             return denial
         }
         var detail = "\(reason): PAM service \(policy.service)"
@@ -88,14 +95,14 @@ public final class AuthenticationGate: Sendable {
             // A budget for the payments that follow: the amount authenticated, over at most reuseCount payments.
             let grant = AuthenticationGrant(
                 user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, count: policy.reuseCount,
-                expires: now.advanced(by: .seconds(policy.reuseSeconds)))
+                expires: now + Int64(policy.reuseSeconds) * 1000)
             detail += "; reuse budget \(amount.map { "\($0.currency.code) \($0.decimalString)" } ?? "no amount") over at most \(policy.reuseCount) more payment(s) within \(policy.reuseSeconds) s"
             grants.withLock { list in
                 list.removeAll { $0.expires <= now }
                 list.append(grant)
             }
         }
-        try audit("authenticated", detail)
+        try audit(.authenticated, detail)
         if let device { _ = try records.isKnownDevice(device, remember: true) }
         return nil
     }

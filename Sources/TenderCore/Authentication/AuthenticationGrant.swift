@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One successful authentication that may be reused, like LocalAuthentication's
 /// reuse duration or sudo's timestamp: for the same user, intent, payee and
 /// device, until `expires` (counted from the authentication, not sliding).
@@ -13,9 +14,10 @@ struct AuthenticationGrant: Sendable {
     private(set) var remaining: Money?
     /// How many more payments it may cover (the policy's `reuseCount` at first).
     private(set) var remainingCount: Int
-    let expires: ContinuousClock.Instant
+    /// When it expires, in the clock's monotonic milliseconds.
+    let expires: Int64
 
-    init(user: String, intent: String, payeeID: String, device: String?, amount: Money?, count: Int, expires: ContinuousClock.Instant) {
+    init(user: String, intent: String, payeeID: String, device: String?, amount: Money?, count: Int, expires: Int64) {
         self.user = user
         self.intent = intent
         self.payeeID = payeeID
@@ -26,7 +28,7 @@ struct AuthenticationGrant: Sendable {
     }
 
     /// Whether the grant covers a payment of `amount` now.
-    func permits(user: String, intent: String, payeeID: String, device: String?, amount: Money?, at now: ContinuousClock.Instant) -> Bool {
+    func permits(user: String, intent: String, payeeID: String, device: String?, amount: Money?, at now: Int64) -> Bool {
         let covered: Bool
         switch (amount, remaining) {
         case (nil, nil): covered = true

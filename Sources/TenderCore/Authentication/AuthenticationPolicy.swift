@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which payments need the person to authenticate again, and for how long an
 /// authentication can be reused; part of the engine configuration
 /// (`"authentication"`, see docs/json.md).

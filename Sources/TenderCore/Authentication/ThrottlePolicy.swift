@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How repeated authentication failures slow further attempts: after
 /// `freeAttempts` consecutive failures, each further failure makes the person
 /// wait `baseDelaySeconds`, doubling each time up to `maxDelaySeconds`. A

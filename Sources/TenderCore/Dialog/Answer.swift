@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One answer from the host to one open question.
 public struct Answer: Equatable, Sendable {
     /// What the answer says.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an intent's confirm decided: the response code, the response's
 /// members, and what handle will do when the code is ready.
 struct Confirmation {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension DialogContext {
     /// Resolves one of the person's accounts: by id; else every account the
     /// query's nickname (as said, through the account-nickname vocabulary, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension DialogContext {
     /// A required amount checked against the engine's limits: needsValue,
     /// success, or unsupported with the SiriKit currency-amount reason.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension DialogContext {
     /// Resolves the bill payee: by id; by name (the organization, its
     /// nickname, or a payment-organization vocabulary item whose id names a

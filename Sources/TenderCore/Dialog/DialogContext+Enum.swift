@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension DialogContext {
     /// An optional enum parameter: its exact name, a spoken form of it ("Car
     /// Loan") or an app-vocabulary synonym is success; a phrase that only

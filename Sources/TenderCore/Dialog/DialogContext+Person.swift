@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension DialogContext {
     /// A resolved person and the handle a payment reaches them at.
     struct Reached: Equatable {

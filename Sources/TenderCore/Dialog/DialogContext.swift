@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a resolver sees while one resolve or confirm runs: the engine, the
 /// intent as stated, and the dialog state, whose questions it fills in.
 struct DialogContext {

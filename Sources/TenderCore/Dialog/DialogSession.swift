@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One dialog about one intent, SiriKit's resolve → confirm → handle, for
 /// every intent of the Payments domain.
 ///
@@ -246,7 +247,7 @@ public final class DialogSession {
         case let .report(result):
             if engine.gate.policy.restrictedIntents.contains(intentName) {
                 lastDenial = try engine.gate.check(intent: intentName, amount: nil, payeeID: "", device: intent.device, conversation: conversation)
-                if lastDenial != nil { return HandleOutcome(code: .failureCredentialsUnverified) }
+                if let denial = lastDenial { return HandleOutcome(code: .failureCredentialsUnverified, denial: denial) }
             }
             let outcome = HandleOutcome(code: .success, result: result)
             phase = .handled(outcome)
@@ -261,7 +262,7 @@ public final class DialogSession {
             if !paidBefore {
                 lastDenial = try engine.gate.check(
                     intent: intentName, amount: payment.amount, payeeID: payment.partyID, device: intent.device, conversation: conversation)
-                if lastDenial != nil { return HandleOutcome(code: .failureCredentialsUnverified) }
+                if let denial = lastDenial { return HandleOutcome(code: .failureCredentialsUnverified, denial: denial) }
             }
             if let backend = engine.backend, !paidBefore {
                 let code = try backend.send(backendJSON(payment))

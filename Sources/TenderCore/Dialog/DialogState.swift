@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The person's answers so far, as explicit state: chosen ids by key
 /// ("payee", "payee.handle", "billPayee"), declined suggestions, and the
 /// questions of the last resolve. Never inferred again from the intent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The directory as one session call (or one parse) sees it: each list
 /// read once, then kept, so a resolve and the confirm that checks it read
 /// the store once. Used by one thread during one call and then dropped.

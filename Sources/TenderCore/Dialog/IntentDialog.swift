@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One intent's resolve and confirm rules; the session around it keeps the
 /// state, the answers, authentication and handling. Stateless.
 protocol IntentDialog: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a session asked about one parameter in its last resolve, and so
 /// which answers it accepts for it.
 enum OpenQuestion: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The confirmation question of a payment, in the person's words.
 extension PaymentPlan {
     /// "Send $20 to John Baily from Checking? There is no fee." — the amount,

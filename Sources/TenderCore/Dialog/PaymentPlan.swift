@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything confirm settled for an intent that moves money or asks for it:
 /// the record's members, the balances to move, the bill it pays.
 struct PaymentPlan: Sendable {

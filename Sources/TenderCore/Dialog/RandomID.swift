@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// Random identifiers of 32 hex digits, from the system's secure generator.

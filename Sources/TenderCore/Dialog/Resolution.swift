@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One parameter's resolution result together with the value it settled on, if any.
 struct Resolution<Value> {
     let parameter: String

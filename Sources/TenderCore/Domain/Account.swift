@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One of the person's own accounts: payments are drawn from it, transfers
 /// move money between two of them, and search_for_accounts reports it.
 public struct Account: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One bill of a bill payee, SiriKit's INBillDetails.
 public struct Bill: Equatable, Sendable {
     public let id: String

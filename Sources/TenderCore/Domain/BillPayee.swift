@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An organization the person pays bills to, under one of their accounts with
 /// it: the seeds' Electric Company appears once per address, told apart by nickname.
 public struct BillPayee: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A person in the directory, with the handles a payment can reach.
 public struct Contact: Equatable, Sendable {
     public let id: String

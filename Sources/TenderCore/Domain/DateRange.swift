@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A range of days, either end open: `{"start": "2026-11-01", "end": "2026-11-30"}`, both ends included.
 public struct DateRange: Equatable, Sendable {
     public let start: LocalDate?

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A whole directory as JSON carries it: contacts with handles, accounts with
 /// balances, bill payees and their bills.
 public struct DirectoryDocument: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The ids to remove from the directory: `{"contacts": [...], "accounts": [...], "billPayees": [...], "bills": [...]}`.
 public struct DirectoryRemoval: Equatable, Sendable {
     public let contacts: [String]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One way to reach a person: a phone number, an email address or a payment account.
 public struct Handle: Equatable, Sendable {
     /// The kinds of handle Tender knows.

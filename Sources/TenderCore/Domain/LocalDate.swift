@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A calendar day, "YYYY-MM-DD" (ISO 8601), as due dates and scheduled dates are said.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let year: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How dialogs behave: the prompt limit and transfer fees; the engine
 /// configuration's `"dialog"` member (docs/json.md).
 public struct DialogOptions: Equatable, Sendable {

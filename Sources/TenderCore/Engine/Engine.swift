@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shared heart of Tender: the ports and the policy every session uses.
 ///
 /// Immutable and thread-safe when its ports are; share one per process.

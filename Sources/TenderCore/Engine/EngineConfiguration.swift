@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An engine's configuration, from its JSON form (docs/json.md).
 public struct EngineConfiguration: Equatable, Sendable {
     /// The directory holding the store.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every failure Tender reports. Each case maps to one C result code; the
 /// message never contains payment data (names, amounts, notes).
 public enum TenderError: Error, Equatable, Sendable {
@@ -25,6 +26,8 @@ public enum TenderError: Error, Equatable, Sendable {
     case keyFile(String)
     case ledgerTampered(String)
     case authService(String)
+    /// A host callback (directory lookup, can_send, send) failed, answered nothing or answered something invalid.
+    case callback(String)
     case `internal`(String)
 
     /// The detailed message.
@@ -34,7 +37,7 @@ public enum TenderError: Error, Equatable, Sendable {
             let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .outOfScope(m), let .wrongState(m),
             let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .dialogEnded(m), let .notAgreed(m), let .store(m),
             let .storeBusy(m), let .home(m), let .notFound(m), let .crypto(m), let .keyFile(m), let .ledgerTampered(m), let .authService(m),
-            let .internal(m):
+            let .callback(m), let .internal(m):
             return m
         }
     }

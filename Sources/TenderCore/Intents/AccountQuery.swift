@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the host named one of the person's accounts: by nickname (as said),
 /// by type, by organization, or by id; any combination narrows the search.
 public struct AccountQuery: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the host named a bill payee: the organization (and its other hearings),
 /// optionally the nickname of the person's account with it; or its id.
 public struct BillPayeeQuery: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An intent as the host states it: which one, and the parameters it gave
 /// (every parameter optional), plus the idempotency key and device.
 public struct Intent: Equatable, Sendable {

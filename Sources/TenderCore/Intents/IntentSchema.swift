@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One intent of the Payments domain: its name and its parameters in SiriKit's order.
 public struct IntentSchema: Equatable, Sendable {
     public let name: String

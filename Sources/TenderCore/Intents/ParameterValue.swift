@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A parameter's value as the host stated it, checked against its ``ParameterKind``.
 public enum ParameterValue: Equatable, Sendable {
     case person(PersonQuery)

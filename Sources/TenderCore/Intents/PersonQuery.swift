@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the host named a person (a payee or payer): by name to match, with the
 /// recogniser's other hearings and the host's own candidate ids (SiriKit's
 /// siriMatches), or by contact id; with an optional handle (a label such as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SiriKit's INPaymentAmount: an amount, or which of a bill's amounts to pay
 /// ("the minimum due"), or both.
 public struct TransactionAmount: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The checks every JSON input from a host goes through: size, UTF-8, syntax.
 public enum JSONInput {
     /// The largest input accepted, in bytes (1 MiB), as TENDER_MAX_INPUT_BYTES.

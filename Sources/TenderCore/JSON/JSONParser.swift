@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Parses UTF-8 JSON (RFC 8259) into a ``JSONValue``.
 ///
 /// Total: every malformed input gives ``TenderError/invalidJSON(_:)`` with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON document as Tender reads and writes it.
 ///
 /// Numbers keep their source text so no amount ever passes through a

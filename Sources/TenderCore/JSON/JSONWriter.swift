@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Serializes a ``JSONValue`` as compact UTF-8 JSON, members in their order.
 public enum JSONWriter {
     /// The compact JSON text of `value`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads a JSON object against a schema: refuses unknown members and wrong
 /// types with ``TenderError/invalidArgument(_:)`` naming the field.
 public struct ObjectReader {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Base64url without padding (RFC 4648 §5), as JOSE uses it.
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

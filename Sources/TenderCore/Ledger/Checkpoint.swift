@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A signed statement of the ledger's length and head hash. Verifying the
 /// ledger against an earlier checkpoint detects truncation and rewritten history.
 public enum Checkpoint {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JWS in compact serialization (RFC 7515 §7.1): header.payload.signature,
 /// each base64url, signed with Ed25519 (alg "Ed25519", RFC 9864).
 public struct CompactJWS: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON Web Keys for Ed25519 public keys (RFC 8037) and their RFC 7638 thumbprints.
 public enum JWK {
     /// `{"kty":"OKP","crv":"Ed25519","x":...}` with `kid` when given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The ledger entry that hands signing over to a new key. It is signed by
 /// the old key, so a verifier who trusts the first key follows every rotation.
 public enum KeyRotation {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One entry of the ledger as stored: its position and its compact JWS.
 public struct LedgerEntry: Equatable, Sendable {
     public let sequence: Int64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a new ledger entry goes: its sequence number, the hash of the entry
 /// before it, and the time the ledger appends it.
 public struct LedgerPosition: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Verifies a whole ledger with public keys alone: every signature, every
 /// sequence number, every link to the previous entry, every key rotation,
 /// and optionally an earlier checkpoint. Pure; the crypto comes through a port.
@@ -46,9 +47,19 @@ public struct LedgerVerifier {
         self.roots = trustedKeys
     }
 
+    /// Told how far verification went: `done` of `total` steps (two per entry: its place in the
+    /// chain, then its signature). Called on the verifying thread, often; keep it cheap.
+    public typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// Signatures checked per batch when progress is reported (one batch for all otherwise).
+    public static let progressBatch = 4096
+
     /// Verifies `entries` in stored order. Throws ``TenderError/ledgerTampered(_:)``
-    /// naming the first bad entry, or the checkpoint, on any failure.
-    public mutating func verify(_ entries: [LedgerEntry], checkpoint: String? = nil) throws(TenderError) -> Report {
+    /// naming the first bad entry, or the checkpoint, on any failure. With `progress`,
+    /// the signatures are checked in batches of ``progressBatch`` so it can be told.
+    public mutating func verify(
+        _ entries: [LedgerEntry], checkpoint: String? = nil, progress: Progress? = nil
+    ) throws(TenderError) -> Report {
         var previousHash = LedgerPosition.genesisHash
         var hashes: [String] = []
         hashes.reserveCapacity(entries.count)
@@ -67,13 +78,29 @@ public struct LedgerVerifier {
                 broken = (index, error.message)
                 break
             }
+            if let progress, index % 256 == 255 { progress(index + 1, 2 * entries.count) }
         }
-        if let bad = crypto.firstInvalid(checks) {
+        if let bad = firstInvalid(checks, steps: entries.count, progress: progress) {
             throw .ledgerTampered("record \(bad + 1): the signature does not verify")
         }
         if let broken { throw .ledgerTampered("record \(broken.index + 1): \(broken.message)") }
         if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes) }
         return Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
+    }
+
+    /// The first invalid signature of `checks`: one batch, or, with `progress`, batches in order
+    /// (the same answer), reporting after each.
+    private func firstInvalid(_ checks: [SignatureCheck], steps: Int, progress: Progress?) -> Int? {
+        guard let progress else { return crypto.firstInvalid(checks) }
+        progress(steps, 2 * steps)
+        var start = 0
+        while start < checks.count {
+            let end = min(start + Self.progressBatch, checks.count)
+            if let bad = crypto.firstInvalid(Array(checks[start..<end])) { return start + bad }
+            start = end
+            progress(steps + start, 2 * steps)
+        }
+        return nil
     }
 
     /// A signature to check, with the key id that made it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the contacts a spoken or typed name refers to, deterministically.
 ///
 /// Tiers, first non-empty wins: the whole name (case and punctuation

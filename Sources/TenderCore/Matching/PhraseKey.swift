@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Keys under which spoken or typed phrases compare: spelling, words, sound.
 ///
 /// Pure functions; safe from any thread.

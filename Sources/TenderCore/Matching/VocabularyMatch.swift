@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A vocabulary item a query refers to.
 public struct VocabularyMatch: Equatable, Sendable {
     /// The matched item's id.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the vocabulary items a spoken or typed phrase refers to, deterministically.
 ///
 /// Tiers, first non-empty wins: the query spells one of an item's forms (case, spaces and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Currency {
     /// Active ISO 4217 currencies and the exponent of their minor unit
     /// (funds codes included; precious metals and testing codes excluded).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An ISO 4217 currency: its alphabetic code and the exponent of its minor unit.
 public struct Currency: Hashable, Sendable, CustomStringConvertible {
     /// The three-letter code, e.g. "USD".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An amount of money: an integer count of minor units of one currency.
 /// Never a floating-point number.
 public struct Money: Hashable, Sendable {

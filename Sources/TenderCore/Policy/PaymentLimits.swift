@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which currencies payments may use, and the smallest and largest payment in each.
 public struct PaymentLimits: Sendable, Equatable {
     /// The bounds of one currency, both inclusive.

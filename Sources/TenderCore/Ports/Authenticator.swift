@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a person can be asked during authentication, as PAM asks it.
 public enum PromptKind: Int32, Sendable {
     /// A secret answer, not echoed (a password).
@@ -79,7 +80,7 @@ public protocol AuthenticationRecords: Sendable {
     /// it, an attempt that does not count (cancelled, system error) is refunded.
     func settleAttempt(user: String, outcome: AttemptOutcome, throttle: ThrottlePolicy) throws(TenderError)
     /// Appends an audit entry (never a secret).
-    func audit(user: String, event: String, intent: String, detail: String) throws(TenderError)
+    func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError)
     /// Whether any payment was ever made to this contact.
     func hasPaid(contactID: String) throws(TenderError) -> Bool
     /// Whether this device ever authenticated successfully; remembers it when `remember`.

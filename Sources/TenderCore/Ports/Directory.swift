@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The port through which the core reads the person's directory: contacts
 /// and their handles, the person's own accounts, bill payees and bills, the
 /// user vocabulary, and whether the person is signed in to the payment service.

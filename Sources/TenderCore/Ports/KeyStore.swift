@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The port that keeps the private signing keys. The ledger records which
 /// key is active; the key store holds the secrets. Thread-safe.
 public protocol KeyStore: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One signature to check: the signature, the signed bytes and the raw Ed25519 public key.
 public struct SignatureCheck: Sendable {
     public let signature: [UInt8]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The bill a payment pays, and how it stands once the payment is recorded.
 public struct PaidBill: Equatable, Sendable {
     public let id: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The host's own payment service, when it moves the money itself (SiriKit's
 /// canSend / send in the seeds): Tender still resolves, confirms,
 /// authenticates and keeps the signed record, but balances are the host's.

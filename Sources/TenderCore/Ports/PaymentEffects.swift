@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a payment did to the store, kept beside its record so a later status
 /// change can complete or undo it: the balances it moved, the balances its
 /// completion moves (a request's money arriving), and the bill it paid.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One change to a balance kept in the store: a debit (negative) or credit.
 public struct BalanceMovement: Equatable, Sendable {
     public let accountID: String

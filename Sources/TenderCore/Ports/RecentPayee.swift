@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The payee of the most recent payment, which the ledger remembers so an
 /// intent without a payee can suggest it (SiriKit's confirmationRequired).
 public struct RecentPayee: Equatable, Sendable {

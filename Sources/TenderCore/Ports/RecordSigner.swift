@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The port that signs ledger entries with the active private key.
 /// Implementations must be safe to call from several threads.
 public protocol RecordSigner: Sendable {

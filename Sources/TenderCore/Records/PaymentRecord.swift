@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A payment as it was made: its record JSON and the JWS that signs it, both
 /// returned byte for byte as the ledger keeps them.
 public struct PaymentRecord: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A later change of a recorded payment's status: its own signed ledger
 /// entry (type `payment_status`) naming the payment by sequence number and
 /// idempotency key. The payment's record is never rewritten.

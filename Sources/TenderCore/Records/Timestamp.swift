@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Formats Unix time in milliseconds as RFC 3339 UTC text, "2026-11-22T10:15:30.123Z".
 public enum Timestamp {
     /// The RFC 3339 text of `milliseconds` since 1970-01-01T00:00:00Z (clamped at the epoch).

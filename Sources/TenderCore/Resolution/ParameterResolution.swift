@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The result of resolving one named parameter of an intent.
 public struct ParameterResolution: Equatable, Sendable {
     public let parameter: String

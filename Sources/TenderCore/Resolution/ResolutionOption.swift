@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One choice of a disambiguation: the id to answer with and the label to show or say.
 public struct ResolutionOption: Equatable, Sendable {
     public let id: String

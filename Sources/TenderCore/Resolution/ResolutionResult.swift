@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SiriKit's resolution result for one parameter.
 public enum ResolutionResult: Equatable, Sendable {
     /// Resolved to `value`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The outcome of confirm and handle for every intent: SiriKit's response code
 /// names. 0 to 13 are INSendPaymentIntentResponseCode's numbers; the codes
 /// only other intents have follow. Same numbers as the C enum.

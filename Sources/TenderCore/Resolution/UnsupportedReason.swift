@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a parameter's value cannot be used: SiriKit's unsupported reasons
 /// (INSendPaymentPayeeUnsupportedReason, ...CurrencyAmountUnsupportedReason,
 /// INRequestPaymentPayerUnsupportedReason), plus Tender's for the parameters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The recogniser's n-best list as the host gives it:
 /// `{"alternatives": [{"text": "...", "score": 0.92}, ...]}`, best first.
 public struct Alternatives: Sendable {

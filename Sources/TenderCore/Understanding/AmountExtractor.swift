@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the amounts of money an utterance says: "$50", "50 bucks", "fifty
 /// dollars", "1,250.50", "twelve dollars and 5 cents", "€20", "20 euros",
 /// "50 dólares". Amounts are built as decimal text, never as floating point.

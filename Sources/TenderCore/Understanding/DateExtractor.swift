@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the days and ranges of days an utterance says, relative to today:
 /// "today", "tomorrow", "yesterday", "on the 15th", "next Friday", "this
 /// month", "last week"; in Spanish "hoy", "mañana", "pasado mañana", "el

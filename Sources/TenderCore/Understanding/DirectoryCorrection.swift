@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the person's directory knows, applied after the models: the models
 /// never saw the person's own names, the directory has them. A name the
 /// labeller marked as a person that is one of the person's accounts or bill

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A read-only map from 64-bit feature hashes to their row in a model, built
 /// once when the model is loaded: open addressing with linear probing at a
 /// load of at most one half, each slot holding its key and row side by side,

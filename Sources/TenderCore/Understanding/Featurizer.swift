@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns an utterance into the hashed features of the intent model: word
 /// unigrams and bigrams over normalised tokens (amounts → "zmoney", numbers
 /// → "znum", bank and card names → "zbank", bill kinds → "zbilltype", the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CTenderModel
 
 /// The trained intent classifier (scripts/train-understanding-model.py): a
@@ -143,6 +144,11 @@ public struct IntentModel: Sendable {
         let target = Self.targets[targetOf[best]]
         let intent = target != "out_of_scope" && probability < rejectBelow ? "out_of_scope" : target
         return Decision(intent: intent, label: labels[best], score: probability, bestIntent: bestInScope.map { Self.targets[targetOf[$0]] } ?? "out_of_scope")
+    }
+
+    /// A feature's inverse document frequency in training (the rarest's for a feature training never saw).
+    func inverseFrequency(of hash: UInt64) -> Float {
+        table.row(hash).map { Float(idf[$0]) } ?? Float(idf.max() ?? 1)
     }
 
     /// Whether the model has a weight for the normalised word itself (not only for its letters).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which language an utterance is in, for the result's `language` member:
 /// Spanish when it has two common Spanish words, or one Spanish payment verb or
 /// bill word; else English. Only a label: the same models read both languages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whole numbers said in words, English and Spanish: "twelve", "one hundred
 /// and fifty", "two thousand", "cincuenta", "veinte".
 public enum NumberWords {

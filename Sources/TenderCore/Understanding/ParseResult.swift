@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What Tender understood from one utterance: an intent document to start a
 /// dialog with, or out_of_scope (and then no intent at all).
 public struct ParseResult: Equatable, Sendable {

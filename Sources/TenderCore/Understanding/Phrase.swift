@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finding a phrase of lower-case words in a sequence of words.
 enum Phrase {
     /// Whether `phrase` stands in `words` starting at `index`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the directory's people, organizations and accounts named in an
 /// utterance, longest phrase first, skipping amounts and dates.
 struct PhraseFinder {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A phrase a person registered for a prefilled intent (the seeds' "Hey Siri,
 /// coffee expense"): recognised before anything else, whatever it says.
 public struct Shortcut: Equatable, Sendable {

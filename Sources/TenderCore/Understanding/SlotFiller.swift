@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns the labeller's spans into the parameters of the intent the
 /// classifier chose. Only value normalisation is done by hand here, where it
 /// is right by construction: an amount or date span is read by

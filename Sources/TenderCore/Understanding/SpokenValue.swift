@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads a value the person says in answer to a question about a parameter
 /// ("twenty dollars", "John", "the minimum", "tomorrow"), as the JSON value
 /// tender_session_answer takes; a JSON text is taken as it is.

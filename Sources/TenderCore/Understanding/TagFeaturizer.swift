@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The slot labeller's features of each token of an utterance: the word and
 /// its neighbours (two either side), the adjacent word pairs, the suffix, the
-/// shape as typed (capitalised, digits, symbol), the first and last position,
-/// and whether the value normalisers read the token as part of an amount or
-/// a date. Each feature is a 64-bit FNV-1a hash with a one-byte kind tag.
+/// shape as typed (capitalised, digits, symbol), whether the word is common in
+/// the training text (``CommonWords``: a rare word after "to" is likely a name,
+/// typed in lower case or not) with its shape and its neighbours, the first and
+/// last position, and whether the value normalisers read the token as part of
+/// an amount or a date. Each feature is a 64-bit FNV-1a hash with a one-byte kind tag.
 /// The same code computes the training features (`tender features --tagger`),
 /// so training and labelling cannot drift. Pure and thread-safe.
 public enum TagFeaturizer {
@@ -21,6 +24,11 @@ public enum TagFeaturizer {
         for date in u.dates {
             for i in date.tokens { flags[i] = i == date.tokens.lowerBound ? 0x44 : 0x64 }  // D d
         }
+        let common = CommonWords.shared
+        let rarity = u.tokens.indices.map { i -> UInt8 in
+            guard u.tokens[i].kind == .word else { return 0x6E }  // "n": not a word
+            return common.contains(words[i][...]) ? 0x63 : 0x72  // "c" common, "r" rare
+        }
         let start = Array("<s>".utf8)
         let end = Array("</s>".utf8)
         func word(_ i: Int) -> [UInt8] { i < 0 ? start : i >= words.count ? end : words[i] }
@@ -30,7 +38,7 @@ public enum TagFeaturizer {
         for i in words.indices {
             let w = words[i][...]
             var f: [UInt64] = []
-            f.reserveCapacity(13)
+            f.reserveCapacity(16)
             f.append(FNV.start(0x01).value)
             f.append(FNV.start(0x10).adding(w).value)
             f.append(FNV.start(0x11).adding(word(i - 1)[...]).value)
@@ -43,6 +51,9 @@ public enum TagFeaturizer {
             f.append(FNV.start(0x18).adding(shape(u.tokens[i])).value)
             f.append(FNV.start(0x19).adding(flags[i]).value)
             f.append(FNV.start(0x1A).adding(i > 0 ? flags[i - 1] : 0x5E).adding(flags[i]).adding(i + 1 < flags.count ? flags[i + 1] : 0x24).value)
+            f.append(FNV.start(0x1D).adding(rarity[i]).adding(shape(u.tokens[i])).value)
+            f.append(FNV.start(0x1E).adding(word(i - 1)[...]).adding(0x20).adding(rarity[i]).value)
+            f.append(FNV.start(0x1F).adding(rarity[i]).adding(0x20).adding(word(i + 1)[...]).value)
             if i == 0 { f.append(FNV.start(0x1B).value) }
             if i == words.count - 1 { f.append(FNV.start(0x1C).value) }
             out.append(f)

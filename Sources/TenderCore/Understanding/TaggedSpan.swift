@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A run of tokens the slot labeller marked as one value: `slot` is one of
 /// person, amount, date, from_account, to_account, account, org, bill_type,
 /// note; `tokens` the utterance's token range.

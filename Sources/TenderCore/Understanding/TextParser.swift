@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Understands a typed or spoken request, offline: a registered shortcut
 /// first; else the trained intent classifier decides the intent (or
 /// out_of_scope, with no intent: a payment dialog never starts from
@@ -40,6 +41,12 @@ public enum TextParser {
         let normalised = u.normalised(spans)
         let decision = model.decide(Featurizer.features(normalised: normalised))
         let chosen = try DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans, u, finder)
+        if let custom = context.customIntents?.nearest(text), custom.similarity >= CustomIntentMatcher.threshold,
+            chosen == "out_of_scope" || custom.similarity >= CustomIntentMatcher.strongThreshold
+        {
+            let intent = try CustomSlotFiller.fill(custom, u, spans, finder)
+            return ParseResult(intent: intent, text: text, language: language, source: .model, score: custom.similarity, namedApp: u.namedApp)
+        }
         // Text in which the classifier knows no word at all is noise, whatever its letters look like.
         guard chosen != "out_of_scope", normalised.contains(where: model.knows) else {
             return result(nil, language, .model, decision.score)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One token of an utterance: a lower-cased word, a number as written
 /// ("1,250.50"), or a currency symbol.
 public struct TextToken: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One utterance prepared for understanding: its tokens, the app's name
 /// taken out ("with Tender"), and the amounts and dates found in it.
 struct Utterance {

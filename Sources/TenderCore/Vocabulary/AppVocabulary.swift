@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The app-wide vocabulary file, like SiriKit's `AppIntentVocabulary.plist`:
 /// parameter vocabularies shared by every user, and sample requests.
 public struct AppVocabulary: Equatable, Sendable {

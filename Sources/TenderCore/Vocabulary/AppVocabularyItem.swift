@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One value of an intent parameter every user of the app may say, like an
 /// `AppIntentVocabulary` parameter item: an id and the synonyms that name it.
 public struct AppVocabularyItem: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The app-wide vocabulary of one intent parameter, e.g. "billType".
 public struct ParameterVocabulary: Equatable, Sendable {
     public let parameter: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The user-specific terms of one kind, like SiriKit's `INVocabulary` set:
 /// an ordered set of items by id, replaced as a whole.
 public struct UserVocabulary: Equatable, Sendable {

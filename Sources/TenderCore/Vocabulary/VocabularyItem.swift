@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One user-specific term a person may say, like an `INVocabulary` string:
 /// a main phrase with optional spoken-form pronunciation and alternatives.
 public struct VocabularyItem: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The benchmark's figures, printed as an aligned table or as JSON.
@@ -6,16 +7,31 @@ final class BenchTable {
 
     func add(_ key: String, _ label: String, _ value: Double, unit: String) { rows.append((key, label, value, unit)) }
 
+    /// Two rows for `latencies`: the median and the 99th percentile, in milliseconds (`latency_KEY_p50_ms`, `_p99_ms`).
+    func addLatencies(_ key: String, _ label: String, _ latencies: Latencies) {
+        add("latency_\(key)_p50_ms", label + ", p50", latencies.percentileMilliseconds(0.5), unit: "ms")
+        add("latency_\(key)_p99_ms", label + ", p99", latencies.percentileMilliseconds(0.99), unit: "ms")
+    }
+
     func text() -> String {
         let width = rows.map(\.label.count).max() ?? 0
         return rows.map { row in
-            let value = row.unit == "x" ? format(row.value, decimals: 2) : format(row.value, decimals: 0)
+            let value = format(row.value, decimals: Self.decimals(row.unit, json: false))
             return row.label.padding(to: width) + "  " + String(repeating: " ", count: max(0, 12 - value.count)) + value + " " + row.unit
         }.joined(separator: "\n")
     }
 
     func json() -> String {
-        JSONWriter.string(.object(rows.map { ($0.key, JSONValue.number(format($0.value, decimals: $0.unit == "x" ? 3 : 1))) }))
+        JSONWriter.string(.object(rows.map { ($0.key, JSONValue.number(format($0.value, decimals: Self.decimals($0.unit, json: true)))) }))
+    }
+
+    /// Ratios and milliseconds keep their fractions; rates and counts are whole.
+    private static func decimals(_ unit: String, json: Bool) -> Int {
+        switch unit {
+        case "x": return json ? 3 : 2
+        case "ms": return 3
+        default: return json ? 1 : 0
+        }
     }
 
     private func format(_ value: Double, decimals: Int) -> String {

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
 import Synchronization
 import TenderCore
 import TenderStore
+import TenderWiring
 
 /// Tender's own rates on a real store: whole payments (resolve, confirm,
 /// handle, sign, durable commit) and whole-ledger verification.
@@ -21,40 +23,62 @@ struct TenderWorkload {
     init(home: String) throws {
         store = try StoreOpener.open(home: home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        engine = Engine(directory: store, ledger: store, today: { WallClock.today() })
+        // Assembled as the library assembles an engine, with a policy that asks nothing (every payment is audited).
+        var policy = AuthenticationPolicy()
+        policy.restrictedIntents = []
+        engine = try EngineFactory.assemble(EngineConfiguration(home: home, authentication: policy), store: store).engine
     }
 
     private static let intent = try? JSONParser.parse(
         #"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"1.00","currency":"USD"}}"#)
 
-    /// One whole payment through the dialog; throws unless it succeeded.
-    func pay() throws {
+    /// Payments measured: how many a second, how long each whole dialog took and how long its handle alone took.
+    struct Measured {
+        var rate = 0.0
+        var dialogs = Latencies()
+        var handles = Latencies()
+    }
+
+    /// One whole payment through the dialog; throws unless it succeeded. Adds its durations to `measured`.
+    func pay(into measured: inout Measured) throws {
         guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
+        let start = Stopwatch.now()
         let session = try DialogSession(engine: engine, json: intent)
         guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready else {
             throw TenderError.internal("a benchmark payment was not ready")
         }
         try session.agree(true)  // the person says yes to the confirmation question
-        guard try session.handle().code == .success else { throw TenderError.internal("a benchmark payment did not succeed") }
+        guard try measured.handles.time({ try session.handle() }).code == .success else {
+            throw TenderError.internal("a benchmark payment did not succeed")
+        }
+        measured.dialogs.add(Stopwatch.now() - start)
     }
 
-    /// Payments per second, one after another, for about `seconds`.
-    func sequentialRate(seconds: Double) throws -> Double {
-        try Stopwatch.rate(seconds: seconds) { try pay() }
+    /// Payments one after another, for about `seconds`.
+    func sequential(seconds: Double) throws -> Measured {
+        var measured = Measured()
+        measured.rate = try Stopwatch.rate(seconds: seconds) { try pay(into: &measured) }
+        return measured
     }
 
-    /// Payments per second with `threads` submitters at once, for about `seconds` (or until `total` payments).
-    func concurrentRate(threads: Int, seconds: Double, total: Int? = nil) throws -> Double {
+    /// Payments with `threads` submitters at once, each a whole dialog, for about `seconds` (or until `total` payments).
+    /// `progress`, when given, is told the payments made so far, from one submitter thread.
+    @discardableResult
+    func concurrent(threads: Int, seconds: Double, total: Int? = nil, progress: ((Int) -> Void)? = nil) throws -> Measured {
         let done = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
+        let merged = Mutex(Measured())
         let start = Stopwatch.now()
-        Threads.run(threads) { _ in
+        Threads.run(threads) { index in
+            var own = Measured()
+            defer { merged.withLock { $0.dialogs.merge(own.dialogs); $0.handles.merge(own.handles) } }
             while true {
                 if let total, done.load(ordering: .relaxed) >= total { break }
                 if total == nil && Stopwatch.now() - start >= seconds { break }
                 do {
-                    try pay()
+                    try pay(into: &own)
                     done.add(1, ordering: .relaxed)
+                    if index == 0, let progress { progress(done.load(ordering: .relaxed)) }
                 } catch {
                     failures.add(1, ordering: .relaxed)
                     break
@@ -63,20 +87,25 @@ struct TenderWorkload {
         }
         let elapsed = Stopwatch.now() - start
         guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark payments failed") }
-        return Double(done.load(ordering: .relaxed)) / elapsed
+        var measured = merged.withLock { $0 }
+        measured.rate = Double(done.load(ordering: .relaxed)) / elapsed
+        return measured
     }
 
-    /// Submissions (handle: authenticate, sign, durable commit) per second with
-    /// `threads` submitters at once, each handling sessions it resolved and
-    /// confirmed beforehand, for about `seconds`.
-    func submissionRate(threads: Int, seconds: Double, perThread: Int) throws -> Double {
+    /// Submissions (handle: authenticate, sign, durable commit) with `threads`
+    /// submitters at once, each handling sessions it resolved and confirmed
+    /// beforehand, for about `seconds`: the rate and each handle's duration.
+    func submissions(threads: Int, seconds: Double, perThread: Int) throws -> Measured {
         guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
         let ready = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
         let startBox = Atomic<Int>(0)
+        let merged = Mutex(Latencies())
         let engine = self.engine
         Threads.run(threads) { _ in
+            var own = Latencies()
+            defer { merged.withLock { $0.merge(own) } }
             var sessions: [DialogSession] = []
             do {
                 for _ in 0..<perThread {
@@ -95,7 +124,7 @@ struct TenderWorkload {
             for session in sessions {
                 if Stopwatch.now() - start >= seconds { break }
                 do {
-                    guard try session.handle().code == .success else { throw TenderError.internal("not paid") }
+                    guard try own.time({ try session.handle() }).code == .success else { throw TenderError.internal("not paid") }
                     done.add(1, ordering: .relaxed)
                 } catch {
                     failures.add(1, ordering: .relaxed)
@@ -105,13 +134,13 @@ struct TenderWorkload {
         }
         let elapsed = Stopwatch.now() - Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
         guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark submissions failed") }
-        return Double(done.load(ordering: .relaxed)) / elapsed
+        return Measured(rate: Double(done.load(ordering: .relaxed)) / elapsed, handles: merged.withLock { $0 })
     }
 
     /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).
-    func verifyRate() throws -> (Int64, Double) {
+    func verifyRate(progress: LedgerVerifier.Progress? = nil) throws -> (Int64, Double) {
         let start = Stopwatch.now()
-        let report = try store.verify()
+        let report = try store.verify(progress: progress)
         return (report.count, Double(report.count) / (Stopwatch.now() - start))
     }
 }

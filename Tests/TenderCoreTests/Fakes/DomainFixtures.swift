@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
 /// The seeds' whole domain: people, the Electric Company at two addresses,

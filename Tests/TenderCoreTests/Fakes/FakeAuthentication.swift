@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TenderCore
 
@@ -77,8 +78,8 @@ final class FakeAuthenticationRecords: AuthenticationRecords {
         }
     }
 
-    func audit(user: String, event: String, intent: String, detail: String) throws(TenderError) {
-        state.withLock { $0.audit.append("\(event) \(detail)") }
+    func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
+        state.withLock { $0.audit.append("\(event.rawValue) \(detail)") }
     }
 
     func hasPaid(contactID: String) throws(TenderError) -> Bool { state.withLock { $0.paid.contains(contactID) } }

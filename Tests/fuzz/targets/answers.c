@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "answers": lines of the input as dialog answers. The first line is the
    intent document (a seed one when it is not accepted); each later line is answered,
    then resolved; at the end confirm and handle (the engine needs no authentication
@@ -33,13 +34,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tender_result rc = tender_session_confirm(session, &code, NULL, NULL);
     fuzz_check(rc, "tender_session_confirm");
     if (rc == TENDER_OK && code == TENDER_RESPONSE_READY) {
-        char *record = NULL, *again = NULL, *jws = NULL;
-        rc = tender_session_handle(session, &code, &record, NULL, &jws, NULL);
+        char *record = NULL, *again = NULL;
+        rc = tender_session_handle(session, &code, &record, NULL);
         fuzz_check(rc, "tender_session_handle");
-        tender_string_free(jws);
         if (rc == TENDER_OK && code == TENDER_RESPONSE_SUCCESS) {
             /* Handling again answers the same record and pays nothing. */
-            tender_result again_rc = tender_session_handle(session, &code, &again, NULL, NULL, NULL);
+            tender_result again_rc = tender_session_handle(session, &code, &again, NULL);
             fuzz_check(again_rc, "tender_session_handle (again)");
             if (again_rc == TENDER_OK && (!again || !record || strcmp(again, record) != 0)) {
                 fprintf(stderr, "a second handle answered another record\n");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "config": any bytes as an engine configuration through tender_engine_new.
    The engine opens for real, so the fuzzer must not name a home outside its folder:
    inputs holding '/', '\\' (no escapes, so no hidden slash) or ".." are skipped, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "directory": any bytes as a directory document through tender_engine_import_directory. */
 #include "../fuzz_common.h"
 

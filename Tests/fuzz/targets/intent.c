@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "intent": any bytes as an intent document through tender_session_new, then resolve and confirm. */
 #include "../fuzz_common.h"
 

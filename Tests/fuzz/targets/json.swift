@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target "json": any bytes through TenderCore's JSON parser (JSONInput.parse, what every
 // host input goes through). What parses must write and parse again to the same value, and
 // writing that again must give the same bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "parse": any bytes as typed or spoken text through tender_parse. */
 #include "../fuzz_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "verify": the ledger verifier over hostile input. The first byte picks
    what the rest of the input is: 0 a checkpoint JWS, 1 the trusted key, 2 the JWS kept
    in ledger row 2, 3 that row's hash (both written into the store behind the engine's
@@ -18,7 +19,7 @@ static void pay_one(void) {
     if (tender_session_new(engine, intent, strlen(intent), &session) != TENDER_OK ||
         tender_session_resolve(session, &json, NULL) != TENDER_OK ||
         tender_session_confirm(session, &code, NULL, NULL) != TENDER_OK || code != TENDER_RESPONSE_READY ||
-        tender_session_handle(session, &code, NULL, NULL, NULL, NULL) != TENDER_OK || code != TENDER_RESPONSE_SUCCESS) {
+        tender_session_handle(session, &code, NULL, NULL) != TENDER_OK || code != TENDER_RESPONSE_SUCCESS) {
         fprintf(stderr, "fuzz setup: cannot pay: %s\n", tender_last_error());
         abort();
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target "vocabulary": any bytes as the app vocabulary file ("vocabularyFile")
    read by tender_engine_new. */
 #include "../fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// pay_bill: billPayee, fromAccount, transactionAmount, transactionScheduledDate,
 /// dueDate, transactionNote, billType. Pays the payee's earliest unpaid bill
 /// (of the bill type and due date, when stated) and marks it completed, or

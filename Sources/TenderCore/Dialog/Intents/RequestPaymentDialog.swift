@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// request_payment: payer, currencyAmount, note; records a pending request
 /// to be paid into the default account in the amount's currency.
 struct RequestPaymentDialog: IntentDialog {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// search_for_accounts: accountNickname, accountType, organizationName,
 /// requestedBalanceType; every parameter optional. Answers the matching
 /// accounts with the balance of the requested type (money by default).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// search_for_bills: billPayee, paymentDateRange, billType, status, dueDateRange;
 /// every parameter optional. Answers the matching bills' details, earliest due first.
 struct SearchForBillsDialog: IntentDialog {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// search_for_payments: party, dateRange, status; every parameter optional.
 /// Answers the matching records of the ledger (the payment history), newest first.
 struct SearchForPaymentsDialog: IntentDialog {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// send_payment: payee, currencyAmount, note; pays from the default account in the amount's currency.
 struct SendPaymentDialog: IntentDialog {
     func resolve(_ c: inout DialogContext) throws(TenderError) -> [ParameterResolution] {

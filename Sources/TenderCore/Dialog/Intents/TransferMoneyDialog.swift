@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// transfer_money: fromAccount, toAccount, transactionAmount, transactionScheduledDate,
 /// transactionNote; both accounts must hold the amount's currency (else the amount is unsupported
 /// paymentsCurrencyUnsupported); the response carries the fee.

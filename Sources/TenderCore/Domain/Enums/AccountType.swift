@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SiriKit's INAccountType.
 public enum AccountType: String, NamedValue {
     case unknown, checking, credit, debit, investment, mortgage, prepaid, saving

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SiriKit's INBalanceType: what an account balance counts.
 public enum BalanceType: String, NamedValue {
     case money, points, miles

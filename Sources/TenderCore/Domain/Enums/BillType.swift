@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SiriKit's INBillType: the 22 kinds of bill (plus unknown).
 public enum BillType: String, NamedValue {
     case unknown, autoInsurance, cable, carLease, carLoan, creditCard, electricity, gas, garbageAndRecycling, healthInsurance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A closed set of values named in JSON by their SiriKit names ("electricity", "checking").
 public protocol NamedValue: RawRepresentable, CaseIterable, Sendable, Equatable where RawValue == String {
     /// The value's kind in messages ("bill type").

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+
+/// An engine and the ports its host administers it through. The C API and
+/// the CLI reach the store only through these ports.
+public struct AssembledEngine: Sendable {
+    /// The engine sessions run on.
+    public let engine: Engine
+    /// The directory the directory calls administer (the host's for an engine with a host).
+    public let directoryAdmin: any DirectoryAdmin
+    /// The ledger, keys and audit log.
+    public let ledgerAdmin: any LedgerAdmin
+    /// The clock the engine, its gate and its store read.
+    public let clock: any TenderClock
+
+    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today.
+    public func parseContext() throws(TenderError) -> ParseContext {
+        ParseContext(directory: engine.directory, shortcuts: try directoryAdmin.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today())
+    }
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import Glibc
+import TenderAuth
+import TenderCore
+import TenderCrypto
+import TenderStore
+
+/// The one place an engine is assembled, for the library, the CLI and the
+/// bench: the acting user, the PAM authenticator, the vocabulary, the store
+/// with its key files and OpenSSL, the gate, the clock.
+public enum EngineFactory {
+    /// Opens the store of `home` as `access` says, after checking (and, for
+    /// writing, creating) the home: SQLite, key files, OpenSSL, `clock`.
+    public static func openStore(home: String, access: StoreAccess, clock: any TenderClock = SystemClock()) throws(TenderError) -> SQLiteStore {
+        try SQLiteStore.prepareHome(home, access: access)
+        return try SQLiteStore(
+            home: home, keys: try KeyDirectory(home: home, create: access != .readOnly), crypto: OpenSSLLedgerCrypto(), access: access,
+            clock: clock)
+    }
+
+    /// The engine `configuration` describes. Refuses a process whose real and
+    /// effective uids differ, and a policy whose PAM service has no file,
+    /// before anything is created. Opens the configured home unless `store`
+    /// is given (the CLI's, already open on it). With `host`, the directory
+    /// and the payments are the host's; the ledger stays the store's.
+    public static func assemble(
+        _ configuration: EngineConfiguration, store given: SQLiteStore? = nil, host: HostPorts? = nil,
+        clock: any TenderClock = SystemClock()
+    ) throws(TenderError) -> AssembledEngine {
+        // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
+        // before the store: a refusal leaves nothing behind.
+        let user = try PAMAuthenticator.actingUser()
+        let policy = configuration.authentication
+        let authenticator = policy.asksAnything
+            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
+            ?? configuration.vocabulary
+        let store: SQLiteStore
+        if let given {
+            store = given
+        } else {
+            let access: StoreAccess = configuration.readOnly ? .readOnly : .readWrite(newLedger: configuration.newLedger)
+            store = try openStore(home: configuration.home, access: access, clock: clock)
+        }
+        let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store, user: user, clock: clock)
+        let hostDirectory = host.map { $0.directory(store) }
+        let engine = Engine(
+            directory: hostDirectory ?? store, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
+            appVocabulary: vocabulary, backend: host?.backend, today: { clock.today() })
+        return AssembledEngine(engine: engine, directoryAdmin: hostDirectory ?? store, ledgerAdmin: store, clock: clock)
+    }
+
+    /// The app-wide vocabulary file at `path`.
+    static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
+        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes += chunk[0..<count]
+            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
+            if count < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
+        return try AppVocabulary(json: try JSONInput.parse(bytes))
+    }
+}

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The lifecycle every engine call shares: opening the library's engine,
+using its handle (never freed under a running call) and closing it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import weakref
+from collections.abc import Mapping
+from ctypes import byref, c_void_p
+from typing import Any, Dict, Iterator, Optional, TypeVar, Union
+
+from ._native import _callback_state, _clib, _encode, _raise, _start_call, result_name
+from .errors import ClosedError, InternalError, ResultCode
+from .host import _HostCallbacks
+
+
+_Engine = TypeVar("_Engine", bound="_EngineBase")
+
+
+class _EngineBase:
+    """An engine's handle and lifecycle (:class:`~libtender.Engine` is the
+    public class; this part holds what its calls share)."""
+
+    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
+                 authentication: Optional[Mapping[str, Any]] = None, *, host: Any = None, **config: Any):
+        self._handle: Optional[int] = None
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closed = False
+        # Never released before this object: the library may call them as long
+        # as the engine or a session lives, and sessions keep this object.
+        self._callbacks: Optional[_HostCallbacks] = None
+        #: The host object given as ``host=`` (None for a plain engine).
+        self.host: Any = host
+        document: Dict[str, Any] = {"home": os.fsdecode(home)}
+        if limits is not None:
+            document["limits"] = limits
+        if authentication is not None:
+            document["authentication"] = authentication
+        document.update(config)
+        data = _encode(document, "configuration")
+        out = c_void_p()
+        _start_call()
+        if host is None:
+            code = _clib.tender_engine_new(data, len(data), byref(out))
+        else:
+            callbacks = _HostCallbacks(host)
+            callbacks.owner = weakref.ref(self)
+            self._callbacks = callbacks
+            code = _clib.tender_engine_new_with_host(data, len(data), byref(callbacks.struct), byref(out))
+        if code:
+            _raise(code)
+        if not out.value:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "tender_engine_new succeeded without an engine")
+        self._handle = out.value
+        #: The home directory as given in the configuration.
+        self.home: str = document["home"]
+
+    # -- handle management: close() never frees under a running call.
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[int]:
+        if getattr(_callback_state, "engine", None) is self:
+            raise RuntimeError("a host callback must not call back into its engine")
+        _start_call()
+        with self._lock:
+            if self._closed or self._handle is None:
+                raise ClosedError("the Tender engine is closed")
+            self._users += 1
+            handle = self._handle
+        try:
+            yield handle
+        finally:
+            release = None
+            with self._lock:
+                self._users -= 1
+                if self._closed and self._users == 0 and self._handle is not None:
+                    release, self._handle = self._handle, None
+            if release is not None:
+                _clib.tender_engine_free(release)
+
+    def close(self) -> None:
+        """Releases the engine. Idempotent; thread-safe (a call running on
+        another thread finishes first, then the engine is released). Sessions
+        already open keep working; any later use of this engine raises
+        :class:`ClosedError`."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._users or self._handle is None:
+                return
+            release, self._handle = self._handle, None
+        _clib.tender_engine_free(release)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._closed
+
+    def __enter__(self: _Engine) -> _Engine:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown or a half-built object
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<tender.Engine home={getattr(self, 'home', None)!r} {state}>"
