@@ -160,6 +160,8 @@ static void test_callbacks(void) {
     CHECK(tender_session_set_conversation(session, conversation, &cancel) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED && cancel.calls == 1);
     CHECK(PAYMENTS(engine) == 0);
+    tender_string_free(record);
+    record = NULL;
     struct host right = {.mode = "right"};
     CHECK(tender_session_set_conversation(session, conversation, &right) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS && PAYMENTS(engine) == 1);
@@ -172,7 +174,9 @@ static void test_callbacks(void) {
     session = ready_session(engine, "fill");
     CHECK(tender_session_set_conversation(session, conversation, &fill) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED && fill.calls == 1 && fill.size > 1);
-    CHECK(strstr(tender_last_error(), "wrongCredentials") != NULL);
+    CHECK(record != NULL && strstr(record, "wrongCredentials") != NULL); /* the outcome document's denial */
+    tender_string_free(record);
+    record = NULL;
     CHECK(PAYMENTS(engine) == 1);
     CHECK(tender_session_set_conversation(session, conversation, &right) == TENDER_OK);
     CHECK(handle(session, &record) == TENDER_RESPONSE_SUCCESS && PAYMENTS(engine) == 2);
