@@ -14,8 +14,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// The store's file name inside the home.
     public static let fileName = "tender.sqlite3"
 
-    let reader: ConnectionLock
-    let writer: ConnectionLock
+    let reader: PthreadLocked<Database>
+    let writer: PthreadLocked<Database>
     let keys: any KeyStore
     let crypto: any LedgerCrypto
     /// Where record, key, audit and throttle times come from.
@@ -45,13 +45,13 @@ public final class SQLiteStore: Directory, PaymentLedger {
             // With a -wal present (a writer is open) it reads through the WAL, which then exists already.
             var info = stat()
             let immutable = lstat(path + "-wal", &info) != 0
-            writer = ConnectionLock(try Database(path: path, readOnly: true, immutable: immutable))
-            reader = ConnectionLock(try Database(path: path, readOnly: true, immutable: immutable))
+            writer = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable))
+            reader = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable))
         } else {
             let writing = try Database(path: path)
             try Schema.migrate(writing)
-            writer = ConnectionLock(writing)
-            reader = ConnectionLock(try Database(path: path))
+            writer = PthreadLocked(writing)
+            reader = PthreadLocked(try Database(path: path))
         }
         self.keys = keys
         self.crypto = crypto
