@@ -9,14 +9,25 @@ struct IntentsCommand: ParsableCommand {
         abstract: "Check and list custom intent definitions.",
         subcommands: [Check.self, List.self])
 
-    /// Reads every file in order; a later file may not reuse an earlier file's intent names.
-    static func load(_ files: [String]) throws -> [(file: String, document: IntentDefinitionDocument)] {
+    /// Reads every file in order, handing each document to `each` as it is read; a later file may not
+    /// reuse an earlier file's intent names. A file that cannot be read or checked stops the reading with
+    /// a ValidationError naming it.
+    @discardableResult
+    static func load(
+        _ files: [String], each: (String, IntentDefinitionDocument) -> Void = { _, _ in }
+    ) throws -> [(file: String, document: IntentDefinitionDocument)] {
         var taken = Set<String>()
         var loaded: [(file: String, document: IntentDefinitionDocument)] = []
         for file in files {
-            let document = try IntentDefinitionDocument(text: try TextFile.read(file), taken: taken)
+            let document: IntentDefinitionDocument
+            do {
+                document = try IntentDefinitionDocument(text: try TextFile.read(file), taken: taken)
+            } catch let error as TenderError {
+                throw ValidationError("\(file): \(error.message)")
+            }
             taken.formUnion(document.intents.map(\.name))
             loaded.append((file, document))
+            each(file, document)
         }
         return loaded
     }
@@ -42,20 +53,14 @@ struct IntentsCommand: ParsableCommand {
         }
 
         func run() throws {
-            var taken = Set<String>()
-            for file in files {
-                do {
-                    let document = try IntentDefinitionDocument(text: try TextFile.read(file), taken: taken)
-                    taken.formUnion(document.intents.map(\.name))
+            do {
+                try IntentsCommand.load(files) { file, document in
                     print("\(file): valid, \(document.intents.count) intent\(document.intents.count == 1 ? "" : "s"): "
                         + document.intents.map(\.name).joined(separator: ", "))
-                } catch let error as TenderError {
-                    printError("\(file): \(error.message)")
-                    throw ExitCode(1)
-                } catch let error as ValidationError {
-                    printError(error.message)
-                    throw ExitCode(1)
                 }
+            } catch let error as ValidationError {
+                printError(error.message)
+                throw ExitCode(1)
             }
         }
     }

@@ -52,8 +52,8 @@ import Testing
         let example = try #require(Self.context.customIntents?.intents.first?.examples.first)
         let span = try #require(example.spans.first)
         let words = TextToken.tokenize("how much is left in my weekend fun expense").map(\.text)
-        let range = try #require(CustomIntentMatcher.valueTokens(span, in: example, words: words))
+        let range = try #require(CustomIntentMatcher.valueTokens(span, words: words))
         #expect(words[range] == ["weekend", "fun"])
-        #expect(CustomIntentMatcher.valueTokens(span, in: example, words: ["hello"]) == nil)
+        #expect(CustomIntentMatcher.valueTokens(span, words: ["hello"]) == nil)
     }
 }

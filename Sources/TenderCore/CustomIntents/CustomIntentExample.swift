@@ -2,11 +2,14 @@
 /// A sentence a person might say for a custom intent, with the parameters' values marked,
 /// from which understanding learns the intent at load time.
 public struct CustomIntentExample: Equatable, Sendable {
-    /// A marked value: the parameter and its characters `start..<end` in ``text`` (Unicode scalars).
+    /// A marked value: the parameter and its characters `start..<end` in ``text`` (Unicode scalars),
+    /// with the words just before and after it (lower case, nil at either end of the sentence).
     public struct Span: Equatable, Sendable {
         public let parameter: String
         public let start: Int
         public let end: Int
+        public let wordBefore: String?
+        public let wordAfter: String?
     }
 
     public let text: String
@@ -23,6 +26,7 @@ public struct CustomIntentExample: Equatable, Sendable {
         let reader = try ObjectReader(json, name: field, allowed: ["text", "spans"])
         text = try reader.requiredString("text", maxLength: 500)
         let length = text.unicodeScalars.count
+        let tokens = TextToken.tokenize(text)
         var spans: [Span] = []
         for (i, item) in (try reader.array("spans") ?? []).enumerated() {
             let span = try ObjectReader(item, name: "\(field).spans[\(i)]", allowed: ["parameter", "start", "end"])
@@ -30,7 +34,9 @@ public struct CustomIntentExample: Equatable, Sendable {
             guard let start = try span.count("start"), let end = try span.count("end"), start < end, end <= length else {
                 throw .invalidArgument("\(field).spans[\(i)] must have 0 <= start < end <= \(length), the sentence's length")
             }
-            spans.append(Span(parameter: parameter, start: Int(start), end: Int(end)))
+            spans.append(Span(
+                parameter: parameter, start: Int(start), end: Int(end),
+                wordBefore: tokens.last { $0.span.upperBound <= Int(start) }?.text, wordAfter: tokens.first { $0.span.lowerBound >= Int(end) }?.text))
         }
         self.spans = spans
     }

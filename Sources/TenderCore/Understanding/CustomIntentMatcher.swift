@@ -81,7 +81,7 @@ public struct CustomIntentMatcher: Sendable {
     /// `text` with the words in the place of each of the example's values replaced by "zvalue", or nil when none is found.
     static func masked(_ text: String, _ tokens: [TextToken], like example: CustomIntentExample) -> String? {
         let words = tokens.map(\.text)
-        let ranges = example.spans.compactMap { valueTokens($0, in: example, words: words) }.sorted { $0.lowerBound < $1.lowerBound }
+        let ranges = example.spans.compactMap { valueTokens($0, words: words) }.sorted { $0.lowerBound < $1.lowerBound }
         guard !ranges.isEmpty else { return nil }
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
@@ -96,18 +96,15 @@ public struct CustomIntentMatcher: Sendable {
     }
 
     /// The utterance's tokens (of `words`) between the same neighbouring words as `span` has in
-    /// `example`: at most six, at least one; nil when a neighbour is missing.
-    static func valueTokens(_ span: CustomIntentExample.Span, in example: CustomIntentExample, words: [String]) -> Range<Int>? {
-        let tokens = TextToken.tokenize(example.text)
-        let before = tokens.last { $0.span.upperBound <= span.start }?.text
-        let after = tokens.first { $0.span.lowerBound >= span.end }?.text
+    /// its example: at most six, at least one; nil when a neighbour is missing.
+    static func valueTokens(_ span: CustomIntentExample.Span, words: [String]) -> Range<Int>? {
         var start = 0
-        if let before {
+        if let before = span.wordBefore {
             guard let at = words.firstIndex(of: before) else { return nil }
             start = at + 1
         }
         var end = words.count
-        if let after {
+        if let after = span.wordAfter {
             guard start <= words.count, let at = words[start...].firstIndex(of: after) else { return nil }
             end = at
         }

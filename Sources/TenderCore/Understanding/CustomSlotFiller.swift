@@ -14,7 +14,7 @@ enum CustomSlotFiller {
         for parameter in match.intent.parameters {
             var value: JSONValue?
             if let span = match.example.spans.first(where: { $0.parameter == parameter.name }) {
-                value = CustomIntentMatcher.valueTokens(span, in: match.example, words: words).flatMap { read(parameter, u, $0) }
+                value = CustomIntentMatcher.valueTokens(span, words: words).flatMap { read(parameter, u, $0) }
             } else if !markedSomewhere.contains(parameter.name) {
                 value = try labelled(parameter, u, spans, finder)
             }
