@@ -64,9 +64,11 @@ let package = Package(
         .testTarget(
             name: "TenderCoreTests",
             dependencies: ["TenderCore", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto"]),
+        // Test-only helpers shared by the test targets (never part of a product).
+        .target(name: "TenderTestSupport", path: "Tests/TenderTestSupport"),
+        .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto", "TenderTestSupport"]),
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
-        .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore"]),
+        .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore", "TenderTestSupport"]),
     ]
 )

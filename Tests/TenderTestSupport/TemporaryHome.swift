@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 
-/// A fresh private directory for one test, removed with everything in it when released.
-final class TemporaryHome {
-    let path: String
+/// A fresh private directory for one test (under TMPDIR, named after `prefix`), removed with
+/// everything in it when released. Shared by the test targets that need a real home on disk.
+public final class TemporaryHome {
+    public let path: String
 
-    init() {
+    public init(prefix: String = "tender-test") {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/tender-store-test-XXXXXX".utf8CString)
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         path = template.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return "/nonexistent" }
             return String(cString: base)
@@ -18,7 +19,7 @@ final class TemporaryHome {
 }
 
 /// Removes `path` and everything below it, without following symbolic links.
-func removeTree(_ path: String) {
+public func removeTree(_ path: String) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     if info.st_mode & S_IFMT == S_IFDIR, let dir = opendir(path) {
