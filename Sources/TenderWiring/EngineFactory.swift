@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 import TenderAuth
+import TenderBroker
 import TenderCore
 import TenderCrypto
 import TenderStore
@@ -27,6 +28,10 @@ public enum EngineFactory {
         _ configuration: EngineConfiguration, store given: SQLiteStore? = nil, host: HostPorts? = nil,
         clock: any TenderClock = SystemClock()
     ) throws(TenderError) -> AssembledEngine {
+        if given == nil, let path = configuration.broker ?? brokerFromEnvironment() {
+            guard host == nil else { throw .invalidArgument("an engine with a host's own directory and payments cannot be brokered") }
+            return try brokered(configuration, path: path, clock: clock)
+        }
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
         let user = try PAMAuthenticator.actingUser()
@@ -48,6 +53,28 @@ public enum EngineFactory {
             directory: hostDirectory ?? store, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
             appVocabulary: vocabulary, backend: host?.backend, today: { clock.today() })
         return AssembledEngine(engine: engine, directoryAdmin: hostDirectory ?? store, ledgerAdmin: store, clock: clock)
+    }
+
+    /// A brokered engine (docs/broker.md): dialogs, directory and ledger in the daemon at `path`;
+    /// understanding and the app vocabulary stay in process. A host's own ports cannot be brokered.
+    static func brokered(_ configuration: EngineConfiguration, path: String, clock: any TenderClock) throws(TenderError) -> AssembledEngine {
+        let client = BrokerClient(path: path, authentication: configuration.authenticationDocument)
+        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
+            ?? configuration.vocabulary
+        let engine = Engine(
+            directory: client, ledger: client, limits: configuration.limits, dialog: configuration.dialog, appVocabulary: vocabulary,
+            today: { clock.today() })
+        var assembled = AssembledEngine(engine: engine, directoryAdmin: client, ledgerAdmin: client, clock: clock)
+        assembled.broker = client
+        // Say hello now, so a missing daemon or a policy the daemon refuses fails here, not at the first dialog.
+        try client.connect().close()
+        return assembled
+    }
+
+    /// `TENDER_BROKER`, when set and not empty.
+    static func brokerFromEnvironment() -> String? {
+        guard let value = getenv("TENDER_BROKER"), value.pointee != 0 else { return nil }
+        return String(cString: value)
     }
 
     /// The app-wide vocabulary file at `path`.

@@ -14,6 +14,10 @@ public struct EngineConfiguration: Equatable, Sendable {
     public let newLedger: Bool
     /// Whether the store is opened read-only (`"readOnly": true`).
     public let readOnly: Bool
+    /// The broker's socket (`"broker": PATH`): the daemon holds the store, the keys and PAM (docs/broker.md).
+    public var broker: String?
+    /// The `"authentication"` member as given, which a brokered engine sends the daemon to tighten root's policy.
+    public var authenticationDocument: JSONValue?
 
     public init(
         home: String, limits: PaymentLimits = .standard, authentication: AuthenticationPolicy = AuthenticationPolicy(),
@@ -30,16 +34,20 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly"}`.
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "broker"}`
+    /// (`"home"` is optional with `"broker"`).
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(
             json, name: "configuration",
-            allowed: ["home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly"])
+            allowed: ["home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker"])
         let testing = try reader.bool("testing") ?? false
-        let home = try reader.requiredString("home", maxLength: 4096)
+        let broker = try reader.string("broker", maxLength: 107)
+        guard broker.map({ !$0.isEmpty && !$0.contains("\0") }) ?? true else { throw .invalidArgument("configuration.broker must be a socket path") }
+        // A brokered engine's store is the daemon's: its home may be left out.
+        let home = broker != nil && reader["home"] == nil ? "" : try reader.requiredString("home", maxLength: 4096)
         guard !home.contains("\0") else { throw .invalidArgument("configuration.home contains a NUL character") }
         let file = try reader.string("vocabularyFile", maxLength: 4096)
         guard file == nil || reader["vocabulary"] == nil else {
@@ -55,6 +63,8 @@ public struct EngineConfiguration: Equatable, Sendable {
             vocabularyFile: file, newLedger: try reader.bool("newLedger") ?? false,
             readOnly: try reader.bool("readOnly") ?? false)
         guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
+        self.broker = broker
+        self.authenticationDocument = reader["authentication"]
     }
 
     private static func defaultPolicy(testing: Bool) -> AuthenticationPolicy {
