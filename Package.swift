@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
+                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "TenderBroker", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),
