@@ -226,7 +226,7 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 	    $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(PAMDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDDIR) \
-	    $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR)
+	    $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 -s $(BUILD)/lib/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(LIBFILE)
 	ln -sf $(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
@@ -242,6 +242,8 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 	install -m 0644 $(BUILD)/completions/tender.fish $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	install -m 0644 pam/tender $(DESTDIR)$(PAMDIR)/tender
 	install -m 0755 -s $(BUILD)/bin/tenderd $(DESTDIR)$(SBINDIR)/tenderd
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' man/tenderd.8.in > $(DESTDIR)$(MANDIR)/man8/tenderd.8
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/tenderd.8
 	sed 's|/usr/sbin/tenderd|$(SBINDIR)/tenderd|' systemd/tenderd.service > $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
 	install -m 0644 systemd/tenderd.socket $(DESTDIR)$(SYSTEMDDIR)/tenderd.socket
@@ -258,6 +260,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/tender $(DESTDIR)$(ZSHCOMPDIR)/_tender $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	rm -f $(DESTDIR)$(PAMDIR)/tender $(DESTDIR)$(SBINDIR)/tenderd $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
 	rm -f $(DESTDIR)$(SYSTEMDDIR)/tenderd.socket $(DESTDIR)$(SYSUSERSDIR)/tender.conf $(DESTDIR)$(TMPFILESDIR)/tender.conf
+	rm -f $(DESTDIR)$(MANDIR)/man8/tenderd.8
 
 # The PAM service where Linux-PAM reads it, for an install under a user prefix (run as root).
 install-pam:
