@@ -76,7 +76,7 @@ def test_packages_and_lintian(debs):
     assert "./usr/bin/tender" in contents["tender"] and "man1/tender.verify.1.gz" in contents["tender"]
     assert "./usr/share/fish/vendor_completions.d/tender.fish" in contents["tender"]
     assert "./usr/lib/python3/dist-packages/libtender/__init__.py" in contents["python3-libtender"]
-    assert "./usr/sbin/tenderd" in contents["tenderd"] and "./usr/lib/systemd/system/tenderd.socket" in contents["tenderd"]
+    assert "./usr/sbin/tenderd" in contents["tenderd"] and "./lib/systemd/system/tenderd.socket" in contents["tenderd"]
     assert "./usr/share/man/man8/tenderd.8.gz" in contents["tenderd"]
     # The Python package carries no library of its own: it uses libtender1's.
     assert ".so" not in contents["python3-libtender"]
