@@ -7,6 +7,7 @@ Run as root (make test-broker); each run makes throwaway users (useradd) and
 removes them. Nothing outside a temporary directory and /etc/passwd is touched.
 """
 
+import grp
 import json
 import os
 import pwd
@@ -43,8 +44,8 @@ pytestmark = [
 class Daemon:
     """tenderd run as the daemon user, with root's policy naming the test PAM stack."""
 
-    def __init__(self, base, user):
-        self.base, self.user = base, user
+    def __init__(self, base, user, groups=None):
+        self.base, self.user, self.groups = base, user, groups
         self.socket = os.path.join(base, "run", "socket")
         self.state = os.path.join(base, "state")
         self.process = None
@@ -53,8 +54,8 @@ class Daemon:
         entry = pwd.getpwnam(self.user)
         self.log = open(os.path.join(self.base, "tenderd.log"), "ab")
         self.process = subprocess.Popen(
-            ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
-             TENDERD, "--socket", self.socket, "--state", self.state, "--policy", os.path.join(self.base, "policy.json"),
+            ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}",
+             f"--groups={self.groups}" if self.groups else "--clear-groups", "--", TENDERD, "--socket", self.socket, "--state", self.state, "--policy", os.path.join(self.base, "policy.json"),
              "--timeout", str(TIMEOUT)],
             stdout=self.log, stderr=self.log, env={"PATH": os.environ["PATH"]})
         deadline = time.monotonic() + 20
@@ -291,3 +292,39 @@ def test_tender_verify_through_the_broker_against_a_checkpoint(world, alice):
     assert verified.returncode == 0 and "ledger valid" in verified.stdout, verified.stdout + verified.stderr
     # Its home is the daemon's: nothing of Alice's is written anywhere else.
     assert "TESTING MODE" in verified.stdout
+
+
+def test_the_system_login_through_pam_unix_as_the_packaged_service_runs_it():
+    """pam_unix in a daemon that is not root: with the shadow group (as tenderd.service has it) it checks
+    the connecting user's real password, which chpasswd set for a throwaway user."""
+    tag = secrets.token_hex(3)
+    daemon_user, user = f"tbkud{tag}", f"tbkuc{tag}"
+    base = tempfile.mkdtemp(prefix="tender-broker-unix-", dir="/tmp")
+    daemon = None
+    try:
+        for name in (daemon_user, user):
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+        subprocess.run(["chpasswd"], input=f"{user}:Unix-Secret-7\n", text=True, check=True)
+        entry = pwd.getpwnam(daemon_user)
+        os.chmod(base, 0o755)
+        pam = os.path.join(base, "pam")
+        os.mkdir(pam, 0o755)
+        with open(os.path.join(pam, "tender-unix"), "w") as f:
+            f.write("auth required pam_unix.so\naccount required pam_unix.so\n")
+        with open(os.path.join(base, "policy.json"), "w") as f:
+            json.dump({"testing": True, "authentication": {"service": "tender-unix", "pamConfigDirectory": pam}}, f)
+        for directory, mode in (("state", 0o700), ("run", 0o755)):
+            os.mkdir(os.path.join(base, directory), mode)
+            os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+        daemon = Daemon(base, daemon_user, groups=str(grp.getgrnam("shadow").gr_gid))
+        daemon.start()
+        local = {"daemon": daemon}
+        assert client(local, user, "setup") == {"ok": True}
+        assert client(local, user, "pay", "not-the-password", "unix-0")["code"] == "FAILURE_CREDENTIALS_UNVERIFIED"
+        assert client(local, user, "pay", "Unix-Secret-7", "unix-1")["code"] == "SUCCESS"
+    finally:
+        if daemon is not None and daemon.serving():
+            daemon.kill(signal.SIGTERM)
+        for name in (daemon_user, user):
+            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
