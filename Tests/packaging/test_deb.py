@@ -142,5 +142,6 @@ def test_install_build_run_purge(debs, machine_lock, tmp_path):
     left = [p for p in listed if os.path.lexists(p)]
     assert left == [], f"left after purge: {left}"
     assert not os.path.exists("/etc/pam.d/tender")
+    assert not os.path.exists("/var/lib/tender"), "tenderd's empty state directory was left"
     assert not os.path.exists("/usr/lib/python3/dist-packages/libtender"), "the byte-compiled files were left"
     assert "libtender" not in run(["ldconfig", "-p"]).stdout
