@@ -328,3 +328,36 @@ def test_the_system_login_through_pam_unix_as_the_packaged_service_runs_it():
         for name in (daemon_user, user):
             subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_socket_activation_as_tenderd_socket_starts_it(world, alice):
+    """--systemd: the listening socket comes as descriptor 3 with LISTEN_PID and LISTEN_FDS, as systemd passes it."""
+    entry = pwd.getpwnam(world["daemon"].user)
+    path = os.path.join(world["base"], "run", "activated")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(path)
+    os.chmod(path, 0o666)
+    listener.listen(16)
+    try:
+        # Descriptor 3 is pytest's in this process: the child alone puts the listener there.
+        process = subprocess.Popen(
+            ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--", "sh", "-c",
+             'LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@"', TENDERD, "--systemd", "--state", world["daemon"].state,
+             "--policy", os.path.join(world["base"], "policy.json")],
+            pass_fds=(3, listener.fileno()), preexec_fn=lambda: os.dup2(listener.fileno(), 3),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"PATH": os.environ["PATH"]})
+        try:
+            activated = type("Activated", (), {"socket": path})
+            assert client({"daemon": activated}, alice, "payments")["keys"], "no payments through the activated socket"
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+    finally:
+        listener.close()
+    # Without a socket passed, --systemd refuses to start.
+    fresh = tempfile.mkdtemp(dir=world["base"])
+    done = subprocess.run([TENDERD, "--systemd", "--state", fresh], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 2 and "no socket was passed" in done.stderr, done.stderr
+    # Nor does it serve from a state directory it does not own.
+    done = subprocess.run([TENDERD, "--socket", path + "-2", "--state", world["daemon"].state], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 2 and "must be a directory of tenderd's user with mode 0700" in done.stderr, done.stderr
