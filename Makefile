@@ -97,7 +97,7 @@ COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(B
 
 build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 
-docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(COMPLETIONS)
+docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(COMPLETIONS)
 
 $(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
@@ -130,6 +130,10 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 $(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
 	@mkdir -p $(@D)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' -e 's|@SONAME@|$(SONAME)|' $< > $@
+
+$(BUILD)/man8/tenderd.8: man/tenderd.8.in VERSION
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' $< > $@
 
 $(BUILD)/completions/tender.bash: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
@@ -242,8 +246,7 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 	install -m 0644 $(BUILD)/completions/tender.fish $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	install -m 0644 pam/tender $(DESTDIR)$(PAMDIR)/tender
 	install -m 0755 -s $(BUILD)/bin/tenderd $(DESTDIR)$(SBINDIR)/tenderd
-	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' man/tenderd.8.in > $(DESTDIR)$(MANDIR)/man8/tenderd.8
-	chmod 0644 $(DESTDIR)$(MANDIR)/man8/tenderd.8
+	install -m 0644 $(BUILD)/man8/tenderd.8 $(DESTDIR)$(MANDIR)/man8/tenderd.8
 	sed 's|/usr/sbin/tenderd|$(SBINDIR)/tenderd|' systemd/tenderd.service > $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
 	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
 	install -m 0644 systemd/tenderd.socket $(DESTDIR)$(SYSTEMDDIR)/tenderd.socket

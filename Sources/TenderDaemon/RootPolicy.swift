@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-internal import Glibc
 import TenderCore
+import TenderWiring
 
 /// The policy root sets for every client (`/etc/tender/policy.json`):
 /// `{"authentication", "limits", "dialog", "testing"}`, each optional, read
@@ -30,20 +30,8 @@ struct RootPolicy: Sendable {
 
     /// The policy in the file at `path`; with `required` false a missing file gives the defaults.
     static func load(path: String, required: Bool) throws(TenderError) -> RootPolicy {
-        guard let file = fopen(path, "re") else {
-            if errno == ENOENT && !required { return RootPolicy() }
-            throw .notFound("the policy file \(path) cannot be opened: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes += chunk[0..<count]
-            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the policy file exceeds \(JSONInput.maxBytes) bytes") }
-            if count < chunk.count { break }
-        }
-        guard ferror(file) == 0 else { throw .notFound("the policy file \(path) cannot be read") }
-        return try RootPolicy(json: try JSONInput.parse(bytes))
+        let what = "the policy file \(path)"
+        guard let json = required ? try JSONFile.read(path, what: what) : try JSONFile.readIfPresent(path, what: what) else { return RootPolicy() }
+        return try RootPolicy(json: json)
     }
 }

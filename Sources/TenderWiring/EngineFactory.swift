@@ -79,17 +79,6 @@ public enum EngineFactory {
 
     /// The app-wide vocabulary file at `path`.
     static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
-        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes += chunk[0..<count]
-            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
-            if count < chunk.count { break }
-        }
-        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
-        return try AppVocabulary(json: try JSONInput.parse(bytes))
+        try AppVocabulary(json: try JSONFile.read(path, what: "the vocabulary file"))
     }
 }

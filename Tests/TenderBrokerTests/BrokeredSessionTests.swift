@@ -52,12 +52,17 @@ import Testing
         try socket.send(BrokerMessage(.ok, [("uid", .number("1000")), ("user", .string("ada"))]))
     }
 
+    /// The daemon's side of hello and session.
+    private static func openSession(_ socket: BrokerSocket) throws {
+        try hello(socket)
+        _ = try expect(socket, .session)
+        try socket.send(BrokerMessage(.ok))
+    }
+
     @Test func relaysPAMsPromptsToTheConversation() throws {
         let replies = PthreadLockedBox()
         let (home, client, done) = try daemon { socket in
-            try Self.hello(socket)
-            _ = try Self.expect(socket, .session)
-            try socket.send(BrokerMessage(.ok))
+            try Self.openSession(socket)
             _ = try Self.expect(socket, .handle)
             try socket.send(BrokerMessage(.prompt, [("kind", .string("info")), ("message", .string("Hello"))]))
             replies.append(try socket.receive(timeoutMilliseconds: 5000))
@@ -80,9 +85,7 @@ import Testing
     @Test func aCancelledConversationSendsCancel() throws {
         let replies = PthreadLockedBox()
         let (home, client, done) = try daemon { socket in
-            try Self.hello(socket)
-            _ = try Self.expect(socket, .session)
-            try socket.send(BrokerMessage(.ok))
+            try Self.openSession(socket)
             _ = try Self.expect(socket, .handle)
             try socket.send(BrokerMessage(.prompt, [("kind", .string("secret")), ("message", .string("Password: "))]))
             replies.append(try socket.receive(timeoutMilliseconds: 5000))
@@ -98,9 +101,7 @@ import Testing
 
     @Test func theDaemonsErrorsComeBackAsTheSameErrors() throws {
         let (home, client, done) = try daemon { socket in
-            try Self.hello(socket)
-            _ = try Self.expect(socket, .session)
-            try socket.send(BrokerMessage(.ok))
+            try Self.openSession(socket)
             _ = try Self.expect(socket, .agree)
             try socket.send(BrokerMessage(.error, TenderError.wrongState("no question is open").brokerBody))
             _ = try Self.expect(socket, .confirm)
