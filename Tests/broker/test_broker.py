@@ -361,3 +361,18 @@ def test_socket_activation_as_tenderd_socket_starts_it(world, alice):
     # Nor does it serve from a state directory it does not own.
     done = subprocess.run([TENDERD, "--socket", path + "-2", "--state", world["daemon"].state], capture_output=True, text=True, timeout=20)
     assert done.returncode == 2 and "must be a directory of tenderd's user with mode 0700" in done.stderr, done.stderr
+
+
+def test_tender_intent_and_ask_pay_through_the_broker(world, alice):
+    socket_path = world["daemon"].socket
+    password = world["passwords"][alice]
+    intent = json.dumps({"intent": "send_payment", "payee": {"name": "John Baily"},
+                         "currencyAmount": {"amount": "7", "currency": "USD"}, "idempotencyKey": "cli-intent"})
+    paid = as_user(alice, [TENDER, "intent", "--broker", socket_path, intent], input=f"yes\n{password}\n")
+    assert paid.returncode == 0 and "success" in paid.stdout, paid.stdout + paid.stderr
+    denied = as_user(alice, [TENDER, "ask", "--broker", socket_path, "--json", "send $6 to John Baily"], input="yes\nwrong\n")
+    turns = [json.loads(line) for line in denied.stdout.splitlines()]
+    assert denied.returncode == 1 and turns[-1]["code"] == "failureCredentialsUnverified", denied.stdout + denied.stderr
+    asked = as_user(alice, [TENDER, "ask", "--broker", socket_path, "send $6 to John Baily"], input=f"yes\n{password}\n")
+    assert asked.returncode == 0 and "success" in asked.stdout, asked.stdout + asked.stderr
+    assert "cli-intent" in client(world, alice, "payments")["keys"]
