@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
-import TenderWiring
 
 /// The policy root sets for every client (`/etc/tender/policy.json`):
 /// `{"authentication", "limits", "dialog", "testing"}`, each optional, read

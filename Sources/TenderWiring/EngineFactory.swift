@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 import TenderAuth
-import TenderBroker
 import TenderCore
 import TenderCrypto
 import TenderStore
@@ -55,30 +54,19 @@ public enum EngineFactory {
         return AssembledEngine(engine: engine, directoryAdmin: hostDirectory ?? store, ledgerAdmin: store, clock: clock)
     }
 
-    /// A brokered engine (docs/broker.md): dialogs, directory and ledger in the daemon at `path`;
-    /// understanding and the app vocabulary stay in process. A host's own ports cannot be brokered.
-    static func brokered(_ configuration: EngineConfiguration, path: String, clock: any TenderClock) throws(TenderError) -> AssembledEngine {
-        let client = BrokerClient(path: path, authentication: configuration.authenticationDocument)
-        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
-            ?? configuration.vocabulary
-        let engine = Engine(
-            directory: client, ledger: client, limits: configuration.limits, dialog: configuration.dialog, appVocabulary: vocabulary,
-            today: { clock.today() })
-        var assembled = AssembledEngine(engine: engine, directoryAdmin: client, ledgerAdmin: client, clock: clock)
-        assembled.broker = client
-        // Say hello now, so a missing daemon or a policy the daemon refuses fails here, not at the first dialog.
-        try client.connect().close()
-        return assembled
-    }
-
-    /// `TENDER_BROKER`, when set and not empty.
-    static func brokerFromEnvironment() -> String? {
-        guard let value = getenv("TENDER_BROKER"), value.pointee != 0 else { return nil }
-        return String(cString: value)
-    }
-
     /// The app-wide vocabulary file at `path`.
     static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
-        try AppVocabulary(json: try JSONFile.read(path, what: "the vocabulary file"))
+        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes += chunk[0..<count]
+            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
+            if count < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
+        return try AppVocabulary(json: try JSONInput.parse(bytes))
     }
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// An engine's configuration, from its JSON form (docs/json.md).
 public struct EngineConfiguration: Equatable, Sendable {
+    /// The broker's socket (`"broker": PATH`): the daemon holds the store, the keys and PAM (docs/broker.md).
+    public var broker: String?
+    /// The `"authentication"` member as given, which a brokered engine sends the daemon to tighten root's policy.
+    public var authenticationDocument: JSONValue?
     /// The directory holding the store.
     public let home: String
     public let limits: PaymentLimits
@@ -14,10 +18,6 @@ public struct EngineConfiguration: Equatable, Sendable {
     public let newLedger: Bool
     /// Whether the store is opened read-only (`"readOnly": true`).
     public let readOnly: Bool
-    /// The broker's socket (`"broker": PATH`): the daemon holds the store, the keys and PAM (docs/broker.md).
-    public var broker: String?
-    /// The `"authentication"` member as given, which a brokered engine sends the daemon to tighten root's policy.
-    public var authenticationDocument: JSONValue?
 
     public init(
         home: String, limits: PaymentLimits = .standard, authentication: AuthenticationPolicy = AuthenticationPolicy(),
@@ -34,11 +34,11 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "broker"}`
-    /// (`"home"` is optional with `"broker"`).
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly"}`.
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
+    /// `"broker": PATH` makes a brokered engine, whose `"home"` may be left out.
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(
             json, name: "configuration",
@@ -62,9 +62,9 @@ public struct EngineConfiguration: Equatable, Sendable {
             vocabulary: try reader["vocabulary"].map { (v) throws(TenderError) in try AppVocabulary(json: v) } ?? .empty,
             vocabularyFile: file, newLedger: try reader.bool("newLedger") ?? false,
             readOnly: try reader.bool("readOnly") ?? false)
-        guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
         self.broker = broker
         self.authenticationDocument = reader["authentication"]
+        guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
     }
 
     private static func defaultPolicy(testing: Bool) -> AuthenticationPolicy {

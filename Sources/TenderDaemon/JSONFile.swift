@@ -2,19 +2,19 @@
 internal import Glibc
 import TenderCore
 
-/// A JSON file an engine or tenderd is configured with (the app vocabulary, root's policy),
-/// read whole and checked as every host input is (``JSONInput``).
-public enum JSONFile {
-    /// The document in the file at `path`; `what` names it in errors ("the vocabulary file").
+/// A JSON file tenderd is configured with (root's policy), read whole and checked as every
+/// host input is (``JSONInput``).
+enum JSONFile {
+    /// The document in the file at `path`; `what` names it in errors ("the policy file /etc/tender/policy.json").
     /// Throws ``TenderError/notFound(_:)`` when it cannot be opened or read,
     /// ``TenderError/tooLarge(_:)`` above ``JSONInput/maxBytes``, and the parser's errors.
-    public static func read(_ path: String, what: String) throws(TenderError) -> JSONValue {
+    static func read(_ path: String, what: String) throws(TenderError) -> JSONValue {
         guard let json = try readIfPresent(path, what: what) else { throw .notFound("\(what) cannot be opened: errno \(ENOENT)") }
         return json
     }
 
     /// As ``read(_:what:)``, but nil when there is no file at `path`.
-    public static func readIfPresent(_ path: String, what: String) throws(TenderError) -> JSONValue? {
+    static func readIfPresent(_ path: String, what: String) throws(TenderError) -> JSONValue? {
         guard let file = fopen(path, "re") else {
             if errno == ENOENT { return nil }
             throw .notFound("\(what) cannot be opened: errno \(errno)")
