@@ -264,6 +264,10 @@ typedef struct tender_engine tender_engine;
  * opens the store read-only: nothing is created or changed, writes fail with
  * TENDER_E_STORE. `"newLedger": true` starts a new ledger in a home that held
  * one whose store is missing (otherwise refused with TENDER_E_HOME).
+ * `"broker": "/run/tender/socket"` (or the environment variable TENDER_BROKER)
+ * makes a brokered engine: tenderd keeps the store and the key and runs PAM,
+ * sessions and engine calls are relayed to it, `"home"` may be left out, and
+ * a broker that does not answer is TENDER_E_STORE (docs/broker.md).
  *
  * The home, HOME/keys, the store and its -wal and -shm must belong to the
  * effective user and must not be writable by group or others (TENDER_E_HOME);

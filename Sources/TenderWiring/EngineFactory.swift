@@ -27,6 +27,10 @@ public enum EngineFactory {
         _ configuration: EngineConfiguration, store given: SQLiteStore? = nil, host: HostPorts? = nil,
         clock: any TenderClock = SystemClock()
     ) throws(TenderError) -> AssembledEngine {
+        if given == nil, let path = configuration.broker ?? brokerFromEnvironment() {
+            guard host == nil else { throw .invalidArgument("an engine with a host's own directory and payments cannot be brokered") }
+            return try brokered(configuration, path: path, clock: clock)
+        }
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
         let user = try PAMAuthenticator.actingUser()
