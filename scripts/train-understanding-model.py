@@ -59,6 +59,9 @@ CLINC = {"transfer": "transfer_money", "pay_bill": "pay_bill", "balance": "searc
 SLOTS = ["person", "amount", "date", "from_account", "to_account", "account", "org", "bill_type", "note"]
 LABELS = ["O"] + [f"{p}-{s}" for s in SLOTS for p in ("B", "I")]
 LR_C, MAX_ENTRIES, MAX_FALSE_ACCEPT = 30.0, 700_000, 0.002
+# The generated lines' weight in the classifier's loss, against 1 for a real line: they teach phrasings, and
+# without a lower weight their sheer number (34,000 against 30,000 real) pulls real unrelated requests in.
+GENERATED_WEIGHT = 1.0
 CRF_PARAMS = {"c1": 0.05, "c2": 0.005, "max_iterations": 200, "feature.possible_transitions": True}
 SEED = 12
 
@@ -178,8 +181,9 @@ def xseq(row):
 def fit_intent(rows):
     vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32)
     X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
+    weights = np.array([GENERATED_WEIGHT if r["source"].startswith("generated") else 1.0 for r in rows])
     model = LogisticRegression(C=LR_C, max_iter=400)
-    model.fit(X, [r["label"] for r in rows])
+    model.fit(X, [r["label"] for r in rows], sample_weight=weights)
     return vectorizer, model
 
 

@@ -53,14 +53,26 @@ def test_sgd_dev_first_turns_and_slots():
 def test_generated_english_dev():
     report = evaluate(os.path.join(GENERATED, "dev-en.jsonl"))
     assert report["in_scope_accuracy"] >= MEASURED["generated_en_in_scope"]
+    assert report["false_accept_rate"] <= MEASURED["generated_en_false_accepts"]
     assert report["slot_f1"] >= MEASURED["generated_en_slot_f1"]
 
 
 def test_generated_spanish_dev():
     report = evaluate(os.path.join(GENERATED, "dev-es.jsonl"))
     assert report["in_scope_accuracy"] >= MEASURED["generated_es_in_scope"]
+    assert report["false_accept_rate"] <= MEASURED["generated_es_false_accepts"]
+    assert report["slot_f1"] >= MEASURED["generated_es_slot_f1"]
     assert set(report["confusion"]) >= {"send_payment", "request_payment", "pay_bill", "search_for_bills", "transfer_money",
                                         "search_for_accounts", "search_for_payments"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_independent_requests(language):
+    """data/independent: requests by an author who saw none of the data; measured, never trained on."""
+    report = evaluate(os.path.join(ROOT, "data", "independent", f"{language}.jsonl"))
+    assert report["in_scope_accuracy"] >= MEASURED[f"independent_{language}_in_scope"]
+    assert report["false_accept_rate"] <= MEASURED[f"independent_{language}_false_accepts"]
+    assert report["slot_f1"] >= MEASURED[f"independent_{language}_slot_f1"]
 
 
 def test_eval_scores_what_it_reads(tmp_path):
@@ -88,6 +100,8 @@ MEASURED = {
     "clinc_in_scope": 0.93, "clinc_false_accepts": 0.005,
     "sgd_in_scope": 0.98, "sgd_false_accepts": 0.002,
     "sgd_amount_f1": 0.99, "sgd_person_f1": 0.93, "sgd_account_type_f1": 0.95,
-    "generated_en_in_scope": 0.75, "generated_en_slot_f1": 0.86,
-    "generated_es_in_scope": 0.88,
+    "generated_en_in_scope": 0.75, "generated_en_slot_f1": 0.86, "generated_en_false_accepts": 0.44,
+    "generated_es_in_scope": 0.88, "generated_es_slot_f1": 0.86, "generated_es_false_accepts": 0.19,
+    "independent_en_in_scope": 0.91, "independent_en_false_accepts": 0.14, "independent_en_slot_f1": 0.74,
+    "independent_es_in_scope": 0.84, "independent_es_false_accepts": 0.09, "independent_es_slot_f1": 0.71,
 }
