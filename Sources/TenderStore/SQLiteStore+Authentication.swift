@@ -47,8 +47,14 @@ extension SQLiteStore: AuthenticationRecords {
         ).run()
     }
 
+    /// An entry that lets a payment go ahead (`notRequired`, `reused`,
+    /// `authenticated`) is committed without a flush of its own: the payment's
+    /// commit, which follows at once, flushes it too (a crash of the process
+    /// cannot lose it, a power loss before the next durable commit can).
+    /// `denied` and `throttled` entries are flushed at once.
     public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
-        try write { (db) throws(TenderError) in
+        let lazy = event == .notRequired || event == .reused || event == .authenticated
+        try write(lazy: lazy) { (db) throws(TenderError) in
             try db.statement(
                 "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)",
                 [clock.nowMilliseconds(), user, event.rawValue, intent, detail]

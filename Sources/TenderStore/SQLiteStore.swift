@@ -21,6 +21,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Where record, key, audit and throttle times come from.
     let clock: any TenderClock
     let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
+    /// Signatures of payments this store committed and acknowledged, by
+    /// sequence, until a write transaction stores them (``write(lazy:_:)``).
+    let computedSignatures = PthreadLocked<[Int64: String]>([:])
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
@@ -56,6 +59,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
         self.keys = keys
         self.crypto = crypto
         if access != .readWrite(newLedger: true) { try checkContinuity(home: home) }
+        if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
+    }
+
+    deinit {
+        // Signatures computed since the last write transaction; had this failed, the next open would sign them again.
+        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) { try? write { _ in } }
     }
 
     /// Checks `home` as the store needs it (owner, modes, continuity) and, for
@@ -91,9 +100,19 @@ public final class SQLiteStore: Directory, PaymentLedger {
         }
     }
 
-    func write<T: Sendable>(_ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
+    /// Runs `body` in a write transaction, which first stores the signatures
+    /// computed since the last one. `lazy`: the commit does not wait for the
+    /// disk (``Database/lazyWriteTransaction(_:)``); the next durable commit flushes it.
+    func write<T: Sendable>(lazy: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
         try writer.withLock { (db: inout Database) throws(TenderError) -> T in
-            try db.writeTransaction { () throws(TenderError) -> T in try body(db) }
+            var stored: [Int64] = []
+            let work = { () throws(TenderError) -> T in
+                stored = try self.storeComputedSignatures(db)
+                return try body(db)
+            }
+            let result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
+            if !stored.isEmpty { computedSignatures.withLock { for sequence in stored { $0[sequence] = nil } } }
+            return result
         }
     }
 }
