@@ -52,7 +52,8 @@ struct BenchCommand: ParsableCommand {
         progress.begin("payments one at a time, in turns with the raw payment rows")
         var measuredSequential = TenderWorkload.Measured()
         let paymentRows = try raw.signThenCommitPaymentLoop()
-        let (signPayment, sequential) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: 5, paymentRows) {
+        // Turns of about 20 ms: a stall of the shared disk (tens of milliseconds) then falls on either side alike.
+        let (signPayment, sequential) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02)), paymentRows) {
             try workload.pay(into: &measuredSequential)
         }
         table.add(
@@ -76,7 +77,7 @@ struct BenchCommand: ParsableCommand {
         let groupLoop = try raw.paymentBatchCommitLoop(size: threads)
         var measuredSubmissions = TenderWorkload.Measured()
         var grouped = (count: 0, time: 0.0)
-        let slices = 4
+        let slices = 8
         let slice = seconds / Double(slices)
         for turn in 0..<(2 * slices) {
             if turn % 4 == 0 || turn % 4 == 3 {
@@ -89,7 +90,7 @@ struct BenchCommand: ParsableCommand {
                 grouped.count += commits * threads
                 grouped.time += Stopwatch.now() - start
             } else {
-                measuredSubmissions.merge(try workload.submissions(threads: threads, seconds: slice, perThread: Int(4000 * slice) + 100))
+                measuredSubmissions.merge(try workload.submissions(threads: threads, seconds: slice, perThread: Int(5000 * slice) + 100))
             }
         }
         let groupCommit = Double(grouped.count) / grouped.time
