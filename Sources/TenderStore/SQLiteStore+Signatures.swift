@@ -65,14 +65,19 @@ extension SQLiteStore {
 
     /// The whole JWS of a record stored as its signing input and a dot, once
     /// its seal checks. Throws ``TenderError/ledgerTampered(_:)`` when the seal
-    /// does not check, ``TenderError/keyFile(_:)`` when the key is gone.
+    /// does not check, ``TenderError/keyFile(_:)`` naming the record when its key cannot be read.
     private func signUnsigned(_ stored: String, seal: String, sequence: Int64) throws(TenderError) -> String {
         let bytes = Array(stored.utf8)
         guard let end = bytes.lastIndex(of: UInt8(ascii: ".")) else { throw .ledgerTampered("record \(sequence): not a compact JWS") }
         let input = Array(bytes[..<end])
         if let computed = computedSignatures.withLock({ $0[sequence] }), computed.utf8.starts(with: input) { return computed }
         let keyID = try CompactJWS(parsing: stored).keyID
-        let signer = try keys.signer(keyID: keyID)
+        let signer: any RecordSigner
+        do throws(TenderError) { signer = try keys.signer(keyID: keyID) } catch {
+            throw .keyFile(
+                "record \(sequence) was committed without its stored signature, and its key cannot be read here (\(error.message)): "
+                    + "open the store for writing where its key is, which signs it")
+        }
         guard let mark = Base64URL.decode(seal), Self.same(mark, try signer.seal(input)) else {
             throw .ledgerTampered("record \(sequence): stored without its signature, and its seal does not check")
         }

@@ -31,8 +31,9 @@ def amount_of(key):
     return 100 + zlib.crc32(key.encode()) % 50
 
 
-def intent_of(key):
-    cents = amount_of(key)
+def intent_of(key, cents=None):
+    """$`cents`/100 to tim-cook under `key` (by default ``amount_of(key)``)."""
+    cents = amount_of(key) if cents is None else cents
     return {"intent": "send_payment", "payee": {"id": "tim-cook"},
             "currencyAmount": {"amount": f"{cents // 100}.{cents % 100:02d}", "currency": "USD"},
             "idempotencyKey": key}
@@ -47,8 +48,9 @@ def append_line(fd, text, durable):
         os.fsync(fd)
 
 
-def pay(engine, key):
-    with engine.session(intent_of(key)) as session:
+def pay(engine, key, cents=None):
+    """One whole dialog paying `intent_of(key, cents)`; returns the JWS handle answered, raises on anything else."""
+    with engine.session(intent_of(key, cents)) as session:
         resolution = session.resolve()
         if not resolution["complete"]:
             raise RuntimeError(f"incomplete resolution for {key}: {resolution}")
