@@ -54,12 +54,23 @@ class Failure(Exception):
 
 
 def read_lines(path):
-    """The complete lines of a file (a last line without its newline was cut by the kill: not written)."""
+    """The complete lines of a file (a last line without its newline was cut by the kill: never acknowledged)."""
     if not os.path.exists(path):
         return []
     with open(path) as handle:
         text = handle.read()
     return text.split("\n")[:-1]
+
+
+def cut_torn_line(path):
+    """Drops a last line the kill cut short (no newline: its write never returned, so it was never
+    acknowledged), so that the next round's lines do not run on from it."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb+") as handle:
+        data = handle.read()
+        if data and not data.endswith(b"\n"):
+            handle.truncate(data.rfind(b"\n") + 1)
 
 
 def unsigned_rows(home):
@@ -179,6 +190,8 @@ def main():
                     child.kill()
                     child.wait()
             err = child.stderr.read()
+            cut_torn_line(acks)
+            cut_torn_line(started)
             if child.returncode != -signal.SIGKILL:
                 raise Failure(f"round {number}: the payer ended by itself ({child.returncode}): {err}")
             unsigned = unsigned_rows(home)
