@@ -488,7 +488,10 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_ledger(tender_engine *en
  * beside a record against the signed record, and re-derives every account's
  * balance from its signed balance (signed when the directory set it) and the
  * ledger (docs/ledger.md). On success writes a report
- * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
+ * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`, with
+ * `"resigned": [sequence, ...]` added when records had to be signed again
+ * after their commit (their process ended before storing the signature; see
+ * docs/ledger.md).
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
  * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,

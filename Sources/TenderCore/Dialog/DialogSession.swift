@@ -69,7 +69,8 @@ public final class DialogSession {
     /// answered ready for a payment, or the session was handled).
     public func agree(_ yes: Bool) throws(TenderError) {
         try checkOpen()
-        guard confirmationQuestion != nil else {
+        // Whether a question is open, without writing its text.
+        guard case .ready(.payment) = phase else {
             throw .wrongState("no confirmation question is open: confirm must answer ready for an intent that moves money first")
         }
         if yes {
@@ -279,13 +280,14 @@ public final class DialogSession {
         let key = idempotencyKey
         let movements = engine.backend == nil ? payment.movements : []
         let completion = engine.backend == nil ? payment.completionMovements : []
+        let fingerprint = payment.fingerprint
         // The columns the store keeps beside the record are signed in it too (its "ledger" member), so verify can check them.
         let columns = PaymentSubmission.ledgerColumns(
-            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
+            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
             effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
         let body = payment.payloadBody(id: recordID, idempotencyKey: key) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
         let submission = PaymentSubmission(
-            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
+            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
             movements: movements, payee: payment.payee, paidBill: payment.paidBill,
             completionMovements: completion
         ) { position in
