@@ -24,7 +24,7 @@ struct AskCommand: ParsableCommand {
 
     @Flag(help: "Write every turn as one JSON object per line.") var json = false
 
-
+    @OptionGroup var custom: CustomIntentOptions
 
     @Argument(help: "The request, e.g. \"send $50 to John\"; more texts are alternatives, best first.") var texts: [String]
 
@@ -50,7 +50,8 @@ struct AskCommand: ParsableCommand {
         guard let path = home.resolved else { throw .home("set --home DIR or TENDER_HOME") }
         let store = try StoreOpener.open(home: path)
         let today = WallClock.today()
-        let context = ParseContext(directory: store, shortcuts: try store.shortcuts(), today: today)
+        let customIntents = try StoreOpener.customIntents(custom)
+        let context = ParseContext(directory: store, shortcuts: try store.shortcuts(), today: today, customIntents: customIntents?.matcher)
         let understood = texts.count == 1
             ? try TextParser.parse(texts[0], context: context) : try TextParser.parse(alternatives: texts.map { ($0, nil) }, context: context)
         let printer = DialogPrinter()
@@ -59,7 +60,7 @@ struct AskCommand: ParsableCommand {
             if !json { printer.detail("", "that is not a payment request Tender handles") }
             return 2
         }
-        let engine = try StoreOpener.engine(store: store, home: path, today: { today })
+        let engine = try StoreOpener.engine(store: store, home: path, customIntents: customIntents, today: { today })
         let session = try DialogSession(engine: engine, json: intent)
         if isatty(0) != 0 {
             // A person at a terminal types the password without echo, --json or not.

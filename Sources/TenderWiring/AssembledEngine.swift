@@ -13,8 +13,10 @@ public struct AssembledEngine: Sendable {
     /// The clock the engine, its gate and its store read.
     public let clock: any TenderClock
 
-    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today.
+    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today, the custom intents.
     public func parseContext() throws(TenderError) -> ParseContext {
-        ParseContext(directory: engine.directory, shortcuts: try directoryAdmin.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today())
+        ParseContext(
+            directory: engine.directory, shortcuts: try directoryAdmin.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today(),
+            customIntents: engine.customIntents.matcher)
     }
 }
