@@ -34,9 +34,12 @@ public enum EngineFactory {
         let policy = configuration.authentication
         let customIntents: CustomIntentCatalog
         if let givenIntents { customIntents = givenIntents } else { customIntents = try Self.customIntents(configuration.intentFiles) }
-        // A restricted custom intent asks through PAM even when the policy restricts nothing else.
-        let authenticator = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never })
-            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        // A restricted custom intent asks through PAM even when the policy restricts nothing else: its
+        // service must have a file when one is loaded now; one added later uses it when it has one.
+        let asks = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never })
+        let authenticator = asks
+            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+            : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
         let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try AppVocabulary(json: try readJSON(path, what: "vocabulary file")) }
             ?? configuration.vocabulary
         let store: SQLiteStore

@@ -13,7 +13,8 @@ from .ledger import _LedgerCalls
 from .understanding import _UnderstandingCalls
 
 
-class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls, _IntentCalls):    """An engine: one store (a home directory holding ``tender.sqlite3``) and
+class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls, _IntentCalls):
+    """An engine: one store (a home directory holding ``tender.sqlite3``) and
     the payment policy.
 
     ``Engine(home, limits=None, authentication=None, host=None, **config)``
