@@ -551,7 +551,7 @@ typedef struct tender_session tender_session;
 
 /**
  * Starts a dialog from a structured intent of any of the seven intents
- * (docs/intents.md), e.g. `{"intent": "send_payment", "payee": {"name":
+ * (docs/intents.md) or of the engine's custom intents (docs/custom-intents.md), e.g. `{"intent": "send_payment", "payee": {"name":
  * "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}` or
  * `{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}`.
  * An optional "idempotencyKey" names the payment for retries across
@@ -612,7 +612,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * session's open questions. Free the text with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (already handled),
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
- * failed).
+ * failed, or a custom intent's values callback failed or is missing). A custom
+ * intent's results also carry "message", its definition's words for the question.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
@@ -689,6 +690,12 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *s
  * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CRYPTO, TENDER_E_KEY_FILE, TENDER_E_CALLBACK (the host's send
  * failed; nothing is recorded).
+ *
+ * A custom intent is handed to the host's tender_intent_host.handle after the
+ * same agreement and authentication; the outcome document adds "response":
+ * {"code", "values", "text"} (docs/custom-intents.md). Its callback failing,
+ * missing or answering what the definition does not allow is TENDER_E_CALLBACK
+ * and records nothing.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
                                                                 char **outcome_out, size_t *len_out);
@@ -729,7 +736,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_parse_alternatives(tende
 TENDER_API TENDER_NODISCARD tender_result tender_parse(const char *text, size_t text_len, char **json_out, size_t *len_out);
 
 /**
- * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}`: the
+ * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}` (a
+ * built-in intent or one of the engine's custom intents): the
  * phrase (case, spaces and punctuation ignored) starts that intent before
  * anything else is tried; the same phrase again replaces it. Kept in the
  * store. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,

@@ -124,3 +124,17 @@ def test_demo_plays_both_examples(tmp_path):
     assert "Round up savings by $5? (yes/no)" in out and "Done: $5 moved into your savings." in out
     assert '"intent":"round_up_savings","status":"completed"' in out
     assert "round-up pot: 5.00 USD" in out and "verify → ledger valid: 4 signed record(s)" in out
+
+
+def test_a_shortcut_starts_a_custom_intent_in_ask(home, handler):
+    import libtender as tender
+    with tender.Engine(home, authentication={"restrictedIntents": []}, intents=[EXPENSE]) as engine:
+        engine.add_shortcut("vacation money", {"intent": "expense", "expense": "vacation"})
+    done = run("ask", "--home", home, "--json", "--intents", EXPENSE, "--handler", handler, "vacation money")
+    assert done.returncode == 0, done.stdout + done.stderr
+    played = turns(done)
+    assert played[0]["turn"] == "understood" and played[0]["source"] == "shortcut"
+    assert played[-1]["response"]["text"] == "You have $120 left in vacation."
+    # Without the definition loaded the shortcut names its intent, which is unknown.
+    unknown = run("ask", "--home", home, "--json", "vacation money")
+    assert unknown.returncode == 3 and 'unknown intent \\"expense\\"' in unknown.stdout + unknown.stderr

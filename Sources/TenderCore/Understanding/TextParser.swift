@@ -102,13 +102,14 @@ public enum TextParser {
             intent: .object(members), text: best.text, language: best.language, source: best.source, score: best.score, namedApp: best.namedApp)
     }
 
-    /// `intent` when it is a valid intent document; else only its name (a
-    /// value the text said in a form the schema refuses is left for the dialog to ask).
+    /// `intent` when it is a valid intent document; else its name and the values the schema takes (a
+    /// value the text said in a form the schema refuses is left for the dialog to ask; a shortcut to a
+    /// custom intent that is not loaded keeps its name, so starting it says which intent is unknown).
     private static func valid(_ intent: JSONValue, _ custom: [CustomIntentDefinition]) -> JSONValue {
         if (try? Intent(json: intent, customIntents: custom)) != nil { return intent }
         guard case let .object(members) = intent else { return intent }
-        var kept: [(key: String, value: JSONValue)] = []
-        for member in members {
+        var kept = members.filter { $0.key == "intent" }
+        for member in members where member.key != "intent" {
             if (try? Intent(json: .object(kept + [member]), customIntents: custom)) != nil { kept.append(member) }
         }
         return .object(kept)
