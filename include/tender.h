@@ -463,7 +463,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tende
 /**
  * Writes the whole ledger, oldest first, as a JSON array to *json_out: one
  * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment",
- * "payment_status" or "key_rotation", record the signed JSON and jws its compact JWS. Free
+ * "payment_status", "key_rotation" or "intent" (a recorded custom information
+ * intent, docs/ledger.md), record the signed JSON and jws its compact JWS. Free
  * the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
  * not a JWS). Thread-safe.

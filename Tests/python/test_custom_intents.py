@@ -197,3 +197,20 @@ def test_round_up_is_restricted_and_signed(tmp_path):
         wrong.set_conversation(lambda kind, message: "wrong-password")
         denied = wrong.handle()
         assert denied.code == tender.ResponseCode.FAILURE_CREDENTIALS_UNVERIFIED and host.saved == 500
+
+
+def test_an_information_intent_is_recorded_only_when_its_definition_asks(tmp_path):
+    recorded = json.loads(open(EXPENSE).read())
+    recorded["intents"][0]["recorded"] = True
+    host = ExpenseHost()
+    with tender.Engine(tmp_path / "home", authentication=NO_AUTH, intents=[recorded],
+                       handle_intent=host.handle, intent_values=host.values) as engine:
+        session = engine.session({"intent": "expense", "expense": "vacation"})
+        session.resolve()
+        session.confirm()
+        outcome = session.handle()
+        assert outcome.record["type"] == "intent" and outcome.record["expense"] == "vacation"
+        assert outcome.record["response"]["values"]["amountLeft"]["amount"] == "120.00"
+        assert engine.payments() == []  # no money moved: not a payment
+        assert [entry["type"] for entry in engine.ledger()] == ["intent"]
+        engine.verify()  # signed and chained like every entry
