@@ -98,6 +98,19 @@ int main(int argc, char **argv) {
     snprintf(expense, sizeof expense, "%s/expense.json", examples);
     snprintf(round_up, sizeof round_up, "%s/round-up.json", examples);
 
+    /* A configuration naming a definition file that cannot be read, or one that cannot work:
+       refused with the file's name, and no home is created. */
+    tender_engine *refused = NULL;
+    snprintf(config, sizeof config, "{\"home\": \"%s/never\", \"intents\": [\"%s/missing.json\"]}", scratch, scratch);
+    CHECK_RC(tender_engine_new(config, strlen(config), &refused), TENDER_E_NOT_FOUND);
+    CHECK(refused == NULL && contains(tender_last_error(), "missing.json"));
+    snprintf(config, sizeof config, "{\"home\": \"%s/never\", \"intents\": [\"%s\", \"%s\"]}", scratch, expense, expense);
+    CHECK_RC(tender_engine_new(config, strlen(config), &refused), TENDER_E_INVALID_ARGUMENT);
+    CHECK(refused == NULL && contains(tender_last_error(), "already defined"));
+    snprintf(path, sizeof path, "%s/never", scratch);
+    struct stat never;
+    CHECK(stat(path, &never) != 0);
+
     /* A PAM stack of our own (pam_matrix), and an engine whose policy restricts no built-in intent:
        round_up_savings asks because its definition says "restricted": true. */
     snprintf(dir, sizeof dir, "%s/pam.d", scratch);
