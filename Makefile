@@ -4,6 +4,7 @@
 #   make test       install missing dependencies, build and run every test (Swift, C, Python, packaging)
 #   make build      build libtender.so, the tender tool, its man pages and completions into build/
 #                   (only when a source changed)
+#   make test-broker  the broker tests (root: throwaway users and a tenderd of their own)
 #   make install    install under $(DESTDIR)$(PREFIX) (and the PAM service in $(DESTDIR)$(PAMDIR)):
 #                   copies files only: no dependency installation, no network, no rebuild when
 #                   build/ is current; make uninstall removes what it wrote
@@ -27,6 +28,11 @@ endif
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
+SBINDIR      ?= $(PREFIX)/sbin
+# tenderd's systemd units, sysusers and tmpfiles entries (docs/broker.md).
+SYSTEMDDIR   ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR  ?= $(PREFIX)/lib/tmpfiles.d
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PAMDIR       ?= $(SYSCONFDIR)/pam.d
 DATADIR      ?= $(PREFIX)/share
@@ -57,7 +63,7 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build docs demo test test-swift test-leaks test-c test-python test-packaging check-library \
+.PHONY: all deps build docs demo test test-swift test-leaks test-c test-python test-packaging test-broker check-library \
 	check-errors check-spdx errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
 	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-asan test-tsan check-all
 
@@ -89,9 +95,9 @@ MAN_DATE = $(shell git log -1 --format=%cs -- VERSION 2>/dev/null | grep . || da
 GENERATE_MANUAL := $(SCRATCH)/debug/generate-manual
 COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(BUILD)/completions/tender.fish
 
-build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
+build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 
-docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(COMPLETIONS)
+docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(COMPLETIONS)
 
 $(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
@@ -107,6 +113,13 @@ $(BUILD)/bin/tender: $(SOURCES) include/tender.h | $(TMPDIR)
 	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender.new
 	mv -f $(BUILD)/bin/tender.new $(BUILD)/bin/tender
 
+# tenderd, the broker (docs/broker.md): an executable of its own, not part of libtender.so.
+$(BUILD)/bin/tenderd: $(SOURCES) include/tender.h | $(TMPDIR)
+	$(SWIFT) build $(RELEASE_FLAGS) --product tenderd
+	@mkdir -p $(BUILD)/bin
+	cp -f $(SCRATCH)/release/tenderd $(BUILD)/bin/tenderd.new
+	mv -f $(BUILD)/bin/tenderd.new $(BUILD)/bin/tenderd
+
 $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 	$(SWIFT) build --scratch-path $(SCRATCH) --product generate-manual
 	rm -rf $(BUILD)/man.new && mkdir -p $(BUILD)/man.new
@@ -117,6 +130,10 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 $(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
 	@mkdir -p $(@D)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' -e 's|@SONAME@|$(SONAME)|' $< > $@
+
+$(BUILD)/man8/tenderd.8: man/tenderd.8.in VERSION
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@DATE@|$(MAN_DATE)|' $< > $@
 
 $(BUILD)/completions/tender.bash: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
@@ -135,7 +152,7 @@ demo: deps
 test: deps
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
-		fuzz-smoke test-faults test-hostile
+		fuzz-smoke test-faults test-hostile test-broker
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -198,6 +215,10 @@ test-c: build
 test-python: build
 	scripts/test-python.sh
 
+# The broker as root: throwaway users, a tenderd of their own, a pam_matrix stack (skips, saying why, when not root).
+test-broker: build
+	scripts/test-broker.sh
+
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
 # (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.
 test-packaging: build
@@ -205,10 +226,11 @@ test-packaging: build
 
 # Copies what build/ holds; make builds first only what is missing or older than a source.
 # Directories are created when missing and left by uninstall (as automake does): only files are removed.
-install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
+install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-	    $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(PAMDIR)
+	    $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(PAMDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDDIR) \
+	    $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 -s $(BUILD)/lib/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(LIBFILE)
 	ln -sf $(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
@@ -223,6 +245,13 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender docs
 	install -m 0644 $(BUILD)/completions/_tender $(DESTDIR)$(ZSHCOMPDIR)/_tender
 	install -m 0644 $(BUILD)/completions/tender.fish $(DESTDIR)$(FISHCOMPDIR)/tender.fish
 	install -m 0644 pam/tender $(DESTDIR)$(PAMDIR)/tender
+	install -m 0755 -s $(BUILD)/bin/tenderd $(DESTDIR)$(SBINDIR)/tenderd
+	install -m 0644 $(BUILD)/man8/tenderd.8 $(DESTDIR)$(MANDIR)/man8/tenderd.8
+	sed 's|/usr/sbin/tenderd|$(SBINDIR)/tenderd|' systemd/tenderd.service > $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
+	install -m 0644 systemd/tenderd.socket $(DESTDIR)$(SYSTEMDDIR)/tenderd.socket
+	install -m 0644 systemd/tender.sysusers $(DESTDIR)$(SYSUSERSDIR)/tender.conf
+	install -m 0644 systemd/tender.tmpfiles $(DESTDIR)$(TMPFILESDIR)/tender.conf
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 	@if [ -z "$(DESTDIR)" ] && [ "$(PAMDIR)" != "$(SYSTEM_PAMDIR)" ]; then \
 	    echo "note: the PAM service went to $(PAMDIR)/tender; real re-authentication needs it in $(SYSTEM_PAMDIR): sudo make install-pam"; fi
@@ -232,7 +261,9 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tender.h $(DESTDIR)$(BINDIR)/tender $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	rm -f $(DESTDIR)$(MANDIR)/man1/tender.1 $(DESTDIR)$(MANDIR)/man1/tender.*.1 $(DESTDIR)$(MANDIR)/man3/libtender.3
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/tender $(DESTDIR)$(ZSHCOMPDIR)/_tender $(DESTDIR)$(FISHCOMPDIR)/tender.fish
-	rm -f $(DESTDIR)$(PAMDIR)/tender
+	rm -f $(DESTDIR)$(PAMDIR)/tender $(DESTDIR)$(SBINDIR)/tenderd $(DESTDIR)$(SYSTEMDDIR)/tenderd.service
+	rm -f $(DESTDIR)$(SYSTEMDDIR)/tenderd.socket $(DESTDIR)$(SYSUSERSDIR)/tender.conf $(DESTDIR)$(TMPFILESDIR)/tender.conf
+	rm -f $(DESTDIR)$(MANDIR)/man8/tenderd.8
 
 # The PAM service where Linux-PAM reads it, for an install under a user prefix (run as root).
 install-pam:

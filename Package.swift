@@ -8,6 +8,8 @@ let package = Package(
     products: [
         // libtender.so: the C API. The Makefile links it with its own Swift runtime.
         .library(name: "tender", type: .dynamic, targets: ["Tender"]),
+        // The privileged broker (docs/broker.md), installed as `tenderd`; not part of libtender.so.
+        .executable(name: "tenderd", targets: ["TenderDaemon"]),
         // The command-line tool, installed as `tender`.
         .executable(name: "tender-cli", targets: ["TenderTool"]),
     ],
@@ -41,8 +43,14 @@ let package = Package(
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // PAM adapter: re-authentication through the system login.
         .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
+        // The broker protocol on Unix sockets: the client's ports and sessions, the daemon's socket (docs/broker.md).
+        .target(name: "TenderBroker", dependencies: ["TenderCore"]),
         // The one place an engine is assembled (store, keys, PAM, clock), for the library, the CLI and the bench.
-        .target(name: "TenderWiring", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth"]),
+        .target(name: "TenderWiring", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderBroker"]),
+        // tenderd: the broker daemon, a host of the core with the store, keys and PAM of every client uid.
+        .executableTarget(
+            name: "TenderDaemon", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "TenderBroker"],
+            path: "Sources/TenderDaemon"),
         // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.1.
         .target(
             name: "Tender", dependencies: ["CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderWiring"],
@@ -56,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "TenderTool",
             dependencies: [
-                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "CSQLite", "COpenSSL",
+                "CTender", "TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "TenderBroker", "CSQLite", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/TenderTool"),
@@ -70,5 +78,6 @@ let package = Package(
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
         .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore", "TenderTestSupport"]),
+        .testTarget(name: "TenderBrokerTests", dependencies: ["TenderBroker", "TenderCore", "TenderTestSupport"]),
     ]
 )

@@ -264,6 +264,10 @@ typedef struct tender_engine tender_engine;
  * opens the store read-only: nothing is created or changed, writes fail with
  * TENDER_E_STORE. `"newLedger": true` starts a new ledger in a home that held
  * one whose store is missing (otherwise refused with TENDER_E_HOME).
+ * `"broker": "/run/tender/socket"` (or the environment variable TENDER_BROKER)
+ * makes a brokered engine: tenderd keeps the store and the key and runs PAM,
+ * sessions and engine calls are relayed to it, `"home"` may be left out, and
+ * a broker that does not answer is TENDER_E_STORE (docs/broker.md).
  *
  * The home, HOME/keys, the store and its -wal and -shm must belong to the
  * effective user and must not be writable by group or others (TENDER_E_HOME);
@@ -785,7 +789,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_new_from_text(tender_en
  * message (tender_last_error()) names the intent, the field and the reason.
  * The caller keeps ownership of `json`. Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE,
- * TENDER_E_INVALID_ARGUMENT, TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY
+ * TENDER_E_INVALID_ARGUMENT (also for a brokered engine: tenderd runs the built-in
+ * intents only), TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY
  * (a restriction's amount). Thread-safe; sessions already started are not affected.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_add_intents(tender_engine *engine, const char *json, size_t json_len);

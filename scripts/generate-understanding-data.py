@@ -27,6 +27,8 @@ import re
 
 from faker import Faker
 
+import understanding_grammar as grammar
+
 LOCALES = ["en_US", "en_GB", "en_IN", "en_NG", "es_ES", "es_MX", "fr_FR", "de_DE", "it_IT", "pt_BR", "pl_PL", "tr_TR",
            "vi_VN", "nl_NL", "sv_SE", "fil_PH", "id_ID", "zu_ZA", "ga_IE", "yo_NG", "sw", "cs_CZ", "ro_RO", "hu_HU",
            "fi_FI", "da_DK", "no_NO", "az_AZ", "ja_JP", "zh_CN"]
@@ -594,6 +596,15 @@ TES["out_of_scope"][0].extend([
 ])
 
 
+# Frames crossed with word lists (scripts/understanding_grammar.py), for training only, weighted so that their
+# variety is sampled more often than a single flat sentence.
+GRAMMAR_WEIGHT = 3
+for intent, templates in grammar.english().items():
+    (OOS_EN if intent == "out_of_scope" else T[intent])[0].extend(templates * GRAMMAR_WEIGHT)
+for intent, templates in grammar.spanish().items():
+    TES[intent][0].extend(templates * GRAMMAR_WEIGHT)
+
+
 def pick(rng, values):
     return rng.choice(values)
 
@@ -778,11 +789,11 @@ def main():
     ANSWERS[0].extend(ANSWERS_MORE)
     english = dict(T, answer=ANSWERS, out_of_scope=OOS_EN)
     dev_english = dict(T, out_of_scope=OOS_EN)
-    counts_en = {"send_payment": 4000, "request_payment": 3000, "pay_bill": 1500, "search_for_bills": 1000,
-                 "transfer_money": 1500, "search_for_accounts": 1000, "search_for_payments": 1500, "answer": 3000,
-                 "out_of_scope": 2500}
-    counts_es = {"send_payment": 900, "request_payment": 700, "pay_bill": 500, "search_for_bills": 300,
-                 "transfer_money": 500, "search_for_accounts": 300, "search_for_payments": 400, "out_of_scope": 900}
+    counts_en = {"send_payment": 6000, "request_payment": 5000, "pay_bill": 2500, "search_for_bills": 1500,
+                 "transfer_money": 2000, "search_for_accounts": 1500, "search_for_payments": 2000, "answer": 3000,
+                 "out_of_scope": 4000}
+    counts_es = {"send_payment": 1200, "request_payment": 1000, "pay_bill": 800, "search_for_bills": 500,
+                 "transfer_money": 700, "search_for_accounts": 500, "search_for_payments": 600, "out_of_scope": 1200}
     outputs = {
         "train-en.jsonl": generate(english, 0, False, train_pools, values, counts_en, random.Random(args.seed)),
         "dev-en.jsonl": generate(dev_english, 1, False, dev_pools, values, 200, random.Random(args.seed + 1)),

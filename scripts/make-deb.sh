@@ -23,7 +23,7 @@ tar -xzf "$dist" -C "$out"
 src="$out/tender-$version"
 [ -d "$src/debian" ] || { echo "make deb: $dist has no debian/ (is debian/ committed?)" >&2; exit 1; }
 mkdir -p "$src/build"
-for d in lib bin man man3 completions; do cp -a "$build/$d" "$src/build/"; done
+for d in lib bin man man3 man8 completions; do cp -a "$build/$d" "$src/build/"; done
 # The tarball's files carry the last commit's date, which may be later than the build:
 # date the handed-over outputs now (make deb has just made them current).
 now=$(date +%s)

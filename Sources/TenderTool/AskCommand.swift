@@ -21,6 +21,7 @@ struct AskCommand: ParsableCommand {
             """)
 
     @OptionGroup var home: HomeOption
+    @OptionGroup var broker: BrokerOption
 
     @Flag(help: "Write every turn as one JSON object per line.") var json = false
 
@@ -47,11 +48,24 @@ struct AskCommand: ParsableCommand {
 
     /// Plays the dialog; answers the exit status (0 success, 1 a failure code, 2 out of scope).
     private func converse(_ turns: JSONTurns) throws(TenderError) -> Int32 {
-        guard let path = home.resolved else { throw .home("set --home DIR or TENDER_HOME") }
-        let store = try StoreOpener.open(home: path)
+        let client = broker.client
+        var store: SQLiteStore?
+        let directory: any Directory & DirectoryAdmin
+        if let client {
+            directory = client
+        } else {
+            guard let path = home.resolved else { throw .home("set --home DIR or TENDER_HOME (or --broker SOCKET)") }
+            let opened = try StoreOpener.open(home: path)
+            store = opened
+            directory = opened
+        }
         let today = WallClock.today()
         let customIntents = try StoreOpener.customIntents(custom)
-        let context = ParseContext(directory: store, shortcuts: try store.shortcuts(), today: today, customIntents: customIntents?.matcher)
+        guard customIntents == nil || client == nil else {
+            throw .invalidArgument("--intents works on a home, not through --broker: tenderd runs the built-in intents only")
+        }
+        // Understanding runs here, on the directory the daemon keeps when brokered.
+        let context = ParseContext(directory: directory, shortcuts: try directory.shortcuts(), today: today, customIntents: customIntents?.matcher)
         let understood = texts.count == 1
             ? try TextParser.parse(texts[0], context: context) : try TextParser.parse(alternatives: texts.map { ($0, nil) }, context: context)
         let printer = DialogPrinter()
@@ -60,8 +74,14 @@ struct AskCommand: ParsableCommand {
             if !json { printer.detail("", "that is not a payment request Tender handles") }
             return 2
         }
-        let engine = try StoreOpener.engine(store: store, home: path, customIntents: customIntents, today: { today })
-        let session = try DialogSession(engine: engine, json: intent)
+        let session: any PlayableDialog
+        if let client {
+            session = try BrokeredDialog(client: client, intent: intent)
+        } else if let store, let path = home.resolved {
+            session = try DialogSession(engine: try StoreOpener.engine(store: store, home: path, customIntents: customIntents, today: { today }), json: intent)
+        } else {
+            throw .home("set --home DIR or TENDER_HOME")
+        }
         if isatty(0) != 0 {
             // A person at a terminal types the password without echo, --json or not.
             session.conversation = TerminalConversation()

@@ -8,8 +8,13 @@ struct CheckpointCommand: ParsableCommand {
         abstract: "Print a signed checkpoint (record count and head hash) to keep elsewhere and verify against later.")
 
     @OptionGroup var home: HomeOption
+    @OptionGroup var broker: BrokerOption
 
     func run() throws {
+        if let client = broker.client {
+            print(try client.checkpoint())
+            return
+        }
         let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
         print(try store.checkpoint())
     }

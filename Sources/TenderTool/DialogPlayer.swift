@@ -15,7 +15,7 @@ struct DialogPlayer {
 
     /// Plays `session` to its end and answers handle's outcome (nil when
     /// confirm did not answer ready, or the person said no).
-    func play(_ session: DialogSession, nextReply: () -> String?) throws(TenderError) -> HandleOutcome? {
+    func play(_ session: any PlayableDialog, nextReply: () -> String?) throws(TenderError) -> HandleOutcome? {
         while true {
             let results = try session.resolve()
             observer.resolved(results)
@@ -43,7 +43,7 @@ struct DialogPlayer {
     }
 
     /// Asks `open` until a reply is accepted by the session.
-    private func answer(_ open: ParameterResolution, in session: DialogSession, nextReply: () -> String?) throws(TenderError) {
+    private func answer(_ open: ParameterResolution, in session: any PlayableDialog, nextReply: () -> String?) throws(TenderError) {
         observer.asked(open)
         try replies(to: open.parameter, maxPrompts: session.maxPrompts, nextReply: nextReply) { said throws(TenderError) in
             let reply = DialogReply.parse(said, for: open.result)

@@ -13,10 +13,11 @@ struct DirectoryCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add or replace everything in a directory JSON file (docs/json.md).")
         @OptionGroup var home: HomeOption
+        @OptionGroup var broker: BrokerOption
         @Argument(help: "The directory JSON file.") var file: String
 
         func run() throws {
-            let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+            let store: any DirectoryAdmin = try broker.client ?? StoreOpener.open(home: try StoreOpener.requiredHome(home))
             try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(try TextFile.read(file))))
         }
     }
@@ -25,10 +26,11 @@ struct DirectoryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add or replace items given as directory JSON, e.g. '{\"contacts\": [{\"id\": ..., \"displayName\": ..., \"handles\": [...]}]}'.")
         @OptionGroup var home: HomeOption
+        @OptionGroup var broker: BrokerOption
         @Argument(help: "Directory JSON.") var json: String
 
         func run() throws {
-            let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
+            let store: any DirectoryAdmin = try broker.client ?? StoreOpener.open(home: try StoreOpener.requiredHome(home))
             try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(json)))
         }
     }
@@ -36,8 +38,13 @@ struct DirectoryCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the whole directory as JSON.")
         @OptionGroup var home: HomeOption
+        @OptionGroup var broker: BrokerOption
 
         func run() throws {
+            if let client = broker.client {
+                print(JSONWriter.string(try client.directoryDocument().json))
+                return
+            }
             let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
             print(JSONWriter.string(try store.directory().json))
         }

@@ -14,6 +14,7 @@ struct IntentCommand: ParsableCommand {
         abstract: "Run a dialog from a JSON intent (docs/intents.md; a custom intent's with --intents), one reply per line: an option's label or number, yes/no, or a value.")
 
     @OptionGroup var home: HomeOption
+    @OptionGroup var broker: BrokerOption
 
     @OptionGroup var custom: CustomIntentOptions
 
@@ -21,10 +22,16 @@ struct IntentCommand: ParsableCommand {
     var intent: String
 
     func run() throws {
-        let path = try StoreOpener.requiredHome(home)
-        let store = try StoreOpener.open(home: path)
-        let engine = try StoreOpener.engine(store: store, home: path, customIntents: try StoreOpener.customIntents(custom))
-        let session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
+        let session: any PlayableDialog
+        if let client = broker.client {
+            guard custom.intents.isEmpty else { throw ValidationError("--intents works on a home, not through --broker: tenderd runs the built-in intents only") }
+            session = try BrokeredDialog(client: client, intent: try JSONParser.parse(intent))
+        } else {
+            let path = try StoreOpener.requiredHome(home)
+            let store = try StoreOpener.open(home: path)
+            let engine = try StoreOpener.engine(store: store, home: path, customIntents: try StoreOpener.customIntents(custom))
+            session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
+        }
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
         let printer = DialogPrinter()
         let outcome = try DialogPlayer(observer: printer, today: WallClock.today()).play(session) { readLine() }

@@ -13,10 +13,18 @@ struct KeyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the active public key as PEM (or as a JWK with --jwk); creates the key on first use.")
         @OptionGroup var home: HomeOption
+        @OptionGroup var broker: BrokerOption
         @Flag(help: "Print an RFC 8037 JWK with its RFC 7638 thumbprint as kid.") var jwk = false
         @Flag(help: "Print every public key that ever signed, one JWK per line.") var all = false
 
         func run() throws {
+            if let client = broker.client {
+                guard !all else { throw ValidationError("--all is not available through the broker") }
+                let active = try client.activeKey()
+                let text = try (jwk ? PublicKeyFormat.jwk : .pem).render(publicKey: active.publicKey, keyID: active.keyID)
+                print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+                return
+            }
             let store = try StoreOpener.open(home: try StoreOpener.requiredHome(home))
             let active = try store.activeKey()
             if all {

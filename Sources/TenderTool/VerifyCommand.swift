@@ -10,6 +10,7 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Verify every signature and hash link of the ledger; exit 1 naming the first bad record.")
 
     @OptionGroup var home: HomeOption
+    @OptionGroup var broker: BrokerOption
     @Option(help: ArgumentHelp("A checkpoint saved earlier (tender checkpoint): also detect truncation and rewriting.", valueName: "FILE"))
     var checkpoint: String?
     @Option(name: .customLong("public-key"), help: ArgumentHelp("Trust only this key (PEM or JWK file) and the rotations it signed.", valueName: "FILE"))
@@ -17,9 +18,19 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() throws {
-        let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
         let checkpointText = try checkpoint.map { try TextFile.read($0).trimmingWhitespace() }
         let trusted = try publicKey.map { try TrustedKey.load($0) }
+        if let client = broker.client {
+            // tenderd verifies the store it keeps, against the caller's checkpoint and key; a broker
+            // that does not answer is an error of its own, not an invalid ledger.
+            try client.connect().close()
+            try report(
+                { () throws(TenderError) in try client.verify(checkpoint: checkpointText, trustedKeys: trusted) },
+                testingEntries: { () throws(TenderError) in Int64(try client.auditEntries().filter { $0.detail.hasPrefix("testing mode") }.count) },
+                finished: {})
+            return
+        }
+        let store = try StoreOpener.openReadOnly(home: try StoreOpener.requiredHome(home))
         // On a terminal (and without --json): a progress bar on standard error, erased when done.
         let bar = ProgressBar("verify", quiet: json)
         let start = Stopwatch.now()
@@ -27,10 +38,21 @@ struct VerifyCommand: ParsableCommand {
         defer { bar.finish() }
         let progress: LedgerVerifier.Progress? =
             bar.isShown ? { done, total in bar.count(done, of: total, unit: "checks", since: start, force: done == total) } : nil
+        try report(
+            { () throws(TenderError) in try store.verify(checkpoint: checkpointText, trustedKeys: trusted, progress: progress) },
+            testingEntries: { () throws(TenderError) in try store.testingModeAuditCount() }, finished: { bar.finish() })
+    }
+
+    /// Prints what `verification` found (after `finished`, which erases a progress bar) and how many
+    /// audit entries `testingEntries` counts; exit 1 when invalid.
+    private func report(
+        _ verification: () throws(TenderError) -> LedgerVerifier.Report, testingEntries: () throws(TenderError) -> Int64,
+        finished: () -> Void
+    ) throws {
         do throws(TenderError) {
-            let report = try store.verify(checkpoint: checkpointText, trustedKeys: trusted, progress: progress)
-            bar.finish()
-            let testing = try store.testingModeAuditCount()
+            let report = try verification()
+            finished()
+            let testing = try testingEntries()
             if json {
                 guard case var .object(members) = report.json else { return }
                 if testing > 0 { members.append(("testingModeEntries", .number(String(testing)))) }
@@ -42,7 +64,7 @@ struct VerifyCommand: ParsableCommand {
                 }
             }
         } catch {
-            bar.finish()
+            finished()
             if json {
                 print(JSONWriter.string(.object([("valid", .bool(false)), ("error", .string(error.message))])))
             } else {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TenderBroker
 import TenderCore
 
 /// An engine and the ports its host administers it through. The C API and
@@ -12,6 +13,14 @@ public struct AssembledEngine: Sendable {
     public let ledgerAdmin: any LedgerAdmin
     /// The clock the engine, its gate and its store read.
     public let clock: any TenderClock
+    /// The broker a brokered engine's dialogs run in (nil: in process).
+    public var broker: BrokerClient?
+
+    /// A dialog about the host's JSON `intent`: in the daemon for a brokered engine, else in process.
+    public func session(intent: JSONValue) throws(TenderError) -> any PaymentDialog {
+        if let broker { return try BrokeredSession(client: broker, intent: intent) }
+        return try DialogSession(engine: engine, json: intent)
+    }
 
     /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today, the custom intents.
     public func parseContext() throws(TenderError) -> ParseContext {

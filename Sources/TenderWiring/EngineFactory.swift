@@ -28,6 +28,13 @@ public enum EngineFactory {
         _ configuration: EngineConfiguration, store given: SQLiteStore? = nil, host: HostPorts? = nil,
         customIntents givenIntents: CustomIntentCatalog? = nil, clock: any TenderClock = SystemClock()
     ) throws(TenderError) -> AssembledEngine {
+        if given == nil, let path = configuration.broker ?? brokerFromEnvironment() {
+            guard host == nil else { throw .invalidArgument("an engine with a host's own directory and payments cannot be brokered") }
+            guard configuration.intentFiles.isEmpty, givenIntents == nil else {
+                throw .invalidArgument("custom intents run in process: a brokered engine (tenderd) runs the built-in intents only")
+            }
+            return try brokered(configuration, path: path, clock: clock)
+        }
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
         let user = try PAMAuthenticator.actingUser()
@@ -40,7 +47,7 @@ public enum EngineFactory {
         let authenticator = asks
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
             : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try AppVocabulary(json: try readJSON(path, what: "vocabulary file")) }
+        let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
             ?? configuration.vocabulary
         let store: SQLiteStore
         if let given {
@@ -66,6 +73,11 @@ public enum EngineFactory {
             }
         }
         return catalog
+    }
+
+    /// The app-wide vocabulary file at `path`.
+    static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
+        try AppVocabulary(json: try readJSON(path, what: "vocabulary file"))
     }
 
     /// The JSON of the file at `path` (the app-wide vocabulary, a custom intent definition), `what` naming it in errors.

@@ -8,6 +8,7 @@ without the Debian packaging tools."""
 import fcntl
 import glob
 import os
+import pwd
 import re
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 
 from conftest import BUILD, REPO, SOVERSION, VERSION, needs_build, needs_root, run
 
-PACKAGES = [f"libtender{SOVERSION}", "libtender-dev", "tender", "python3-libtender"]
+PACKAGES = [f"libtender{SOVERSION}", "libtender-dev", "tender", "python3-libtender", "tenderd"]
 APT = ["apt-get", "-y", "-q", "-o", "DPkg::Lock::Timeout=300"]
 #: Lintian warnings kept, each with why (none today; debian/README.source explains the info tags left).
 KEPT_WARNINGS = {}
@@ -60,7 +61,8 @@ def test_packages_and_lintian(debs):
     arch = run(["dpkg", "--print-architecture"]).stdout.strip()
     names = sorted(os.path.basename(d) for d in debs)
     assert names == sorted([f"libtender-dev_{VERSION}_{arch}.deb", f"libtender{SOVERSION}_{VERSION}_{arch}.deb",
-                            f"python3-libtender_{VERSION}_all.deb", f"tender_{VERSION}_{arch}.deb"])
+                            f"python3-libtender_{VERSION}_all.deb", f"tender_{VERSION}_{arch}.deb",
+                            f"tenderd_{VERSION}_{arch}.deb"])
     for deb in debs:
         assert run(["dpkg-deb", "-f", deb, "Version"]).stdout.strip() == VERSION
     with open(os.path.join(BUILD, "deb", "lintian.txt")) as f:
@@ -74,6 +76,8 @@ def test_packages_and_lintian(debs):
     assert "./usr/bin/tender" in contents["tender"] and "man1/tender.verify.1.gz" in contents["tender"]
     assert "./usr/share/fish/vendor_completions.d/tender.fish" in contents["tender"]
     assert "./usr/lib/python3/dist-packages/libtender/__init__.py" in contents["python3-libtender"]
+    assert "./usr/sbin/tenderd" in contents["tenderd"] and "./lib/systemd/system/tenderd.socket" in contents["tenderd"]
+    assert "./usr/share/man/man8/tenderd.8.gz" in contents["tenderd"]
     # The Python package carries no library of its own: it uses libtender1's.
     assert ".so" not in contents["python3-libtender"]
 
@@ -106,6 +110,10 @@ def test_install_build_run_purge(debs, machine_lock, tmp_path):
         assert run(["tender", "--version"], env=env).stdout.strip() == VERSION
         assert run(["man", "-w", "tender.verify"], env=env).stdout.strip().endswith("tender.verify.1.gz")
         assert run(["man", "-w", "3", "libtender"], env=env).stdout.strip().endswith("libtender.3.gz")
+        # tenderd: its system user, and a state directory only that user may read.
+        state = os.stat("/var/lib/tender")
+        assert state.st_mode & 0o777 == 0o700 and state.st_uid == pwd.getpwnam("tender").pw_uid
+        assert "--state" in run(["tenderd", "--help"], env=env).stdout
 
         # C: built with pkg-config against /usr, run with no rpath and no LD_LIBRARY_PATH.
         flags = run(["pkg-config", "--cflags", "--libs", "tender"], env=env).stdout.split()
@@ -134,5 +142,6 @@ def test_install_build_run_purge(debs, machine_lock, tmp_path):
     left = [p for p in listed if os.path.lexists(p)]
     assert left == [], f"left after purge: {left}"
     assert not os.path.exists("/etc/pam.d/tender")
+    assert not os.path.exists("/var/lib/tender"), "tenderd's empty state directory was left"
     assert not os.path.exists("/usr/lib/python3/dist-packages/libtender"), "the byte-compiled files were left"
     assert "libtender" not in run(["ldconfig", "-p"]).stdout

@@ -59,7 +59,9 @@ def test_user_prefix_install_and_uninstall(throwaway_user):
     expected = sorted([f"lib/{LIBFILE}", f"lib/{SONAME}", "lib/libtender.so", "include/tender.h", "bin/tender",
                        "lib/pkgconfig/tender.pc", "etc/pam.d/tender", "share/man/man3/libtender.3",
                        "share/bash-completion/completions/tender", "share/zsh/site-functions/_tender",
-                       "share/fish/vendor_completions.d/tender.fish"] + [f"share/man/man1/{m}" for m in manpages])
+                       "share/fish/vendor_completions.d/tender.fish", "sbin/tenderd", "lib/systemd/system/tenderd.service",
+                       "lib/systemd/system/tenderd.socket", "lib/sysusers.d/tender.conf", "lib/tmpfiles.d/tender.conf", "share/man/man8/tenderd.8"]
+                      + [f"share/man/man1/{m}" for m in manpages])
     assert installed == expected
     # SYSCONFDIR follows a user prefix, and install says in one line what real re-authentication needs.
     notes = [line for line in done.stdout.splitlines() if "install-pam" in line]

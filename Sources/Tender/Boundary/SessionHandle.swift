@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
-/// What a `tender_session *` points to: one dialog, keeping its engine alive.
+/// What a `tender_session *` points to: one dialog (in process, or in the broker), keeping its engine alive.
 final class SessionHandle: CHandle {
     let owner: EngineHandle
-    let session: DialogSession
+    let session: any PaymentDialog
 
-    init(owner: EngineHandle, session: DialogSession) {
+    init(owner: EngineHandle, session: any PaymentDialog) {
         self.owner = owner
         self.session = session
     }

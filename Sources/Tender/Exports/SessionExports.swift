@@ -13,7 +13,7 @@ public func tender_session_new(
     Boundary.call { () throws(TenderError) in
         let owner = try EngineHandle.from(engine)
         let out = try Boundary.require(session_out, "session_out")
-        let session = try DialogSession(engine: owner.engine, json: try CBuffers.json(intent_json, intent_len, "intent_json"))
+        let session = try owner.assembled.session(intent: try CBuffers.json(intent_json, intent_len, "intent_json"))
         out.pointee = SessionHandle(owner: owner, session: session).retainedPointer()
     }
 }
@@ -80,8 +80,8 @@ public func tender_session_handle(
     Boundary.call { () throws(TenderError) in
         let handle = try SessionHandle.from(session)
         let codeOut = try Boundary.require(code_out, "code_out")
-        let outcome = try handle.session.handle()
-        try CBuffers.write(JSONWriter.string(try outcome.document()), to: outcome_out, length: len_out)
-        codeOut.pointee = outcome.code.rawValue
+        let (code, outcome) = try handle.session.handleDocument()
+        try CBuffers.write(JSONWriter.string(outcome), to: outcome_out, length: len_out)
+        codeOut.pointee = code.rawValue
     }
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// An engine's configuration, from its JSON form (docs/json.md).
 public struct EngineConfiguration: Equatable, Sendable {
+    /// The broker's socket (`"broker": PATH`): the daemon holds the store, the keys and PAM (docs/broker.md).
+    public var broker: String?
+    /// The `"authentication"` member as given, which a brokered engine sends the daemon to tighten root's policy.
+    public var authenticationDocument: JSONValue?
     /// The directory holding the store.
     public let home: String
     public let limits: PaymentLimits
@@ -36,14 +40,19 @@ public struct EngineConfiguration: Equatable, Sendable {
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
+    /// `"broker": PATH` makes a brokered engine, whose `"home"` may be left out.
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(
             json, name: "configuration",
             allowed: [
-                "home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "intents",
+                "home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker",
+                "intents",
             ])
         let testing = try reader.bool("testing") ?? false
-        let home = try reader.requiredString("home", maxLength: 4096)
+        let broker = try reader.string("broker", maxLength: 107)
+        guard broker.map({ !$0.isEmpty && !$0.contains("\0") }) ?? true else { throw .invalidArgument("configuration.broker must be a socket path") }
+        // A brokered engine's store is the daemon's: its home may be left out.
+        let home = broker != nil && reader["home"] == nil ? "" : try reader.requiredString("home", maxLength: 4096)
         guard !home.contains("\0") else { throw .invalidArgument("configuration.home contains a NUL character") }
         let file = try reader.string("vocabularyFile", maxLength: 4096)
         guard file == nil || reader["vocabulary"] == nil else {
@@ -58,6 +67,8 @@ public struct EngineConfiguration: Equatable, Sendable {
             vocabulary: try reader["vocabulary"].map { (v) throws(TenderError) in try AppVocabulary(json: v) } ?? .empty,
             vocabularyFile: file, newLedger: try reader.bool("newLedger") ?? false,
             readOnly: try reader.bool("readOnly") ?? false)
+        self.broker = broker
+        self.authenticationDocument = reader["authentication"]
         guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
         intentFiles = try reader.strings("intents", maxCount: 100, maxLength: 4096)
         guard !intentFiles.contains(where: { $0.isEmpty || $0.contains("\0") }) else {

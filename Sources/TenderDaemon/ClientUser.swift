@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import Glibc
+import TenderAuth
+import TenderCore
+import TenderStore
+import TenderWiring
+
+/// One client uid as the daemon serves it: its name (from the passwd
+/// database, never from the client), its store and keys in `STATE/UID/`
+/// (0700, the daemon's), and one gate per effective policy, so the reuse
+/// window spans that user's connections. Thread-safe.
+final class ClientUser: Sendable {
+    let uid: UInt32
+    let name: String
+    let store: SQLiteStore
+    private let gates = PthreadLocked<[(policy: AuthenticationPolicy, gate: AuthenticationGate)]>([])
+    private let clock: any TenderClock
+
+    init(uid: UInt32, state: String, clock: any TenderClock) throws(TenderError) {
+        self.uid = uid
+        self.name = try Self.userName(uid)
+        self.clock = clock
+        store = try EngineFactory.openStore(home: state + "/" + String(uid), access: .readWrite(newLedger: false), clock: clock)
+    }
+
+    /// An engine for one session: root's limits and dialog options, and root's authentication tightened by the client's.
+    func engine(root: RootPolicy, client: AuthenticationPolicy?) throws(TenderError) -> Engine {
+        let policy = client.map { root.authentication.tightened(by: $0) } ?? root.authentication
+        let gate: AuthenticationGate
+        if let known = gates.withLock({ list in list.first(where: { $0.policy == policy })?.gate }) {
+            gate = known
+        } else {
+            let authenticator = policy.asksAnything
+                ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory, user: name) : nil
+            gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store, user: name, clock: clock)
+            gates.withLock { list in
+                if list.count >= 16 { list.removeFirst() }
+                list.append((policy, gate))
+            }
+        }
+        let clock = self.clock
+        return Engine(directory: store, ledger: store, limits: root.limits, gate: gate, dialog: root.dialog, today: { clock.today() })
+    }
+
+    /// The passwd name of `uid`; a uid without one is refused (PAM needs a name).
+    static func userName(_ uid: UInt32) throws(TenderError) -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+            throw .authService("uid \(uid) has no user name; tenderd serves only users in the passwd database")
+        }
+        return String(cString: name)
+    }
+}

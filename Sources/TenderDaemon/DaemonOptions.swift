@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+
+/// tenderd's command line: `--socket PATH --state DIR [--policy FILE] [--timeout SECONDS] [--max-clients N]`,
+/// or `--systemd` to take the listening socket systemd passes (LISTEN_FDS).
+struct DaemonOptions {
+    static let usage = """
+        usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N]
+          --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
+          --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
+          --systemd          listen on the socket systemd passes (tenderd.socket)
+          --policy FILE      root's policy (default /etc/tender/policy.json; missing there: the defaults)
+          --timeout SECONDS  how long a client may take to send a message or answer a prompt (default 120)
+          --max-clients N    connections served at once; more are refused (default 256)
+        """
+
+    var socket: String?
+    var systemd = false
+    var state = ""
+    var policy = RootPolicy.defaultPath
+    var policyGiven = false
+    var timeoutMilliseconds: Int32 = 120_000
+    var maxClients = 256
+
+    init(_ arguments: [String]) throws(TenderError) {
+        var index = 0
+        func value() throws(TenderError) -> String {
+            index += 1
+            guard index < arguments.count else { throw .invalidArgument("\(arguments[index - 1]) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--socket": socket = try value()
+            case "--systemd": systemd = true
+            case "--state": state = try value()
+            case "--policy":
+                policy = try value()
+                policyGiven = true
+            case "--timeout":
+                guard let seconds = Int32(try value()), seconds >= 1, seconds <= 3600 else {
+                    throw .invalidArgument("--timeout must be a whole number of seconds from 1 to 3600")
+                }
+                timeoutMilliseconds = seconds * 1000
+            case "--max-clients":
+                guard let count = Int(try value()), count >= 1, count <= 4096 else { throw .invalidArgument("--max-clients must be from 1 to 4096") }
+                maxClients = count
+            default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
+            }
+            index += 1
+        }
+        guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
+        guard (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+    }
+}

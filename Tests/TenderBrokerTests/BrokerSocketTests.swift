@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+import Glibc
+@testable import TenderBroker
+import TenderCore
+import TenderTestSupport
+import Testing
+
+@Suite struct BrokerSocketTests {
+    /// A listener in a fresh directory, one client connected to it, and the server's end.
+    private func pair() throws -> (home: TemporaryHome, listener: BrokerSocket, client: BrokerSocket, server: BrokerSocket) {
+        let home = TemporaryHome(prefix: "broker")
+        let path = home.path + "/socket"
+        let listener = try BrokerSocket.listen(path: path, mode: 0o600)
+        let client = try BrokerSocket.connect(path: path)
+        let server = try #require(listener.accept())
+        return (home, listener, client, server)
+    }
+
+    @Test func carriesMessagesAndNamesThePeer() throws {
+        let (home, listener, client, server) = try pair()
+        defer { withExtendedLifetime((home, listener)) {} }
+        #expect(try server.peerUID() == getuid())
+        let message = BrokerMessage(.session, [("intent", .object([("intent", .string("send_payment"))]))])
+        try client.send(message)
+        #expect(try server.receive(timeoutMilliseconds: 5000) == message)
+        try server.send(BrokerMessage(.ok))
+        #expect(try client.receive(timeoutMilliseconds: 5000).op == .ok)
+    }
+
+    @Test func refusesAnOversizedFrameBeforeItsBody() throws {
+        let (home, listener, client, server) = try pair()
+        defer { withExtendedLifetime((home, listener, client)) {} }
+        let header: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF]
+        try rawSend(client, header)
+        #expect(throws: TenderError.self) { try server.receive(timeoutMilliseconds: 5000) }
+    }
+
+    @Test func cutsOffAClientThatTrickles() throws {
+        let (home, listener, client, server) = try pair()
+        defer { withExtendedLifetime((home, listener)) {} }
+        let frame = BrokerFrame.encode(BrokerMessage(.resolve))
+        try rawSend(client, Array(frame.prefix(6)))
+        #expect(throws: TenderError.store("the broker connection timed out")) { try server.receive(timeoutMilliseconds: 200) }
+        client.close()
+    }
+
+    @Test func reportsAClosedPeer() throws {
+        let (home, listener, client, server) = try pair()
+        defer { withExtendedLifetime((home, listener)) {} }
+        client.close()
+        #expect(throws: TenderError.store("the broker connection was closed")) { try server.receive(timeoutMilliseconds: 2000) }
+    }
+
+    @Test func refusesToReplaceAFileThatIsNotASocket() throws {
+        let home = TemporaryHome(prefix: "broker")
+        let path = home.path + "/plain"
+        let file = fopen(path, "w")
+        fclose(file)
+        #expect(throws: TenderError.self) { try BrokerSocket.listen(path: path, mode: 0o600) }
+        #expect(access(path, F_OK) == 0)
+    }
+
+    @Test func saysWhenNoBrokerAnswers() {
+        let home = TemporaryHome(prefix: "broker")
+        #expect(throws: TenderError.self) { try BrokerSocket.connect(path: home.path + "/none") }
+    }
+
+    private func rawSend(_ socket: BrokerSocket, _ bytes: [UInt8]) throws {
+        try socket.sendRaw(bytes)
+    }
+}
