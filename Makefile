@@ -147,7 +147,7 @@ $(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
 
 demo: deps
 	$(MAKE) build
-	$(BUILD)/bin/tender demo
+	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
 test: deps
 	$(MAKE) build

@@ -35,6 +35,13 @@ extension SQLiteStore {
         }
     }
 
+    public func recordIntent(idempotencyKey: String, makePayload: @Sendable (LedgerPosition) -> String) throws(TenderError) -> PaymentRecord {
+        try write { (db) throws(TenderError) -> PaymentRecord in
+            let entry = try append(type: PaymentRecord.intentEntryType, db, payload: makePayload)
+            return PaymentRecord(json: entry.payload, jws: entry.jws, sequence: entry.sequence, idempotencyKey: idempotencyKey)
+        }
+    }
+
     public func changedStatuses() throws(TenderError) -> [String: PaymentStatus] {
         try read { (db) throws(TenderError) -> [String: PaymentStatus] in
             var statuses: [String: PaymentStatus] = [:]

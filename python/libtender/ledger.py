@@ -88,7 +88,7 @@ class _LedgerCalls(_EngineBase):
 
     def ledger(self) -> List[Dict[str, Any]]:
         """The whole ledger, oldest first: one ``{"sequence": int, "type":
-        "payment" | "payment_status" | "key_rotation", "record": dict, "jws": str}`` per entry,
+        "payment" | "payment_status" | "key_rotation" | "intent", "record": dict, "jws": str}`` per entry,
         where ``record`` is the signed JSON and ``jws`` its compact JWS.
 
         Raises :class:`StoreError`, :class:`StoreBusyError`,
