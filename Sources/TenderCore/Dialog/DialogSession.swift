@@ -65,6 +65,15 @@ public final class DialogSession {
         }
     }
 
+    /// Whether a confirmation question is open, without writing its text.
+    private var asksForAgreement: Bool {
+        switch phase {
+        case .ready(.payment): return true
+        case let .ready(.custom(plan)): return plan.movesMoney
+        default: return false
+        }
+    }
+
     /// Records the person's answer to ``confirmationQuestion``: yes lets handle
     /// move money; no ends the dialog (handle then throws
     /// ``TenderError/dialogEnded(_:)``) and nothing is paid. Throws
@@ -72,8 +81,7 @@ public final class DialogSession {
     /// answered ready for a payment, or the session was handled).
     public func agree(_ yes: Bool) throws(TenderError) {
         try checkOpen()
-        // Whether a question is open, without writing its text.
-        guard case .ready(.payment) = phase else {
+        guard asksForAgreement else {
             throw .wrongState("no confirmation question is open: confirm must answer ready for an intent that moves money first")
         }
         if yes {
