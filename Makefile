@@ -65,7 +65,7 @@ SONAME  := libtender.so.$(SOVERSION)
 
 .PHONY: all deps build docs demo test test-swift test-leaks test-c test-python test-packaging test-broker check-library \
 	check-errors check-spdx errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
-	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-asan test-tsan check-all
+	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-crash test-asan test-tsan check-all
 
 all: build
 
@@ -147,12 +147,13 @@ $(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
 
 demo: deps
 	$(MAKE) build
-	$(BUILD)/bin/tender demo
+	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
 test: deps
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
 		fuzz-smoke test-faults test-hostile test-broker
+	$(MAKE) test-crash ROUNDS=3
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR)
@@ -180,6 +181,12 @@ test-faults: build | $(TMPDIR)
 # the throttle; symbolic-link and foreign homes (Tests/c/hostile_host.c).
 test-hostile: build | $(TMPDIR)
 	scripts/test-hostile.sh
+
+# kill -9, ROUNDS times, a process paying from eight threads; every acknowledged payment must be
+# in the ledger once with the JWS it was acknowledged with, and verify must pass (Tests/crash).
+ROUNDS ?= 30
+test-crash: build | $(TMPDIR)
+	scripts/test-crash.sh $(ROUNDS)
 
 # AddressSanitizer + UBSan over the library, the C API test and the Python tests (docs/testing.md).
 test-asan: build | $(TMPDIR)

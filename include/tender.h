@@ -467,7 +467,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tende
 /**
  * Writes the whole ledger, oldest first, as a JSON array to *json_out: one
  * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment",
- * "payment_status" or "key_rotation", record the signed JSON and jws its compact JWS. Free
+ * "payment_status", "key_rotation" or "intent" (a recorded custom information
+ * intent, docs/ledger.md), record the signed JSON and jws its compact JWS. Free
  * the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
  * not a JWS). Thread-safe.
@@ -488,7 +489,10 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_ledger(tender_engine *en
  * beside a record against the signed record, and re-derives every account's
  * balance from its signed balance (signed when the directory set it) and the
  * ledger (docs/ledger.md). On success writes a report
- * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`.
+ * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`, with
+ * `"resigned": [sequence, ...]` added when records had to be signed again
+ * after their commit (their process ended before storing the signature; see
+ * docs/ledger.md).
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
  * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
@@ -555,7 +559,7 @@ typedef struct tender_session tender_session;
 
 /**
  * Starts a dialog from a structured intent of any of the seven intents
- * (docs/intents.md), e.g. `{"intent": "send_payment", "payee": {"name":
+ * (docs/intents.md) or of the engine's custom intents (docs/custom-intents.md), e.g. `{"intent": "send_payment", "payee": {"name":
  * "John"}, "currencyAmount": {"amount": "50", "currency": "USD"}}` or
  * `{"intent": "pay_bill", "billPayee": {"name": "Electric Company"}}`.
  * An optional "idempotencyKey" names the payment for retries across
@@ -616,7 +620,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * session's open questions. Free the text with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (already handled),
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
- * failed).
+ * failed, or a custom intent's values callback failed or is missing). A custom
+ * intent's results also carry "message", its definition's words for the question.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
@@ -693,6 +698,12 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *s
  * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CRYPTO, TENDER_E_KEY_FILE, TENDER_E_CALLBACK (the host's send
  * failed; nothing is recorded).
+ *
+ * A custom intent is handed to the host's tender_intent_host.handle after the
+ * same agreement and authentication; the outcome document adds "response":
+ * {"code", "values", "text"} (docs/custom-intents.md). Its callback failing,
+ * missing or answering what the definition does not allow is TENDER_E_CALLBACK
+ * and records nothing.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_handle(tender_session *session, tender_response_code *code_out,
                                                                 char **outcome_out, size_t *len_out);
@@ -733,7 +744,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_parse_alternatives(tende
 TENDER_API TENDER_NODISCARD tender_result tender_parse(const char *text, size_t text_len, char **json_out, size_t *len_out);
 
 /**
- * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}`: the
+ * Registers a shortcut, `{"phrase": "coffee expense", "intent": {...}}` (a
+ * built-in intent or one of the engine's custom intents): the
  * phrase (case, spaces and punctuation ignored) starts that intent before
  * anything else is tried; the same phrase again replaces it. Kept in the
  * store. Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8,
@@ -758,6 +770,94 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_remove_shortcut(tender_e
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_new_from_text(tender_engine *engine, const char *text, size_t text_len,
                                            tender_session **session_out);
+
+/* ------------------------------------------------- custom intents (1.1) */
+
+/*
+ * Custom intents (docs/custom-intents.md): intents a host declares in a
+ * definition document, carried through the same lifecycle as the built-in
+ * ones (resolve, answer, confirm, agree, handle) by the same session calls.
+ * The engine configuration's "intents" lists definition files loaded when the
+ * engine opens; the calls below add more at run time and register the host
+ * that handles them. Added in libtender 0.3 (symbol version TENDER_1.1).
+ */
+
+/**
+ * Adds the custom intents of a definition document (UTF-8 JSON,
+ * `{"intents": [...]}`, schema in docs/custom-intents.md) to the engine:
+ * sessions, tender_engine_parse() and shortcuts know them from then on. The
+ * document is checked whole before anything is added: a document that cannot
+ * work, or that reuses the name of an intent already loaded (built-in or
+ * custom), adds nothing and fails with TENDER_E_INVALID_ARGUMENT, whose
+ * message (tender_last_error()) names the intent, the field and the reason.
+ * The caller keeps ownership of `json`. Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_INVALID_UTF8, TENDER_E_INVALID_JSON, TENDER_E_TOO_LARGE,
+ * TENDER_E_INVALID_ARGUMENT (also for a brokered engine: tenderd runs the built-in
+ * intents only), TENDER_E_INVALID_AMOUNT, TENDER_E_UNKNOWN_CURRENCY
+ * (a restriction's amount). Thread-safe; sessions already started are not affected.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_add_intents(tender_engine *engine, const char *json, size_t json_len);
+
+/**
+ * Like tender_engine_add_intents() for the definition file at `path` (UTF-8,
+ * `path_len` bytes). Errors: those of tender_engine_add_intents(), with the
+ * path in the message, and TENDER_E_NOT_FOUND (the file cannot be opened or
+ * read). Thread-safe.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_add_intents_file(tender_engine *engine, const char *path, size_t path_len);
+
+/** The version of struct tender_intent_host this header describes. */
+#define TENDER_INTENT_HOST_VERSION 1
+
+/**
+ * The host's side of its custom intents. Each callback gets `userdata`
+ * unchanged, is called on the thread that made the session call
+ * (tender_session_resolve() or _confirm() for `values`,
+ * tender_session_handle() for `handle`), must not call back into the engine,
+ * answers through tender_reply_set() and returns 0, or non-zero on failure:
+ * the session call then fails with TENDER_E_CALLBACK, changes nothing and
+ * records nothing. An answer that breaks the contract below is
+ * TENDER_E_CALLBACK too. Initialise it with TENDER_INTENT_HOST_INIT.
+ */
+typedef struct tender_intent_host {
+    /** TENDER_INTENT_HOST_VERSION (set by TENDER_INTENT_HOST_INIT); another value is refused. */
+    uint32_t version;
+    /** Passed back to every callback; must stay valid while the engine may call it. */
+    void *userdata;
+    /**
+     * Handles a confirmed custom intent, after the person agreed (for an
+     * intent that moves money) and authenticated (when it is restricted).
+     * `request_json` (valid during the call only) is
+     * `{"intent": "expense", "parameters": {"expense": "vacation"},
+     * "idempotencyKey": "...", "device": "..."}`, each parameter as its
+     * resolution's "value". Answer `{"code": "success", "values":
+     * {"amountLeft": {"amount": "120.00", "currency": "USD"}}}`: a code of
+     * success, failure, failureRequiringAppLaunch, inProgress or one of the
+     * definition's own responses, and values for the definition's outputs.
+     * A key seen before must not move money again. Required.
+     */
+    int (*handle)(void *userdata, const char *request_json, size_t request_len, tender_reply *reply);
+    /**
+     * Lists the values the person may choose for `parameter` of `intent`
+     * (NUL-terminated names), for a parameter whose definition says
+     * `"values": "host"`: answer `{"values": ["vacation", "groceries"]}`.
+     * NULL when no definition asks: resolving such a parameter then fails
+     * with TENDER_E_CALLBACK.
+     */
+    int (*values)(void *userdata, const char *intent, const char *parameter, tender_reply *reply);
+} tender_intent_host;
+
+/** An empty tender_intent_host of this header's version: `tender_intent_host h = TENDER_INTENT_HOST_INIT;`. */
+#define TENDER_INTENT_HOST_INIT {TENDER_INTENT_HOST_VERSION, NULL, NULL, NULL}
+
+/**
+ * Registers the host that handles the engine's custom intents (copied; a
+ * later call replaces it, NULL `host` removes it). Sessions use the host set
+ * when they call. Errors: TENDER_E_NULL_ARGUMENT (engine, or host->handle),
+ * TENDER_E_INVALID_ARGUMENT (host->version is not TENDER_INTENT_HOST_VERSION).
+ * Thread-safe.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_set_intent_host(tender_engine *engine, const tender_intent_host *host);
 
 #ifdef __cplusplus
 }

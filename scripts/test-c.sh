@@ -57,7 +57,7 @@ echo "ignoring a result and calling a deprecated function are warnings"
 echo "== every function declared in tender.h is called by the C API test"
 declared=$(grep -oE '\btender_[a-z0-9_]+\(' "$root/include/tender.h" | tr -d '(' | sort -u)
 for fn in $declared; do
-    grep -qE "\b$fn\(" "$root/Tests/c/api_test.c" || { echo "api_test.c never calls $fn" >&2; exit 1; }
+    cat "$root/Tests/c/api_test.c" "$root/Tests/c/custom_intents_test.c" | grep -qE "\b$fn\(" || { echo "the C API tests never call $fn" >&2; exit 1; }
 done
 echo "$(echo "$declared" | wc -l) functions declared, all called"
 
@@ -67,6 +67,10 @@ cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/api_t
 pam_matrix=$(ls /usr/lib/*/pam_wrapper/pam_matrix.so /usr/lib/pam_wrapper/pam_matrix.so 2>/dev/null | head -1 || true)
 [ -n "$pam_matrix" ] || { echo "pam_matrix.so (libpam-wrapper) is missing" >&2; exit 1; }
 USER_FOR_TEST=$(id -un) "$work/api_test" "$work/scratch" "$pam_matrix"
+
+echo "== custom intents end to end from text (both examples/intents)"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/custom_intents_test.c" $flags -o "$work/custom_intents_test"
+USER_FOR_TEST=$(id -un) "$work/custom_intents_test" "$work/custom-intents" "$root/examples/intents" "$pam_matrix"
 
 echo "== C example"
 cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"

@@ -101,6 +101,10 @@ public final class BrokerClient: Directory, DirectoryAdmin, LedgerAdmin, Payment
         throw .wrongState("through the broker, only the daemon's sessions pay")
     }
 
+    public func recordIntent(idempotencyKey: String, makePayload: @Sendable (LedgerPosition) -> String) throws(TenderError) -> PaymentRecord {
+        throw .wrongState("through the broker, only the daemon's sessions record")
+    }
+
     public func records() throws(TenderError) -> [PaymentRecord] { try BrokerWire.list(try call(.records), "records", BrokerWire.record) }
 
     public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {

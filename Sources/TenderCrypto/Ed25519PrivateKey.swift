@@ -14,7 +14,20 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     /// The most idle contexts kept: one per thread that signs at once is plenty.
     private static let keptContexts = 64
 
-    private init(owning pkey: OpaquePointer) { self.pkey = pkey }
+    /// The secret of ``seal(_:)``: SHA-256 of a label and the private key, so a seal proves its maker held the key.
+    private let sealKey: [UInt8]?
+
+    private init(owning pkey: OpaquePointer) {
+        self.pkey = pkey
+        var raw = [UInt8](repeating: 0, count: 32)
+        var length = raw.count
+        if EVP_PKEY_get_raw_private_key(pkey, &raw, &length) == 1, length == 32 {
+            sealKey = try? SHA256.hash(Array("tender ledger seal v1".utf8) + raw)
+        } else {
+            sealKey = nil
+        }
+        for index in raw.indices { raw[index] = 0 }
+    }
 
     deinit {
         contexts.withLock { idle in
@@ -94,6 +107,19 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
         }
         if !kept { EVP_MD_CTX_free(ctx) }
         return signature
+    }
+
+    /// HMAC-SHA-256 of `message` under a secret derived from this key: the
+    /// mark a record committed before its signature carries, so that only a
+    /// holder of the key can have a stored record signed later.
+    public func seal(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
+        guard let sealKey else { throw OpenSSLError.failure("EVP_PKEY_get_raw_private_key") }
+        var mac = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        guard HMAC(EVP_sha256(), sealKey, Int32(sealKey.count), message, message.count, &mac, &length) != nil, length == 32 else {
+            throw OpenSSLError.failure("HMAC")
+        }
+        return mac
     }
 
     /// A new context bound to the key for signing (EVP_MD_CTX_new, EVP_DigestSignInit).

@@ -17,6 +17,8 @@ public final class Ed25519Signer: RecordSigner {
 
     public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] { try key.sign(message) }
 
+    public func seal(_ message: [UInt8]) throws(TenderError) -> [UInt8] { try key.seal(message) }
+
     /// Signs as messages are added, on the pool's workers and at finish on the caller.
     public func startBatch(capacity: Int) -> any SigningBatch { ParallelSigningBatch(key: key, capacity: capacity) }
 }

@@ -8,7 +8,8 @@ import TenderCore
 /// left at ``finish()``. A worker waiting for the next message spins (yielding
 /// the CPU), so it is already running when the message comes: waking a
 /// sleeping thread on an idle virtual CPU costs tens of microseconds.
-/// Batches of one, or a pool that is busy, sign on the caller alone.
+/// A batch of one is handed to a worker too (the store commits while it is
+/// signed); a pool that is busy leaves the signing to the caller alone.
 /// Dropping the batch abandons it.
 final class ParallelSigningBatch: SigningBatch {
     private let shared: Messages
@@ -19,7 +20,7 @@ final class ParallelSigningBatch: SigningBatch {
         let shared = Messages(key: key, capacity: max(0, capacity))
         self.shared = shared
         // The workers hold the messages, not this batch, so dropping the batch still stops them.
-        if shared.capacity > 1 { poolStarted = WorkerPool.shared.start { shared.work() } }
+        if shared.capacity >= 1 { poolStarted = WorkerPool.shared.start { shared.work() } }
     }
 
     deinit { abandon() }

@@ -47,13 +47,33 @@ extension SQLiteStore: AuthenticationRecords {
         ).run()
     }
 
+    /// An entry that lets a payment go ahead (`notRequired`, `reused`,
+    /// `authenticated`) is kept in memory and written by the store's next
+    /// write transaction: normally the one that commits that payment, so
+    /// no payment is durable without its entry, and the entry costs no flush
+    /// of its own. A crash before then loses it with the payment not made.
+    /// `denied` and `throttled` entries are committed and flushed at once.
     public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
-        try write { (db) throws(TenderError) in
-            try db.statement(
-                "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)",
-                [clock.nowMilliseconds(), user, event.rawValue, intent, detail]
-            ).run()
+        let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail)
+        if event == .notRequired || event == .reused || event == .authenticated, !isReadOnly {
+            pendingAudit.withLock { $0.append(row) }
+            return
         }
+        try write { (db) throws(TenderError) in try Self.insert(row, db) }
+    }
+
+    /// Writes, inside the caller's write transaction, the audit entries kept
+    /// in memory; returns how many (to forget once the transaction commits).
+    func storePendingAudit(_ db: Database) throws(TenderError) -> Int {
+        let rows = pendingAudit.withLock { $0 }
+        for row in rows { try Self.insert(row, db) }
+        return rows.count
+    }
+
+    private static func insert(_ row: AuditRow, _ db: Database) throws(TenderError) {
+        try db.statement(
+            "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)", [row.at, row.user, row.event, row.intent, row.detail]
+        ).run()
     }
 
     public func hasPaid(contactID: String) throws(TenderError) -> Bool {
@@ -85,7 +105,8 @@ extension SQLiteStore: AuthenticationRecords {
 
     /// Every audit entry, oldest first.
     public func auditEntries() throws(TenderError) -> [AuditEntry] {
-        try read { (db) throws(TenderError) in
+        if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
+        return try read { (db) throws(TenderError) in
             try db.statement("SELECT id, at_ms, user, event, intent, detail FROM audit ORDER BY id").rows {
                 AuditEntry(
                     id: $0.int64(0), atMilliseconds: $0.int64(1), user: $0.text(2) ?? "", event: $0.text(3) ?? "",
@@ -98,7 +119,8 @@ extension SQLiteStore: AuthenticationRecords {
 extension SQLiteStore {
     /// How many audit entries came from an engine in testing mode (`"testing": true`).
     public func testingModeAuditCount() throws(TenderError) -> Int64 {
-        try read { (db) throws(TenderError) -> Int64 in
+        if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
+        return try read { (db) throws(TenderError) -> Int64 in
             let row = try db.statement("SELECT count(*) FROM audit WHERE detail LIKE 'testing mode%'")
             _ = try row.step()
             let count = row.int64(0)
@@ -106,4 +128,13 @@ extension SQLiteStore {
             return count
         }
     }
+}
+
+/// An audit entry waiting in memory for the store's next write transaction.
+struct AuditRow: Sendable {
+    let at: Int64
+    let user: String
+    let event: String
+    let intent: String
+    let detail: String
 }

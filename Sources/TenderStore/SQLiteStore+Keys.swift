@@ -34,11 +34,14 @@ extension SQLiteStore {
     }
 
     /// Makes a new key the signing key. The rotation is a ledger entry signed
-    /// by the old key; the old private key is destroyed, its public key kept.
+    /// by the old key; the old private key is destroyed, its public key kept,
+    /// once every record committed without its stored signature was signed and stored.
     /// Returns the new key.
     public func rotateKey() throws(TenderError) -> StoredPublicKey {
         let (old, new) = try write { (db) throws(TenderError) -> (String, String) in
             let old = try activeSigner(db).keyID
+            // Every record committed before its signature was stored (by any process) is signed while the old key exists.
+            try signUnsignedRecords(db, noting: false)
             let created = try keys.createKey()
             try append(type: "key_rotation", db) { position in
                 KeyRotation.payload(at: position, newKeyID: created.keyID, newPublicKey: created.publicKey)

@@ -7,44 +7,61 @@ extension SQLiteStore {
     }
 
     /// A payment decided inside a batch, waiting for its signature.
-    private struct Pending {
+    private struct Pending: Sendable {
         let submission: PaymentSubmission
         let position: LedgerPosition
         let payload: String
         let hash: String
-        var jws = ""
+        /// The signing input and a dot: what the row holds until its signature is stored.
+        let unsigned: String
+        /// The seal of the signing input (base64url), stored beside it.
+        let seal: String
+    }
+
+    /// What a batch's transaction decided: an outcome for each submission paid before or refused
+    /// (nil for the ones paid now), and the payments committed, in ledger order.
+    private struct Decided: Sendable {
+        var outcomes: [Result<SubmissionOutcome, TenderError>?]
+        var pending: [Pending] = []
+        var pendingByKey: [String: Int] = [:]
+        var duplicates: [Int] = []
     }
 
     /// Pays a batch in one write transaction (one flush): every submission is
-    /// checked and debited in order, their records are chained and signed on
-    /// the other cores as they are built, and appended. No outcome is known before the
-    /// transaction is durable; if it fails, every submission of the batch fails.
+    /// checked and debited in order, and its record chained, sealed and
+    /// appended without its signature, which the other cores compute
+    /// meanwhile, while the commit waits for the disk. A submission is
+    /// answered once its record is durable and its signature computed; the
+    /// signatures are stored by the next write transaction (or signed again
+    /// by the next open). If the transaction fails, every submission of the batch fails.
     private func commit(_ batch: [PaymentSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
+        var signing: CompactJWS.Batch?
+        defer { signing?.abandon() }
         do throws(TenderError) {
-            return try write { (db) throws(TenderError) in
+            let decided = try write { (db) throws(TenderError) -> Decided in
                 let signer = try activeSigner(db)
-                let signing = CompactJWS.Batch(signer: signer, capacity: batch.count)
-                defer { signing.abandon() }
+                let batchSigning = CompactJWS.Batch(signer: signer, capacity: batch.count)
+                signing = batchSigning
                 var head = try Self.head(db)
-                var outcomes: [Result<SubmissionOutcome, TenderError>?] = Array(repeating: nil, count: batch.count)
-                var pending: [Pending] = []
-                var pendingByKey: [String: Int] = [:]
-                var duplicates: [(outcome: Int, pending: Int)] = []
+                var decided = Decided(outcomes: Array(repeating: nil, count: batch.count))
                 for (index, submission) in batch.enumerated() {
-                    if let earlier = pendingByKey[submission.idempotencyKey] {
-                        outcomes[index] = pending[earlier].submission.fingerprint == submission.fingerprint ? nil : .failure(Self.conflict)
-                        if outcomes[index] == nil { duplicates.append((index, earlier)) }
+                    if let earlier = decided.pendingByKey[submission.idempotencyKey] {
+                        if decided.pending[earlier].submission.fingerprint == submission.fingerprint {
+                            decided.duplicates.append(index)
+                        } else {
+                            decided.outcomes[index] = .failure(Self.conflict)
+                        }
                         continue
                     }
                     do throws(TenderError) {
                         if let outcome = try precheck(submission, db) {
-                            outcomes[index] = .success(outcome)
+                            decided.outcomes[index] = .success(outcome)
                             continue
                         }
                     } catch {
                         // A conflict refuses this submission only; any store error aborts the whole batch.
                         guard case .idempotencyConflict = error else { throw error }
-                        outcomes[index] = .failure(error)
+                        decided.outcomes[index] = .failure(error)
                         continue
                     }
                     try apply(submission, db)
@@ -53,22 +70,33 @@ extension SQLiteStore {
                     let bytes = Array(payload.utf8)
                     let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
                     head = (position.sequence, hash)
-                    try signing.add(payload: bytes)
-                    pendingByKey[submission.idempotencyKey] = pending.count
-                    pending.append(Pending(submission: submission, position: position, payload: payload, hash: hash))
+                    let input = try batchSigning.add(payload: bytes)
+                    let entry = Pending(
+                        submission: submission, position: position, payload: payload, hash: hash, unsigned: input + ".",
+                        seal: Base64URL.encode(try signer.seal(Array(input.utf8))))
+                    try insert(entry, db)
+                    decided.pendingByKey[submission.idempotencyKey] = decided.pending.count
+                    decided.pending.append(entry)
                 }
-                let jws = try signing.finish()
-                for (index, text) in jws.enumerated() {
-                    pending[index].jws = text
-                    try insert(pending[index], db)
+                return decided
+            }
+            // Durable now; the signatures were being computed meanwhile.
+            let jws = try signing?.finish() ?? []
+            signing = nil
+            guard jws.count == decided.pending.count else { throw .internal("a batch got \(jws.count) signatures for \(decided.pending.count) records") }
+            if !jws.isEmpty {
+                computedSignatures.withLock { computed in
+                    for (index, text) in jws.enumerated() { computed[decided.pending[index].position.sequence] = text }
                 }
-                for (index, submission) in batch.enumerated() where outcomes[index] == nil {
-                    guard let slot = pendingByKey[submission.idempotencyKey] else { continue }
-                    let entry = pending[slot]
-                    let record = PaymentRecord(json: entry.payload, jws: entry.jws, sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
-                    outcomes[index] = .success(duplicates.contains { $0.outcome == index } ? .alreadyPaid(record) : .paid(record))
+            }
+            return batch.enumerated().map { (index, submission) in
+                if let outcome = decided.outcomes[index] { return outcome }
+                guard let slot = decided.pendingByKey[submission.idempotencyKey] else {
+                    return .failure(.internal("a submission of the batch got no outcome"))
                 }
-                return outcomes.map { $0 ?? .failure(.internal("a submission of the batch got no outcome")) }
+                let entry = decided.pending[slot]
+                let record = PaymentRecord(json: entry.payload, jws: jws[slot], sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
+                return .success(decided.duplicates.contains(index) ? .alreadyPaid(record) : .paid(record))
             }
         } catch {
             return batch.map { _ in .failure(error) }
@@ -80,7 +108,7 @@ extension SQLiteStore {
     /// The outcome of a submission decided without paying (paid before, its
     /// bill paid already, an account missing, funds short), or nil to pay it.
     private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
-        if let existing = try Self.payment(idempotencyKey: submission.idempotencyKey, db) {
+        if let existing = try payment(idempotencyKey: submission.idempotencyKey, db) {
             guard existing.fingerprint == submission.fingerprint else { throw Self.conflict }
             return .alreadyPaid(existing.record)
         }
@@ -119,11 +147,11 @@ extension SQLiteStore {
         let submission = entry.submission
         try db.statement(
             """
-            INSERT INTO ledger (sequence, type, jws, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
+            INSERT INTO ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
                 payee_handle_id, currency, amount_minor, effects)
-            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [entry.position.sequence, entry.jws, entry.hash, submission.idempotencyKey, submission.fingerprint,
+            [entry.position.sequence, entry.unsigned, entry.seal, entry.hash, submission.idempotencyKey, submission.fingerprint,
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
              submission.amount.currency.code, submission.amount.minorUnits, submission.effectsJSON]
         ).run()
@@ -158,31 +186,36 @@ extension SQLiteStore {
         return (position.sequence, text, jws.text)
     }
 
-    static func paymentRecord(jws: String, sequence: Int64, key: String) throws(TenderError) -> PaymentRecord {
+    /// The record of a stored payment row (`seal` non-nil while its signature is not stored yet).
+    func paymentRecord(jws stored: String, seal: String?, sequence: Int64, key: String) throws(TenderError) -> PaymentRecord {
+        let jws = try completedJWS(stored, seal: seal, sequence: sequence)
         let parsed = try CompactJWS(parsing: jws)
         return PaymentRecord(json: String(decoding: parsed.payload, as: UTF8.self), jws: jws, sequence: sequence, idempotencyKey: key)
     }
 
     public func records() throws(TenderError) -> [PaymentRecord] {
-        try read { (db) throws(TenderError) in
-            try db.statement("SELECT jws, sequence, idempotency_key FROM ledger WHERE type = 'payment' ORDER BY sequence").rows {
-                (row) throws(TenderError) in
-                try Self.paymentRecord(jws: row.text(0) ?? "", sequence: row.int64(1), key: row.text(2) ?? "")
+        let rows = try read { (db) throws(TenderError) in
+            try db.statement("SELECT jws, sequence, idempotency_key, seal FROM ledger WHERE type = 'payment' ORDER BY sequence").rows {
+                (jws: $0.text(0) ?? "", sequence: $0.int64(1), key: $0.text(2) ?? "", seal: $0.text(3))
             }
         }
+        var records: [PaymentRecord] = []
+        records.reserveCapacity(rows.count)
+        for row in rows { records.append(try paymentRecord(jws: row.jws, seal: row.seal, sequence: row.sequence, key: row.key)) }
+        return records
     }
 
     public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
-        try read { (db) throws(TenderError) in try Self.payment(idempotencyKey: idempotencyKey, db) }
+        try read { (db) throws(TenderError) in try payment(idempotencyKey: idempotencyKey, db) }
     }
 
     /// The payment made under `idempotencyKey` and its fingerprint, inside the caller's transaction.
-    private static func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
-        let row = try db.statement("SELECT fingerprint, jws, sequence FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
+    private func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
+        let row = try db.statement("SELECT fingerprint, jws, sequence, seal FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
         guard try row.step(), let fingerprint = row.text(0) else { return nil }
-        let record = try paymentRecord(jws: row.text(1) ?? "", sequence: row.int64(2), key: idempotencyKey)
+        let stored = (jws: row.text(1) ?? "", sequence: row.int64(2), seal: row.text(3))
         _ = try row.step()
-        return (fingerprint, record)
+        return (fingerprint, try paymentRecord(jws: stored.jws, seal: stored.seal, sequence: stored.sequence, key: idempotencyKey))
     }
 
     public func mostRecentPayee() throws(TenderError) -> RecentPayee? {
@@ -196,10 +229,22 @@ extension SQLiteStore {
     }
 
     /// Every ledger entry, in stored order.
+    /// A record stored without its signature is given its JWS as the store
+    /// completes it (``completedJWS(_:seal:sequence:)``); throws when that fails.
     public func ledgerEntries() throws(TenderError) -> [LedgerEntry] {
-        try read { (db) throws(TenderError) in
-            try db.statement("SELECT sequence, jws FROM ledger ORDER BY sequence").rows { LedgerEntry(sequence: $0.int64(0), jws: $0.text(1) ?? "") }
+        var unsigned: [(index: Int, seal: String)] = []
+        var entries = try read { (db) throws(TenderError) in
+            try db.statement("SELECT sequence, jws, seal FROM ledger ORDER BY sequence").rows { row in
+                let entry = LedgerEntry(sequence: row.int64(0), jws: row.text(1) ?? "")
+                if let seal = row.text(2) { unsigned.append((Int(entry.sequence), seal)) }
+                return entry
+            }
         }
+        for (index, entry) in entries.enumerated() where !unsigned.isEmpty {
+            guard let mark = unsigned.first(where: { $0.index == Int(entry.sequence) }) else { continue }
+            entries[index] = LedgerEntry(sequence: entry.sequence, jws: try completedJWS(entry.jws, seal: mark.seal, sequence: entry.sequence))
+        }
+        return entries
     }
 
     /// A signed checkpoint of the ledger as it stands: its length and head hash.
@@ -220,11 +265,17 @@ extension SQLiteStore {
     /// Then checks every column kept beside the records against their signed
     /// payloads (``verifyColumns()``), and re-derives every account's balance
     /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
+    /// A record whose signature is not stored yet is verified with the one
+    /// its seal lets the store compute; the report lists it (`resigned`),
+    /// with the records an open signed again after a crash.
     /// Throws ``TenderError/ledgerTampered(_:)`` naming the first bad record. `progress` is told
     /// how far the signed chain's verification went (``LedgerVerifier/Progress``).
     public func verify(
         checkpoint: String? = nil, trustedKeys: [String: [UInt8]]? = nil, progress: LedgerVerifier.Progress? = nil
     ) throws(TenderError) -> LedgerVerifier.Report {
+        let signedNow = try read { (db) throws(TenderError) in
+            try db.statement("SELECT sequence FROM ledger WHERE seal IS NOT NULL").rows { $0.int64(0) }
+        }
         let entries = try ledgerEntries()
         var trusted: [String: [UInt8]] = [:]
         if let trustedKeys {
@@ -233,9 +284,12 @@ extension SQLiteStore {
             if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
-        let report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
+        var report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
         try verifyColumns()
         try verifyBalances(trustedKeys: verifier.trustedKeys)
+        // Not the ones this store computed itself and will store with its next write: those are not signed again.
+        let computed = computedSignatures.withLock { Set($0.keys) }
+        report.resigned = Array(Set(try resignedRecords() + signedNow.filter { !computed.contains($0) })).sorted()
         return report
     }
 }

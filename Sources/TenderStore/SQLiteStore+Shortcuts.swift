@@ -6,7 +6,7 @@ extension SQLiteStore {
     public func shortcuts() throws(TenderError) -> [Shortcut] {
         try read { (db) throws(TenderError) in
             try db.statement("SELECT document FROM shortcuts ORDER BY position").rows { (row) throws(TenderError) -> Shortcut in
-                try Shortcut(json: try JSONParser.parse(row.text(0) ?? ""))
+                try Shortcut(stored: try JSONParser.parse(row.text(0) ?? ""))
             }
         }
     }

@@ -12,11 +12,11 @@ extension SQLiteStore {
 
     public func changeStatus(idempotencyKey: String, to status: PaymentStatus) throws(TenderError) -> PaymentRecord {
         try write { (db) throws(TenderError) -> PaymentRecord in
-            let payment = try Self.storedPayment(idempotencyKey, db)
+            let payment = try storedPayment(idempotencyKey, db)
             guard let intent = payment.payload["intent"]?.stringValue, let id = payment.payload["id"]?.stringValue,
                 let recorded = payment.payload["status"]?.stringValue.flatMap(PaymentStatus.init(rawValue:))
             else { throw .ledgerTampered("record \(payment.sequence): a payment without intent, id or status") }
-            let latest = try Self.latestStatusEntry(of: payment.sequence, idempotencyKey, db)
+            let latest = try latestStatusEntry(of: payment.sequence, idempotencyKey, db)
             let current = latest.map(\.status) ?? recorded
             if current == status { return latest?.record ?? payment.record }
             guard PaymentStatusChange.allows(from: current, to: status) else {
@@ -31,6 +31,13 @@ extension SQLiteStore {
                     at: position, paymentSequence: payment.sequence, paymentID: id, intent: intent, idempotencyKey: idempotencyKey,
                     from: current, to: status)
             }
+            return PaymentRecord(json: entry.payload, jws: entry.jws, sequence: entry.sequence, idempotencyKey: idempotencyKey)
+        }
+    }
+
+    public func recordIntent(idempotencyKey: String, makePayload: @Sendable (LedgerPosition) -> String) throws(TenderError) -> PaymentRecord {
+        try write { (db) throws(TenderError) -> PaymentRecord in
+            let entry = try append(type: PaymentRecord.intentEntryType, db, payload: makePayload)
             return PaymentRecord(json: entry.payload, jws: entry.jws, sequence: entry.sequence, idempotencyKey: idempotencyKey)
         }
     }
@@ -51,13 +58,14 @@ extension SQLiteStore {
         }
     }
 
-    private static func storedPayment(_ key: String, _ db: Database) throws(TenderError) -> StoredPayment {
-        let row = try db.statement("SELECT sequence, jws, effects FROM ledger WHERE idempotency_key = ? AND type = 'payment'", [key])
+    private func storedPayment(_ key: String, _ db: Database) throws(TenderError) -> StoredPayment {
+        let row = try db.statement("SELECT sequence, jws, effects, seal FROM ledger WHERE idempotency_key = ? AND type = 'payment'", [key])
         guard try row.step(), let jws = row.text(1) else { throw .notFound("no payment was made with the idempotency key \(key)") }
         let sequence = row.int64(0)
         let effectsText = row.text(2)
+        let seal = row.text(3)
         _ = try row.step()
-        let record = try paymentRecord(jws: jws, sequence: sequence, key: key)
+        let record = try paymentRecord(jws: jws, seal: seal, sequence: sequence, key: key)
         let payload: JSONValue
         do throws(TenderError) { payload = try JSONParser.parse(record.json) } catch {
             throw .ledgerTampered("record \(sequence): the payload is not JSON")
@@ -67,7 +75,7 @@ extension SQLiteStore {
     }
 
     /// The newest status entry of the payment at `sequence`, with the status it set.
-    private static func latestStatusEntry(
+    private func latestStatusEntry(
         of sequence: Int64, _ key: String, _ db: Database
     ) throws(TenderError) -> (status: PaymentStatus, record: PaymentRecord)? {
         let row = try db.statement("SELECT sequence, jws, status FROM ledger WHERE subject = ? ORDER BY sequence DESC LIMIT 1", [sequence])
@@ -75,7 +83,7 @@ extension SQLiteStore {
         guard let status = row.text(2).flatMap(PaymentStatus.init(rawValue:)) else {
             throw .store("ledger entry \(row.int64(0)) has no valid status")
         }
-        let record = try paymentRecord(jws: jws, sequence: row.int64(0), key: key)
+        let record = try paymentRecord(jws: jws, seal: nil, sequence: row.int64(0), key: key)
         _ = try row.step()
         return (status, record)
     }

@@ -21,6 +21,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Where record, key, audit and throttle times come from.
     let clock: any TenderClock
     let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
+    /// Signatures of payments this store committed and acknowledged, by
+    /// sequence, until a write transaction stores them (``write(lazy:_:)``).
+    let computedSignatures = PthreadLocked<[Int64: String]>([:])
+    /// Audit entries that let a payment go ahead, until a write transaction stores them (``audit(user:event:intent:detail:)``).
+    let pendingAudit = PthreadLocked<[AuditRow]>([])
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
@@ -56,6 +61,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
         self.keys = keys
         self.crypto = crypto
         if access != .readWrite(newLedger: true) { try checkContinuity(home: home) }
+        if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
+    }
+
+    deinit {
+        // Signatures computed since the last write transaction; had this failed, the next open would sign them again.
+        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || !pendingAudit.withLock({ $0.isEmpty }) { try? write { _ in } }
     }
 
     /// Checks `home` as the store needs it (owner, modes, continuity) and, for
@@ -91,9 +102,23 @@ public final class SQLiteStore: Directory, PaymentLedger {
         }
     }
 
-    func write<T: Sendable>(_ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
+    /// Runs `body` in a write transaction, which first stores the signatures
+    /// computed and the audit entries kept since the last one. `lazy`: the
+    /// commit does not wait for the disk (``Database/lazyWriteTransaction(_:)``);
+    /// the next durable commit flushes it.
+    func write<T: Sendable>(lazy: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
         try writer.withLock { (db: inout Database) throws(TenderError) -> T in
-            try db.writeTransaction { () throws(TenderError) -> T in try body(db) }
+            var stored: [Int64] = []
+            var audited = 0
+            let work = { () throws(TenderError) -> T in
+                stored = try self.storeComputedSignatures(db)
+                audited = try self.storePendingAudit(db)
+                return try body(db)
+            }
+            let result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
+            if !stored.isEmpty { computedSignatures.withLock { for sequence in stored { $0[sequence] = nil } } }
+            if audited > 0 { pendingAudit.withLock { $0.removeFirst(audited) } }
+            return result
         }
     }
 }

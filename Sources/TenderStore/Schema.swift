@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 5
+    static let version: Int64 = 6
 
     static let migrations: [String] = [
         """
@@ -119,6 +119,17 @@ enum Schema {
         // so verify can re-derive the balance from it and the ledger.
         """
         ALTER TABLE accounts ADD COLUMN balance_anchor TEXT;
+        """,
+        // 6: a payment is committed before its signature is stored (the flush and the signing overlap). Until then its
+        // jws holds the signing input and a dot, and seal a MAC of it made with the signing key; resigned lists the
+        // records another open had to sign again (their committing process ended before storing the signature).
+        """
+        ALTER TABLE ledger ADD COLUMN seal TEXT;
+        CREATE INDEX ledger_unsigned ON ledger (sequence) WHERE seal IS NOT NULL;
+        CREATE TABLE resigned (
+            sequence INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL
+        );
         """,
     ]
 

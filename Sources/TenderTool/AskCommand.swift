@@ -25,7 +25,7 @@ struct AskCommand: ParsableCommand {
 
     @Flag(help: "Write every turn as one JSON object per line.") var json = false
 
-
+    @OptionGroup var custom: CustomIntentOptions
 
     @Argument(help: "The request, e.g. \"send $50 to John\"; more texts are alternatives, best first.") var texts: [String]
 
@@ -60,8 +60,12 @@ struct AskCommand: ParsableCommand {
             directory = opened
         }
         let today = WallClock.today()
+        let customIntents = try StoreOpener.customIntents(custom)
+        guard customIntents == nil || client == nil else {
+            throw .invalidArgument("--intents works on a home, not through --broker: tenderd runs the built-in intents only")
+        }
         // Understanding runs here, on the directory the daemon keeps when brokered.
-        let context = ParseContext(directory: directory, shortcuts: try directory.shortcuts(), today: today)
+        let context = ParseContext(directory: directory, shortcuts: try directory.shortcuts(), today: today, customIntents: customIntents?.matcher)
         let understood = texts.count == 1
             ? try TextParser.parse(texts[0], context: context) : try TextParser.parse(alternatives: texts.map { ($0, nil) }, context: context)
         let printer = DialogPrinter()
@@ -74,7 +78,7 @@ struct AskCommand: ParsableCommand {
         if let client {
             session = try BrokeredDialog(client: client, intent: intent)
         } else if let store, let path = home.resolved {
-            session = try DialogSession(engine: try StoreOpener.engine(store: store, home: path, today: { today }), json: intent)
+            session = try DialogSession(engine: try StoreOpener.engine(store: store, home: path, customIntents: customIntents, today: { today }), json: intent)
         } else {
             throw .home("set --home DIR or TENDER_HOME")
         }

@@ -3,6 +3,7 @@ import ArgumentParser
 import TenderAuth
 import TenderCore
 import TenderStore
+import TenderWiring
 
 /// `tender demo`: seeds a store with the data of every seed scenario and
 /// plays the scenarios turn by turn (send, pay a bill, transfer, balance,
@@ -19,6 +20,9 @@ struct DemoCommand: ParsableCommand {
 
     @Flag(help: "Authenticate with your real login (PAM service \"tender\" in /etc/pam.d: make install as root, sudo make install-pam, or the Debian packages), asking on the terminal.")
     var login = false
+
+    @Option(help: ArgumentHelp("A custom intent definition file to play too (repeat; make demo gives examples/intents/expense.json and round-up.json).", valueName: "FILE"))
+    var intents: [String] = []
 
 
     func run() throws {
@@ -43,7 +47,10 @@ struct DemoCommand: ParsableCommand {
             policy.testing = true
         }
         let service = policy.service
-        let engine = try StoreOpener.engine(store: store, home: home, policy: policy)
+        let host = DemoIntentHost()
+        let customIntents: CustomIntentCatalog? = intents.isEmpty ? nil : try EngineFactory.customIntents(intents)
+        customIntents?.setHost(host)
+        let engine = try StoreOpener.engine(store: store, home: home, policy: policy, customIntents: customIntents)
         printer.banner("Tender demo: the seed scenarios, on the store \(home)/\(SQLiteStore.fileName)")
         printer.line("directory: two Johns, Tim Cook, Craig Federighi, two Phil Schillers; the Electric Company at two addresses;")
         printer.line("           checking, savings, Safe-to-Spend, NestEgg and a travel card; this month's bills")
@@ -54,11 +61,15 @@ struct DemoCommand: ParsableCommand {
         }
         try printBalances(store, printer, when: "before")
         let player = DialogPlayer(observer: printer, today: today)
-        for scenario in DemoScenario.all(today: today) {
+        let context = ParseContext(directory: store, today: today, customIntents: customIntents?.matcher)
+        for scenario in DemoScenario.all(today: today) + (customIntents == nil ? [] : DemoScenario.custom) {
             printer.banner("\n── \(scenario.request)")
             printer.turn(speaker: "person", scenario.request)
-            printer.detail("intent", scenario.intent)
-            let session = try DialogSession(engine: engine, json: try JSONParser.parse(scenario.intent))
+            var understood = try scenario.intent.map { (text) throws(TenderError) in try JSONParser.parse(text) }
+            if understood == nil { understood = try TextParser.parse(scenario.request, context: context).intent }
+            guard let intent = understood else { throw .internal("\(scenario.request): not understood") }
+            printer.detail("intent", JSONWriter.string(intent))
+            let session = try DialogSession(engine: engine, json: intent)
             session.conversation = login ? TerminalConversation() : DemoConversation(printer: printer)
             var replies = scenario.replies[...]
             let outcome = try player.play(session) { replies.popFirst() }
@@ -68,6 +79,10 @@ struct DemoCommand: ParsableCommand {
         }
         printer.banner("")
         try printBalances(store, printer, when: "after")
+        if customIntents != nil {
+            let pot = host.pot.withLock { $0 }
+            printer.detail("host's books", "round-up pot: \(pot / 100).\(pot % 100 < 10 ? "0" : "")\(pot % 100) USD (the demo bank moves round-ups itself; Tender signed the record)")
+        }
         let report = try store.verify()
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
         if kept {

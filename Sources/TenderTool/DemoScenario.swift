@@ -2,10 +2,11 @@
 import TenderCore
 
 /// One seed scenario the demo plays: what the person asks, the intent a
-/// host would make of it, and the person's replies at each question.
+/// host would make of it (nil: understood from the request's words), and the
+/// person's replies at each question.
 struct DemoScenario {
     let request: String
-    let intent: String
+    let intent: String?
     /// What the person says at each question, in order.
     let replies: [String]
 
@@ -35,4 +36,11 @@ struct DemoScenario {
                 intent: #"{"intent": "search_for_payments", "party": {"name": "John Baily"}}"#, replies: []),
         ]
     }
+
+    /// The custom intents of examples/intents, understood from the words: the seed's Expense (the
+    /// host supplies the expenses) and the restricted round-up (the amount confirmed, the person's yes, PAM).
+    static let custom = [
+        DemoScenario(request: "How much is left in my vacation expense?", intent: nil, replies: []),
+        DemoScenario(request: "Round up my savings by $5", intent: nil, replies: ["yes", "yes"]),
+    ]
 }

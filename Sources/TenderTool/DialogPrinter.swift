@@ -17,6 +17,14 @@ struct DialogPrinter: DialogObserver {
     func resolved(_ results: [ParameterResolution]) { resolution(results) }
 
     func asked(_ open: ParameterResolution) {
+        if let message = open.message {
+            // A custom intent asks in its definition's words.
+            let options = if case let .disambiguation(_, options) = open.result {
+                "  " + options.enumerated().map { "\($0.offset + 1)) \($0.element.label)" }.joined(separator: "  ")
+            } else { "" }
+            turn(speaker: "tender", message + options + (open.result.name == "confirmationRequired" ? " (yes/no)" : ""))
+            return
+        }
         switch open.result {
         case let .disambiguation(prompt, options):
             let numbered = options.enumerated().map { "\($0.offset + 1)) \($0.element.label)" }.joined(separator: "  ")
@@ -48,6 +56,10 @@ struct DialogPrinter: DialogObserver {
         }
         if let result = outcome.result { detail("result", JSONWriter.string(result)) }
         if let denial { detail("denied", denial.message) }
+        if let response = outcome.response {
+            if let text = response.text { turn(speaker: "tender", text) }
+            detail("response", JSONWriter.string(response.json))
+        }
     }
 
     /// A resolved value as a person would say it: a name, a label, an amount.

@@ -11,12 +11,12 @@ import TenderStore
 struct IntentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intent",
-        abstract: "Run a dialog from a JSON intent (docs/intents.md), one reply per line: an option's label or number, yes/no, or a value.")
+        abstract: "Run a dialog from a JSON intent (docs/intents.md; a custom intent's with --intents), one reply per line: an option's label or number, yes/no, or a value.")
 
     @OptionGroup var home: HomeOption
     @OptionGroup var broker: BrokerOption
 
-
+    @OptionGroup var custom: CustomIntentOptions
 
     @Argument(help: "The intent, e.g. '{\"intent\": \"search_for_bills\"}'.")
     var intent: String
@@ -24,11 +24,12 @@ struct IntentCommand: ParsableCommand {
     func run() throws {
         let session: any PlayableDialog
         if let client = broker.client {
+            guard custom.intents.isEmpty else { throw ValidationError("--intents works on a home, not through --broker: tenderd runs the built-in intents only") }
             session = try BrokeredDialog(client: client, intent: try JSONParser.parse(intent))
         } else {
             let path = try StoreOpener.requiredHome(home)
             let store = try StoreOpener.open(home: path)
-            let engine = try StoreOpener.engine(store: store, home: path)
+            let engine = try StoreOpener.engine(store: store, home: path, customIntents: try StoreOpener.customIntents(custom))
             session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         }
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()

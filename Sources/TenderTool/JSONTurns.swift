@@ -55,6 +55,7 @@ struct JSONTurns: DialogObserver {
         }
         if let result = outcome.result { members.append(("result", result)) }
         if let denial { members.append(("denied", .string(denial.name))) }
+        if let response = outcome.response { members.append(("response", response.json)) }
         Self.emit(members)
     }
 

@@ -26,9 +26,9 @@ enum StoreOpener {
     /// the system's service `tender`, except in a demo home (one `tender demo` made, holding
     /// pam.d/tender-demo): there it is the demo's own stack, in testing mode, said on standard error
     /// and in the audit. The shipped tool takes no PAM service or directory from its caller.
-    static func engine(store: SQLiteStore, home: String, today: @escaping @Sendable () -> LocalDate = { WallClock.today() })
-        throws(TenderError) -> Engine
-    {
+    static func engine(
+        store: SQLiteStore, home: String, customIntents: CustomIntentCatalog? = nil, today: @escaping @Sendable () -> LocalDate = { WallClock.today() }
+    ) throws(TenderError) -> Engine {
         var policy = AuthenticationPolicy()
         if let demo = DemoPAMStack.existing(home: home) {
             policy.service = DemoPAMStack.service
@@ -36,14 +36,25 @@ enum StoreOpener {
             policy.testing = true
             _ = "tender: testing mode: the demo PAM stack of this demo home (\(demo)), not your system login\n".withCString { write(2, $0, strlen($0)) }
         }
-        return try engine(store: store, home: home, policy: policy, today: today)
+        return try engine(store: store, home: home, policy: policy, customIntents: customIntents, today: today)
     }
 
     /// An engine on `store` (open on `home`) with `policy`, assembled as the library assembles one.
     static func engine(
-        store: SQLiteStore, home: String, policy: AuthenticationPolicy, today: @escaping @Sendable () -> LocalDate = { WallClock.today() }
+        store: SQLiteStore, home: String, policy: AuthenticationPolicy, customIntents: CustomIntentCatalog? = nil,
+        today: @escaping @Sendable () -> LocalDate = { WallClock.today() }
     ) throws(TenderError) -> Engine {
-        try EngineFactory.assemble(EngineConfiguration(home: home, authentication: policy), store: store, clock: CommandClock(day: today)).engine
+        try EngineFactory.assemble(
+            EngineConfiguration(home: home, authentication: policy), store: store, customIntents: customIntents, clock: CommandClock(day: today)
+        ).engine
+    }
+
+    /// The custom intents of `options`' files with its handler program as their host; nil without files.
+    static func customIntents(_ options: CustomIntentOptions) throws(TenderError) -> CustomIntentCatalog? {
+        guard !options.intents.isEmpty else { return nil }
+        let catalog = try EngineFactory.customIntents(options.intents)
+        catalog.setHost(options.handler.map(ProgramIntentHost.init))
+        return catalog
     }
 
     /// The home from `--home`/`TENDER_HOME`, or a usage error.

@@ -59,6 +59,10 @@ struct VerifyCommand: ParsableCommand {
                 print(JSONWriter.string(.object(members)))
             } else {
                 print("ledger valid: \(report.count) records, head \(report.headHash), signed by \(report.keyIDs.count) key(s)")
+                if !report.resigned.isEmpty {
+                    let listed = report.resigned.prefix(20).map(String.init).joined(separator: ", ") + (report.resigned.count > 20 ? ", ..." : "")
+                    print("signed again after their commit (their process ended before storing the signature): \(report.resigned.count) record(s): \(listed)")
+                }
                 if testing > 0 {
                     print("TESTING MODE: \(testing) audit entr\(testing == 1 ? "y" : "ies") of this home came from an engine in testing mode (a PAM stack that is not the system's \"tender\")")
                 }

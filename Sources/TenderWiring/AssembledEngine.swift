@@ -22,8 +22,10 @@ public struct AssembledEngine: Sendable {
         return try DialogSession(engine: engine, json: intent)
     }
 
-    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today.
+    /// What parsing text may look at: the engine's directory, the shortcuts, the app vocabulary, today, the custom intents.
     public func parseContext() throws(TenderError) -> ParseContext {
-        ParseContext(directory: engine.directory, shortcuts: try directoryAdmin.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today())
+        ParseContext(
+            directory: engine.directory, shortcuts: try directoryAdmin.shortcuts(), vocabulary: engine.appVocabulary, today: engine.today(),
+            customIntents: engine.customIntents.matcher)
     }
 }

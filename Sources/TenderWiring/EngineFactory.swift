@@ -23,20 +23,30 @@ public enum EngineFactory {
     /// before anything is created. Opens the configured home unless `store`
     /// is given (the CLI's, already open on it). With `host`, the directory
     /// and the payments are the host's; the ledger stays the store's.
+    /// `customIntents`, when given, replaces the configuration's `"intents"` files (the CLI's, read once for parsing too).
     public static func assemble(
         _ configuration: EngineConfiguration, store given: SQLiteStore? = nil, host: HostPorts? = nil,
-        clock: any TenderClock = SystemClock()
+        customIntents givenIntents: CustomIntentCatalog? = nil, clock: any TenderClock = SystemClock()
     ) throws(TenderError) -> AssembledEngine {
         if given == nil, let path = configuration.broker ?? brokerFromEnvironment() {
             guard host == nil else { throw .invalidArgument("an engine with a host's own directory and payments cannot be brokered") }
+            guard configuration.intentFiles.isEmpty, givenIntents == nil else {
+                throw .invalidArgument("custom intents run in process: a brokered engine (tenderd) runs the built-in intents only")
+            }
             return try brokered(configuration, path: path, clock: clock)
         }
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
         let user = try PAMAuthenticator.actingUser()
         let policy = configuration.authentication
-        let authenticator = policy.asksAnything
-            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory) : nil
+        let customIntents: CustomIntentCatalog
+        if let givenIntents { customIntents = givenIntents } else { customIntents = try Self.customIntents(configuration.intentFiles) }
+        // A restricted custom intent asks through PAM even when the policy restricts nothing else: its
+        // service must have a file when one is loaded now; one added later uses it when it has one.
+        let asks = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never })
+        let authenticator = asks
+            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+            : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
         let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
             ?? configuration.vocabulary
         let store: SQLiteStore
@@ -50,23 +60,39 @@ public enum EngineFactory {
         let hostDirectory = host.map { $0.directory(store) }
         let engine = Engine(
             directory: hostDirectory ?? store, ledger: store, limits: configuration.limits, gate: gate, dialog: configuration.dialog,
-            appVocabulary: vocabulary, backend: host?.backend, today: { clock.today() })
+            appVocabulary: vocabulary, backend: host?.backend, customIntents: customIntents, today: { clock.today() })
         return AssembledEngine(engine: engine, directoryAdmin: hostDirectory ?? store, ledgerAdmin: store, clock: clock)
+    }
+
+    /// The custom intents of the definition files at `paths`, read in order; an error names its file.
+    public static func customIntents(_ paths: [String]) throws(TenderError) -> CustomIntentCatalog {
+        let catalog = CustomIntentCatalog()
+        for path in paths {
+            do throws(TenderError) { try catalog.add(try readJSON(path, what: "definition file")) } catch {
+                throw error.withMessage("\(path): \(error.message)")
+            }
+        }
+        return catalog
     }
 
     /// The app-wide vocabulary file at `path`.
     static func readVocabulary(_ path: String) throws(TenderError) -> AppVocabulary {
-        guard let file = fopen(path, "re") else { throw .notFound("the vocabulary file cannot be opened: errno \(errno)") }
+        try AppVocabulary(json: try readJSON(path, what: "vocabulary file"))
+    }
+
+    /// The JSON of the file at `path` (the app-wide vocabulary, a custom intent definition), `what` naming it in errors.
+    public static func readJSON(_ path: String, what: String) throws(TenderError) -> JSONValue {
+        guard let file = fopen(path, "re") else { throw .notFound("the \(what) cannot be opened: errno \(errno)") }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             bytes += chunk[0..<count]
-            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the vocabulary file exceeds \(JSONInput.maxBytes) bytes") }
+            guard bytes.count <= JSONInput.maxBytes else { throw .tooLarge("the \(what) exceeds \(JSONInput.maxBytes) bytes") }
             if count < chunk.count { break }
         }
-        guard ferror(file) == 0 else { throw .notFound("the vocabulary file cannot be read") }
-        return try AppVocabulary(json: try JSONInput.parse(bytes))
+        guard ferror(file) == 0 else { throw .notFound("the \(what) cannot be read") }
+        return try JSONInput.parse(bytes)
     }
 }

@@ -67,6 +67,14 @@ int main(void) {
     host.version = TENDER_HOST_VERSION + 1;
     EXPECT(tender_engine_new_with_host("{", 1, &host, &engine) == TENDER_E_INVALID_ARGUMENT && engine == NULL);
 
+    /* The custom intents' host (TENDER_1.1): its initialiser, and a wrong version refused. */
+    tender_intent_host intents = TENDER_INTENT_HOST_INIT;
+    EXPECT(intents.version == TENDER_INTENT_HOST_VERSION && TENDER_INTENT_HOST_VERSION == 1);
+    EXPECT(intents.userdata == NULL && intents.handle == NULL && intents.values == NULL);
+    static const tender_intent_host intents_file_scope = TENDER_INTENT_HOST_INIT;
+    EXPECT(intents_file_scope.version == TENDER_INTENT_HOST_VERSION);
+    EXPECT(tender_engine_set_intent_host(NULL, &intents) == TENDER_E_NULL_ARGUMENT);
+
     if (fails) fprintf(stderr, "header_test: %d failed\n", fails);
     else printf("header_test: every macro and initialiser of tender.h compiles and agrees with the library\n");
     return fails ? 1 : 0;

@@ -3,7 +3,8 @@
  * hostile_host.c - hosts that do what they should not, through the installed library:
  * conversation callbacks that cancel, fill the answer buffer with no NUL, re-enter the
  * session from another thread or call back into the library; four processes guessing
- * passwords at once against the throttle; homes and key paths that are symbolic links
+ * passwords at once against the throttle; custom intents' host callbacks that answer too much,
+ * garbage or nothing, or re-enter the session; homes and key paths that are symbolic links
  * or belong to another user. Each case checks the outcome docs/testing.md documents.
  * Test-only. Usage: hostile_host SCRATCH PAM_MATRIX_SO  (USER_FOR_TEST: the process user)
  */
@@ -216,6 +217,106 @@ static void test_callbacks(void) {
     tender_engine_free(engine);
 }
 
+/* ------------------------------------------------------------ custom intents */
+
+/* A money-moving custom intent no rule restricts (the callbacks below are the test), with a host value list. */
+static const char *TIP =
+    "{\"intents\": [{\"name\": \"tip\", \"category\": \"moneyMovement\", \"restricted\": false,"
+    " \"parameters\": [{\"name\": \"amount\", \"type\": \"currencyAmount\", \"required\": true, \"prompts\": {\"needsValue\": \"How much?\"}},"
+    "  {\"name\": \"jar\", \"type\": \"string\", \"values\": \"host\"}],"
+    " \"shortcutTypes\": [{\"parameters\": [\"amount\", \"jar\"], \"title\": \"Tip ${amount}\"}],"
+    " \"responses\": {\"success\": \"Tipped ${amount}.\"}}]}";
+
+struct intent_host {
+    const char *mode; /* "huge", "garbage", "silent", "reenter", "right" */
+    tender_session *session;
+    int calls, depth, nested;
+};
+
+static int intent_handle(void *userdata, const char *request, size_t len, tender_reply *reply) {
+    struct intent_host *host = userdata;
+    (void)request;
+    (void)len;
+    host->calls++;
+    if (strcmp(host->mode, "huge") == 0) {
+        size_t size = TENDER_MAX_INPUT_BYTES + 2;
+        char *big = malloc(size);
+        memset(big, ' ', size);
+        tender_result rc = tender_reply_set(reply, big, size); /* refused: too large */
+        free(big);
+        return rc == TENDER_OK ? 0 : 1;
+    }
+    if (strcmp(host->mode, "garbage") == 0) return tender_reply_set(reply, "{\"code\":", 8) == TENDER_OK ? 0 : 1;
+    if (strcmp(host->mode, "silent") == 0) return 0; /* success without an answer */
+    if (strcmp(host->mode, "reenter") == 0 && host->depth == 0) {
+        host->depth++;
+        char *record = NULL;
+        host->nested = handle(host->session, &record); /* the same session's handle, from inside its handle */
+        tender_string_free(record);
+        host->depth--;
+    }
+    static const char *ok = "{\"code\": \"success\"}";
+    return tender_reply_set(reply, ok, strlen(ok)) == TENDER_OK ? 0 : 1;
+}
+
+static int intent_values(void *userdata, const char *intent, const char *parameter, tender_reply *reply) {
+    (void)userdata;
+    (void)intent;
+    (void)parameter;
+    static const char *not_a_list = "{\"values\": \"tips\"}";
+    return tender_reply_set(reply, not_a_list, strlen(not_a_list)) == TENDER_OK ? 0 : 1;
+}
+
+static tender_session *tip_session(tender_engine *engine, const char *key, const char *jar) {
+    char intent[300];
+    snprintf(intent, sizeof intent, "{\"intent\": \"tip\", \"amount\": {\"amount\": \"2\", \"currency\": \"USD\"}%s%s%s, \"idempotencyKey\": \"%s\"}",
+             jar ? ", \"jar\": \"" : "", jar ? jar : "", jar ? "\"" : "", key);
+    tender_session *session = NULL;
+    CHECK(tender_session_new(engine, intent, strlen(intent), &session) == TENDER_OK);
+    return session;
+}
+
+/* Host callbacks of custom intents that answer too much, garbage or nothing, or re-enter the
+   session: TENDER_E_CALLBACK with nothing recorded, or one record under the key. */
+static void test_intent_callbacks(void) {
+    tender_engine *engine = open_engine("intents", "{\"freeAttempts\": 5}");
+    CHECK(tender_engine_add_intents(engine, TIP, strlen(TIP)) == TENDER_OK);
+    struct intent_host host = {.mode = "huge"};
+    tender_intent_host callbacks = TENDER_INTENT_HOST_INIT;
+    callbacks.userdata = &host;
+    callbacks.handle = intent_handle;
+    callbacks.values = intent_values;
+    CHECK(tender_engine_set_intent_host(engine, &callbacks) == TENDER_OK);
+    tender_response_code code = 0;
+    char *json = NULL;
+
+    /* A value list that is not a list: the resolve fails, the session is unchanged. */
+    tender_session *session = tip_session(engine, "values", "coffee");
+    CHECK(tender_session_resolve(session, &json, NULL) == TENDER_E_CALLBACK && json == NULL);
+    tender_session_free(session);
+
+    session = tip_session(engine, "tip-1", NULL);
+    CHECK(tender_session_confirm(session, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY);
+    const char *modes[] = {"huge", "garbage", "silent"};
+    for (int i = 0; i < 3; i++) {
+        host.mode = modes[i];
+        CHECK(handle(session, &json) == -TENDER_E_CALLBACK && json == NULL);
+    }
+    CHECK(PAYMENTS(engine) == 0 && host.calls == 3);
+
+    /* The same session's handle from inside the host's handle: one record under the key. */
+    host.mode = "reenter";
+    host.session = session;
+    CHECK(handle(session, &json) == TENDER_RESPONSE_SUCCESS && host.nested == TENDER_RESPONSE_SUCCESS);
+    CHECK(count(engine, 1, "\"idempotencyKey\":\"tip-1\",\"ledger\"") == 1 && PAYMENTS(engine) == 1);
+    tender_string_free(json);
+    tender_session_free(session);
+    char *report = NULL;
+    CHECK(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL) == TENDER_OK);
+    tender_string_free(report);
+    tender_engine_free(engine);
+}
+
 /* ------------------------------------------------------------ throttling */
 
 /* Four processes guess wrong passwords at once: the throttle, kept in the store, lets no more
@@ -344,6 +445,7 @@ int main(int argc, char **argv) {
     fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", argv[2], pamdir, argv[2], pamdir);
     fclose(f);
     test_callbacks();
+    test_intent_callbacks();
     test_throttle_across_processes();
     test_homes();
     printf("hostile hosts: %d checks, %d failed\n", checks, failures);

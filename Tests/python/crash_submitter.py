@@ -10,15 +10,15 @@ successful handle. The test kills it with SIGKILL at a random moment. Any
 failure is printed to stderr and ends the process with status 3.
 """
 
-import importlib.util
 import os
 import sys
 
-if importlib.util.find_spec("libtender") is None:  # as conftest.py: the checkout's binding
-    _repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path.insert(0, os.path.join(_repo, "python"))
+# The whole dialog of one payment is make test-crash's (Tests/crash/payer.py), which also finds the checkout's binding.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "crash"))
 
-import libtender as tender  # noqa: E402
+import payer  # noqa: E402
+
+tender = payer.tender
 
 
 def main(home, first):
@@ -27,19 +27,7 @@ def main(home, first):
     index = first
     while True:
         key = f"k-{index}"
-        intent = {"intent": "send_payment", "payee": {"id": "tim-cook"},
-                  "currencyAmount": {"amount": "1.00", "currency": "USD"}, "idempotencyKey": key}
-        with engine.session(intent) as session:
-            resolution = session.resolve()
-            if not resolution["complete"]:
-                raise SystemExit(f"incomplete resolution for {key}: {resolution}")
-            code, _ = session.confirm()
-            if code is not tender.ResponseCode.READY:
-                raise SystemExit(f"confirm of {key}: {code.name}")
-            session.agree(True)  # the person says yes to the confirmation question
-            code, record = session.handle()
-            if code is not tender.ResponseCode.SUCCESS or record["idempotencyKey"] != key:
-                raise SystemExit(f"handle of {key}: {code.name} {record!r}")
+        payer.pay(engine, key, cents=100)
         print(f"ack {key}", flush=True)
         index += 1
 

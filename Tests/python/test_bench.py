@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CLI), reason="needs the tende
 
 RATES = ["raw_sign_per_s", "raw_verify_per_s", "raw_commit_per_s", "raw_sign_then_commit_per_s",
          "raw_sign_then_commit_payment_per_s", "tender_sequential_per_s", "tender_handle_per_s",
-         "raw_group_commit_per_s", "ceiling_concurrent_per_s", "ceiling_one_signature_per_flush_per_s",
+         "raw_group_commit_per_s", "ceiling_concurrent_per_s", "ceiling_overlap_per_s", "ceiling_one_signature_per_flush_per_s",
          "tender_concurrent_submissions_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s"]
 RATIOS = {
     "ratio_payment_to_sign_then_commit": ("raw_sign_then_commit_payment_per_s", "raw_sign_then_commit_per_s"),
@@ -26,6 +26,7 @@ RATIOS = {
     "ratio_one_signature_ceiling_to_commit": ("ceiling_one_signature_per_flush_per_s", "raw_commit_per_s"),
     "ratio_concurrent_to_commit": ("tender_concurrent_submissions_per_s", "raw_commit_per_s"),
     "ratio_concurrent_to_ceiling": ("tender_concurrent_submissions_per_s", "ceiling_concurrent_per_s"),
+    "ratio_concurrent_to_overlap_ceiling": ("tender_concurrent_submissions_per_s", "ceiling_overlap_per_s"),
     "ratio_verify_to_raw_verify": ("tender_verify_per_s", "raw_verify_per_s"),
 }
 # Latency percentiles in milliseconds: (whole, part) pairs are measured on the same payments, so the part is never longer.
@@ -58,6 +59,9 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     share = 1 / figures["raw_group_commit_per_s"]
     assert figures["ceiling_concurrent_per_s"] == pytest.approx(
         1 / (share + 1 / (figures["raw_sign_per_s"] * cores)), rel=0.01)
+    # With signing overlapping the flush, the slower of the two bounds.
+    assert figures["ceiling_overlap_per_s"] == pytest.approx(
+        min(figures["raw_group_commit_per_s"], figures["raw_sign_per_s"] * cores), rel=0.01)
     assert figures["ceiling_one_signature_per_flush_per_s"] == pytest.approx(
         1 / (share + 1 / (figures["raw_sign_per_s"] * 3)), rel=0.01)
     # Signing on more cores, or once per flush, can never beat the flush alone.
@@ -71,7 +75,7 @@ def test_the_table_names_the_targets(tmp_path):
         assert target in table
     assert "the most one at a time can reach" in table and "ceiling for 2 submitters" in table
     assert "latency of a whole dialog, one at a time, p99" in table
-    assert len(table.strip().splitlines()) == 36
+    assert len(table.strip().splitlines()) == 38
 
 
 @pytest.mark.parametrize("args", [["--seconds", "0"], ["--records", "0"], ["--threads", "0"], ["--seconds", "nan"]])

@@ -235,7 +235,8 @@ def paid_in_store(db, key):
 
 
 LEDGER_COLUMNS = ["sequence", "type", "jws", "hash", "idempotency_key", "fingerprint", "account_id",
-                  "payee_contact_id", "payee_handle_id", "currency", "amount_minor", "effects", "subject", "status"]
+                  "payee_contact_id", "payee_handle_id", "currency", "amount_minor", "effects", "subject", "status",
+                  "seal"]
 
 
 def sign_with(private_key, header, payload_bytes):

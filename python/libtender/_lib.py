@@ -123,6 +123,31 @@ class TenderHost(ctypes.Structure):
         ("send", SEND_FN),
     ]
 
+#: struct tender_intent_host's version (TENDER_INTENT_HOST_VERSION).
+INTENT_HOST_VERSION = 1
+
+#: tender_intent_host.handle: int (*)(void *userdata, const char *request_json,
+#: size_t request_len, tender_reply *reply); the request arrives as an address
+#: read with its length, ``reply`` as an address for tender_reply_set().
+HANDLE_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_size_t, c_void_p)
+
+#: tender_intent_host.values: int (*)(void *userdata, const char *intent,
+#: const char *parameter, tender_reply *reply).
+VALUES_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_char_p, c_void_p)
+
+
+class TenderIntentHost(ctypes.Structure):
+    """struct tender_intent_host: the callbacks of the host's custom intents
+    (the library copies the struct; the callbacks must outlive the engine)."""
+
+    _fields_ = [
+        ("version", c_uint32),  # INTENT_HOST_VERSION
+        ("userdata", c_void_p),
+        ("handle", HANDLE_FN),
+        ("values", VALUES_FN),  # a NULL VALUES_FN(): no host value lists
+    ]
+
+
 # name: (restype, argtypes) for every function of tender.h.
 _SIGNATURES = {
     # version
@@ -136,6 +161,10 @@ _SIGNATURES = {
     "tender_response_code_str": (c_char_p, [_c_response]),
     # engine
     "tender_engine_new": (_c_result, [c_char_p, c_size_t, POINTER(_c_handle)]),
+    # custom intents (TENDER_1.1)
+    "tender_engine_add_intents": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_add_intents_file": (_c_result, [_c_handle, c_char_p, c_size_t]),
+    "tender_engine_set_intent_host": (_c_result, [_c_handle, POINTER(TenderIntentHost)]),
     "tender_engine_new_with_host": (
         _c_result,
         [c_char_p, c_size_t, POINTER(TenderHost), POINTER(_c_handle)],

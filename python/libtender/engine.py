@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+
 from .directory import _DirectoryCalls
+from .intents import Definition, _IntentCalls
 from .ledger import _LedgerCalls
 from .understanding import _UnderstandingCalls
 
 
-class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls):    """An engine: one store (a home directory holding ``tender.sqlite3``) and
+class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls, _IntentCalls):
+    """An engine: one store (a home directory holding ``tender.sqlite3``) and
     the payment policy.
 
     ``Engine(home, limits=None, authentication=None, host=None, **config)``
@@ -29,6 +35,12 @@ class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls):    """An engin
     the user vocabulary, the signed-in flag and the authentication records,
     but no balances. The engine keeps ``host`` (as :attr:`host`) and the
     ctypes callbacks alive for as long as it or any of its sessions lives.
+
+    ``intents`` lists custom intent definition documents (docs/custom-intents.md),
+    each a dict or the path of a JSON file, loaded in order
+    (:meth:`add_intents`); ``handle_intent`` and ``intent_values`` are the
+    callables that handle them (:meth:`set_intent_host`). A definition that
+    cannot work closes the engine and raises :class:`InvalidArgumentError`.
 
     ``authentication`` is the re-authentication policy, every member
     optional: ``{"restrictedIntents": ["send_payment"], "aboveAmount":
@@ -60,3 +72,15 @@ class Engine(_DirectoryCalls, _LedgerCalls, _UnderstandingCalls):    """An engin
     :meth:`close` raise :class:`ClosedError`. Usable as a context manager
     (closes on exit).
     """
+
+    def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
+                 authentication: Optional[Mapping[str, Any]] = None, *, host: Any = None,
+                 intents: Optional[List[Definition]] = None,
+                 handle_intent: Optional[Callable[[Dict[str, Any]], Any]] = None,
+                 intent_values: Optional[Callable[[str, str], Iterable[str]]] = None, **config: Any):
+        super().__init__(home, limits, authentication, host=host, **config)
+        try:
+            self._open_intents(intents, handle_intent, intent_values)
+        except BaseException:
+            self.close()
+            raise

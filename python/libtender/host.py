@@ -67,6 +67,39 @@ def _response_number(value: Any, what: str) -> int:
     return number
 
 
+def _guarded(owner: Optional["weakref.ReferenceType[_EngineBase]"], body: Callable[[], int]) -> int:
+    """Runs a callback's ``body`` for the library: 1 when it raised, the
+    exception kept for the failing call to raise as its ``__cause__``."""
+    # Nothing may escape into C: ctypes would print the exception and
+    # hand C an undefined result.
+    try:
+        previous = getattr(_callback_state, "engine", None)
+        _callback_state.engine = owner() if owner is not None else None
+        try:
+            return body()
+        finally:
+            _callback_state.engine = previous
+    except BaseException as exc:  # noqa: B036 - KeyboardInterrupt too; re-raised by _raise
+        try:
+            if getattr(_callback_state, "error", None) is None:
+                _callback_state.error = exc
+        except BaseException:  # pragma: no cover - nothing may escape
+            pass
+        return 1
+
+
+def _reply(reply: Optional[int], answer: Any, what: str) -> int:
+    """Writes a callback's ``answer`` (a dict, list or JSON text) with tender_reply_set."""
+    if not reply:
+        raise ValueError("the library gave no reply to write to")
+    data = _encode(answer, what)
+    code = _clib.tender_reply_set(reply, data, len(data))
+    if code:
+        message = _static_text(_clib.tender_last_error())
+        raise error_class(code)(code, _static_text(_clib.tender_result_str(code)), message)
+    return 0
+
+
 class _HostCallbacks:
     """An engine's host: the host object and the ctypes callbacks the library
     holds. The :class:`Engine` keeps this object as long as it lives, and
@@ -94,34 +127,12 @@ class _HostCallbacks:
         self.struct = _loader.TenderHost(_loader.HOST_VERSION, None, self.lookup, self.can_send, self.send)
 
     def _run(self, body: Callable[[], int]) -> int:
-        # Nothing may escape into C: ctypes would print the exception and
-        # hand C an undefined result.
-        try:
-            previous = getattr(_callback_state, "engine", None)
-            _callback_state.engine = self.owner() if self.owner is not None else None
-            try:
-                return body()
-            finally:
-                _callback_state.engine = previous
-        except BaseException as exc:  # noqa: B036 - KeyboardInterrupt too; re-raised by _raise
-            try:
-                if getattr(_callback_state, "error", None) is None:
-                    _callback_state.error = exc
-            except BaseException:  # pragma: no cover - nothing may escape
-                pass
-            return 1
+        return _guarded(self.owner, body)
 
     def _lookup(self, _userdata: Any, what: Optional[bytes], reply: Optional[int]) -> int:
         def body() -> int:
-            if not reply:
-                raise ValueError("the library gave no reply to write to")
             text = what.decode("utf-8", "replace") if what is not None else ""
-            data = _encode(self.host.lookup(text), "the answer of host.lookup")
-            code = _clib.tender_reply_set(reply, data, len(data))
-            if code:
-                message = _static_text(_clib.tender_last_error())
-                raise error_class(code)(code, _static_text(_clib.tender_result_str(code)), message)
-            return 0
+            return _reply(reply, self.host.lookup(text), "the answer of host.lookup")
         return self._run(body)
 
     def _payment_call(self, name: str, address: Optional[int], length: int, code_out: Any) -> int:

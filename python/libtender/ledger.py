@@ -88,7 +88,7 @@ class _LedgerCalls(_EngineBase):
 
     def ledger(self) -> List[Dict[str, Any]]:
         """The whole ledger, oldest first: one ``{"sequence": int, "type":
-        "payment" | "payment_status" | "key_rotation", "record": dict, "jws": str}`` per entry,
+        "payment" | "payment_status" | "key_rotation" | "intent", "record": dict, "jws": str}`` per entry,
         where ``record`` is the signed JSON and ``jws`` its compact JWS.
 
         Raises :class:`StoreError`, :class:`StoreBusyError`,
@@ -125,7 +125,8 @@ class _LedgerCalls(_EngineBase):
         Returns the report ``{"valid": True, "records": N, "headHash": str,
         "keys": [kid, ...]}`` (``headHash``: base64url SHA-256 of the last
         record's payload, i.e. its record JSON; ``keys``: every key that
-        signed, in order of first use).
+        signed, in order of first use), with ``"resigned": [sequence, ...]``
+        when records were signed again after their commit (docs/ledger.md).
 
         Raises :class:`LedgerTamperedError` (its message names the first bad
         record, ``"record N: ..."``, or the checkpoint),

@@ -76,16 +76,21 @@ class HandleOutcome(Tuple[ResponseCode, Optional[Record]]):
             ``search_for_payments``) on success, its result as a dict:
             ``{"bills": [...]}``, ``{"accounts": [...]}`` or
             ``{"payments": [...]}`` (docs/intents.md); else None.
+        response: for a custom intent, the host's answer and its words:
+            ``{"code": "success", "values": {...}, "text": "You have $120
+            left in vacation."}`` (docs/custom-intents.md); else None.
 
     Compares equal to the plain tuple ``(code, record)``.
     """
 
     result: Optional[Dict[str, Any]]
+    response: Optional[Dict[str, Any]]
 
     def __new__(cls, code: "ResponseCode", record: Optional[Record] = None,
-                result: Optional[Dict[str, Any]] = None) -> "HandleOutcome":
+                result: Optional[Dict[str, Any]] = None, response: Optional[Dict[str, Any]] = None) -> "HandleOutcome":
         self = super().__new__(cls, (code, record))  # type: ignore[arg-type]  # typeshed's tuple.__new__ takes no element types
         self.result = result
+        self.response = response
         return self
 
     @property
@@ -97,7 +102,7 @@ class HandleOutcome(Tuple[ResponseCode, Optional[Record]]):
         return self[1]
 
     def __reduce__(self) -> Any:
-        return (HandleOutcome, (self[0], self[1], self.result))
+        return (HandleOutcome, (self[0], self[1], self.result, self.response))
 
     def __repr__(self) -> str:
         return f"HandleOutcome(code={self[0]!r}, record={self[1]!r}, result={self.result!r})"

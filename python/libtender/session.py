@@ -378,6 +378,5 @@ class Session:
         if (interrupt is not None and not isinstance(interrupt, Exception)
                 and result != ResponseCode.SUCCESS):
             raise interrupt  # Ctrl-C at the prompt: nothing was paid
-        if "record" in document:
-            return HandleOutcome(result, Record(document["record"], document["jws"]))
-        return HandleOutcome(result, None, document.get("result"))
+        record = Record(document["record"], document["jws"]) if "record" in document else None
+        return HandleOutcome(result, record, document.get("result"), document.get("response"))

@@ -44,7 +44,7 @@ public func tender_parse(
 public func tender_engine_add_shortcut(_ engine: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ json_len: Int) -> tender_result {
     Boundary.call { () throws(TenderError) in
         let handle = try EngineHandle.from(engine)
-        try handle.directoryAdmin.addShortcut(try Shortcut(json: try CBuffers.json(json, json_len, "json")))
+        try handle.directoryAdmin.addShortcut(try Shortcut(json: try CBuffers.json(json, json_len, "json"), custom: handle.engine.customIntents))
     }
 }
 

@@ -39,16 +39,22 @@ public final class AuthenticationGate: Sendable {
     /// authenticated, or why it was not asked (`notRequired`: the policy does
     /// not restrict it; `reused`: the reuse budget covered it), prefixed
     /// "testing mode" when the engine runs with `"testing": true`.
+    /// A custom intent's `restriction` (its definition's rules) is applied with the engine's.
     func check(
-        intent: String, amount: Money?, payeeID: String, device: String?, conversation: (any Conversation)?
+        intent: String, amount: Money?, payeeID: String, device: String?, restriction: CustomIntentRestriction? = nil,
+        conversation: (any Conversation)?
     ) throws(TenderError) -> AuthenticationDenial? {
-        guard let records else { return policy.restrictedIntents.contains(intent) ? .systemError("no authentication is configured") : nil }
+        guard let records else {
+            let restricted = policy.restrictedIntents.contains(intent) || (restriction.map { $0 != .never } ?? false)
+            return restricted ? .systemError("no authentication is configured") : nil
+        }
         let mode = policy.testing ? "testing mode (PAM service \(policy.service)\(policy.configDirectory.map { " in \($0)" } ?? "")): " : ""
         let user = authenticator?.user ?? processUser
         func audit(_ event: AuditEvent, _ detail: String) throws(TenderError) {
             try records.audit(user: user, event: event, intent: intent, detail: mode + detail)
         }
-        guard let reason = try policy.requirement(intent: intent, amount: amount, payeeID: payeeID, device: device, records: records) else {
+        guard let reason = try policy.requirement(
+            intent: intent, amount: amount, payeeID: payeeID, device: device, restriction: restriction, records: records) else {
             try audit(.notRequired, "policy unrestricted: no rule restricts this payment")
             return nil
         }

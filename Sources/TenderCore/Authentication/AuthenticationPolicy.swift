@@ -101,8 +101,19 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public var asksAnything: Bool { !restrictedIntents.isEmpty || !aboveAmount.isEmpty || newPayee || newDevice }
 
     /// Why `payment` needs authentication, or nil when it does not.
-    func requirement(intent: String, amount: Money?, payeeID: String, device: String?, records: any AuthenticationRecords) throws(TenderError) -> String? {
-        if restrictedIntents.contains(intent) { return "restrictedIntent" }
+    /// A custom intent's own `restriction` (its definition's `"restricted"`) applies before the engine's rules.
+    func requirement(
+        intent: String, amount: Money?, payeeID: String, device: String?, restriction: CustomIntentRestriction? = nil,
+        records: any AuthenticationRecords
+    ) throws(TenderError) -> String? {
+        if restrictedIntents.contains(intent) || restriction == .always { return "restrictedIntent" }
+        if case let .rules(limits, newPayee)? = restriction {
+            if let amount, !limits.isEmpty {
+                guard let limit = limits[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed in the definition)" }
+                if amount > limit { return "aboveAmount (the definition's)" }
+            }
+            if newPayee, !payeeID.isEmpty, try !records.hasPaid(contactID: payeeID) { return "newPayee (the definition's)" }
+        }
         if let amount, !aboveAmount.isEmpty {
             // Fails closed: a currency the rule does not list is restricted.
             guard let limit = aboveAmount[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed)" }

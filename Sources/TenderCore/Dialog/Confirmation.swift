@@ -8,6 +8,8 @@ struct Confirmation {
         case payment(PaymentPlan)
         /// Answer a search with this result.
         case report(JSONValue)
+        /// Hand a custom intent to the host's handler (and record it when its definition says so).
+        case custom(CustomIntentPlan)
     }
 
     let code: ResponseCode

@@ -23,23 +23,23 @@ public final class DialogSession {
         case ended(String)
     }
 
-    private let engine: Engine
-    private var intent: Intent
+    let engine: Engine
+    private(set) var intent: Intent
     private let dialog: any IntentDialog
     private var state = DialogState()
     private var prompts: [String: Int] = [:]
     private var lastResults: [String: ResolutionResult] = [:]
-    private var phase = Phase.resolving
+    var phase = Phase.resolving
     /// The person's yes to the question of the last ready confirm; nil until asked and answered.
-    private var agreed = false
-    private let recordID = RandomID.make()
+    var agreed = false
+    let recordID = RandomID.make()
 
     /// The key naming this payment: the host's, else one the session makes (32 hex digits, unique, in the order this process made them).
     public let idempotencyKey: String
     /// How to ask the person to authenticate, when the policy requires it.
     public var conversation: (any Conversation)?
     /// Why the last handle answered failureCredentialsUnverified, if it did.
-    public private(set) var lastDenial: AuthenticationDenial?
+    public internal(set) var lastDenial: AuthenticationDenial?
 
     /// Starts a dialog about `intent`.
     public init(engine: Engine, intent: Intent) {
@@ -49,17 +49,29 @@ public final class DialogSession {
         self.idempotencyKey = intent.idempotencyKey ?? RandomID.makeOrdered()
     }
 
-    /// Starts a dialog from the host's JSON intent (docs/intents.md).
+    /// Starts a dialog from the host's JSON intent (docs/intents.md): a built-in intent or one of the engine's custom intents.
     public convenience init(engine: Engine, json: JSONValue) throws(TenderError) {
-        self.init(engine: engine, intent: try Intent(json: json))
+        self.init(engine: engine, intent: try Intent(json: json, custom: engine.customIntents))
     }
 
     /// The question the person answers before handle moves money ("Send $20 to
     /// John Baily from Checking? There is no fee."): set while the last confirm
     /// answered ready for an intent that moves money, else nil.
     public var confirmationQuestion: String? {
-        guard case let .ready(.payment(plan)) = phase else { return nil }
-        return plan.question
+        switch phase {
+        case let .ready(.payment(plan)): return plan.question
+        case let .ready(.custom(plan)) where plan.movesMoney: return plan.question
+        default: return nil
+        }
+    }
+
+    /// Whether a confirmation question is open, without writing its text.
+    private var asksForAgreement: Bool {
+        switch phase {
+        case .ready(.payment): return true
+        case let .ready(.custom(plan)): return plan.movesMoney
+        default: return false
+        }
     }
 
     /// Records the person's answer to ``confirmationQuestion``: yes lets handle
@@ -69,7 +81,7 @@ public final class DialogSession {
     /// answered ready for a payment, or the session was handled).
     public func agree(_ yes: Bool) throws(TenderError) {
         try checkOpen()
-        guard confirmationQuestion != nil else {
+        guard asksForAgreement else {
             throw .wrongState("no confirmation question is open: confirm must answer ready for an intent that moves money first")
         }
         if yes {
@@ -252,6 +264,8 @@ public final class DialogSession {
             let outcome = HandleOutcome(code: .success, result: result)
             phase = .handled(outcome)
             return outcome
+        case let .custom(custom):
+            return try handle(custom)
         case let .payment(payment):
             if engine.requiresAgreement, !agreed {
                 throw .notAgreed("the person has not said yes to \"\(payment.question)\"; ask and record the answer (agree) before handle")
@@ -275,17 +289,20 @@ public final class DialogSession {
         }
     }
 
-    private func submit(_ payment: PaymentPlan) throws(TenderError) -> HandleOutcome {
+    /// Records `payment` in the ledger (moving its balances) and ends the session handled; a custom
+    /// intent's `response` is carried in the outcome.
+    func submit(_ payment: PaymentPlan, response: CustomIntentResponse? = nil) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
         let movements = engine.backend == nil ? payment.movements : []
         let completion = engine.backend == nil ? payment.completionMovements : []
+        let fingerprint = payment.fingerprint
         // The columns the store keeps beside the record are signed in it too (its "ledger" member), so verify can check them.
         let columns = PaymentSubmission.ledgerColumns(
-            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
+            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
             effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
         let body = payment.payloadBody(id: recordID, idempotencyKey: key) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
         let submission = PaymentSubmission(
-            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
+            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
             movements: movements, payee: payment.payee, paidBill: payment.paidBill,
             completionMovements: completion
         ) { position in
@@ -293,7 +310,7 @@ public final class DialogSession {
         }
         switch try engine.ledger.submit(submission) {
         case let .paid(record), let .alreadyPaid(record):
-            let outcome = HandleOutcome(code: .success, record: record)
+            let outcome = HandleOutcome(code: response?.responseCode ?? .success, record: record, response: response)
             phase = .handled(outcome)
             return outcome
         case .insufficientFunds:

@@ -7,16 +7,22 @@ public struct HandleOutcome: Equatable, Sendable {
     public let record: PaymentRecord?
     public let result: JSONValue?
     public let denial: AuthenticationDenial?
+    /// A custom intent's answer: the host's code and values, and the response in the person's words.
+    public let response: CustomIntentResponse?
 
-    public init(code: ResponseCode, record: PaymentRecord? = nil, result: JSONValue? = nil, denial: AuthenticationDenial? = nil) {
+    public init(
+        code: ResponseCode, record: PaymentRecord? = nil, result: JSONValue? = nil, denial: AuthenticationDenial? = nil,
+        response: CustomIntentResponse? = nil
+    ) {
         self.code = code
         self.record = record
         self.result = result
         self.denial = denial
+        self.response = response
     }
 
     /// The handle outcome document (docs/outcome.md): `code`, and `record`
-    /// with `jws`, `result` or `denial` when present. Throws
+    /// with `jws`, `result`, `denial` or a custom intent's `response` when present. Throws
     /// ``TenderError/internal(_:)`` if the record's own JSON does not parse.
     public func document() throws(TenderError) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("code", .string(code.name))]
@@ -29,6 +35,7 @@ public struct HandleOutcome: Equatable, Sendable {
         }
         if let result { members.append(("result", result)) }
         if let denial { members.append(("denial", denial.document)) }
+        if let response { members.append(("response", response.json)) }
         return .object(members)
     }
 }

@@ -11,6 +11,7 @@ protocol IntentDialog: Sendable {
 /// The dialog of each intent.
 enum IntentDialogs {
     static func dialog(for schema: IntentSchema) -> any IntentDialog {
+        if let custom = schema.custom { return CustomIntentDialog(definition: custom) }
         switch schema.name {
         case IntentSchema.sendPayment.name: return SendPaymentDialog()
         case IntentSchema.requestPayment.name: return RequestPaymentDialog()

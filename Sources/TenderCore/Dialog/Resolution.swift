@@ -21,3 +21,8 @@ extension Resolution {
         return value
     }
 }
+
+extension Resolution {
+    /// The same result with the settled value transformed.
+    func map<U>(_ transform: (Value) -> U) -> Resolution<U> { Resolution<U>(parameter, result, value.map(transform)) }
+}

@@ -20,12 +20,15 @@ public final class Engine: Sendable {
     public let backend: (any PaymentBackend)?
     /// Today's date, for scheduled dates and bill payment dates.
     public let today: @Sendable () -> LocalDate
+    /// The custom intents sessions may start, and the host that handles them.
+    public let customIntents: CustomIntentCatalog
 
     public init(
         directory: any Directory, ledger: any PaymentLedger, limits: PaymentLimits = .standard, gate: AuthenticationGate = .open,
         dialog: DialogOptions = DialogOptions(), appVocabulary: AppVocabulary = .empty, backend: (any PaymentBackend)? = nil,
-        today: @escaping @Sendable () -> LocalDate
+        customIntents: CustomIntentCatalog = CustomIntentCatalog(), today: @escaping @Sendable () -> LocalDate
     ) {
+        self.customIntents = customIntents
         self.directory = directory
         self.ledger = ledger
         self.limits = limits

@@ -18,6 +18,8 @@ public struct EngineConfiguration: Equatable, Sendable {
     public let newLedger: Bool
     /// Whether the store is opened read-only (`"readOnly": true`).
     public let readOnly: Bool
+    /// Custom intent definition documents to load, in order (`"intents"`: paths; docs/custom-intents.md).
+    public var intentFiles: [String] = []
 
     public init(
         home: String, limits: PaymentLimits = .standard, authentication: AuthenticationPolicy = AuthenticationPolicy(),
@@ -34,7 +36,7 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly"}`.
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "intents"}`.
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
@@ -42,7 +44,10 @@ public struct EngineConfiguration: Equatable, Sendable {
     public init(json: JSONValue) throws(TenderError) {
         let reader = try ObjectReader(
             json, name: "configuration",
-            allowed: ["home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker"])
+            allowed: [
+                "home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker",
+                "intents",
+            ])
         let testing = try reader.bool("testing") ?? false
         let broker = try reader.string("broker", maxLength: 107)
         guard broker.map({ !$0.isEmpty && !$0.contains("\0") }) ?? true else { throw .invalidArgument("configuration.broker must be a socket path") }
@@ -65,6 +70,10 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.broker = broker
         self.authenticationDocument = reader["authentication"]
         guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
+        intentFiles = try reader.strings("intents", maxCount: 100, maxLength: 4096)
+        guard !intentFiles.contains(where: { $0.isEmpty || $0.contains("\0") }) else {
+            throw .invalidArgument("configuration.intents must list paths of definition files")
+        }
     }
 
     private static func defaultPolicy(testing: Bool) -> AuthenticationPolicy {

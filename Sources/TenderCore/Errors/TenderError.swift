@@ -46,3 +46,36 @@ public enum TenderError: Error, Equatable, Sendable {
 extension TenderError: CustomStringConvertible {
     public var description: String { message }
 }
+
+extension TenderError {
+    /// The same kind of error (so the same C code) with another message, e.g. one naming the file it came from.
+    public func withMessage(_ message: String) -> TenderError {
+        switch self {
+        case .nullArgument: return .nullArgument(message)
+        case .invalidUTF8: return .invalidUTF8(message)
+        case .invalidJSON: return .invalidJSON(message)
+        case .tooLarge: return .tooLarge(message)
+        case .invalidArgument: return .invalidArgument(message)
+        case .invalidAmount: return .invalidAmount(message)
+        case .unknownCurrency: return .unknownCurrency(message)
+        case .unknownIntent: return .unknownIntent(message)
+        case .outOfScope: return .outOfScope(message)
+        case .wrongState: return .wrongState(message)
+        case .notAsked: return .notAsked(message)
+        case .unknownOption: return .unknownOption(message)
+        case .idempotencyConflict: return .idempotencyConflict(message)
+        case .dialogEnded: return .dialogEnded(message)
+        case .notAgreed: return .notAgreed(message)
+        case .store: return .store(message)
+        case .storeBusy: return .storeBusy(message)
+        case .home: return .home(message)
+        case .notFound: return .notFound(message)
+        case .crypto: return .crypto(message)
+        case .keyFile: return .keyFile(message)
+        case .ledgerTampered: return .ledgerTampered(message)
+        case .authService: return .authService(message)
+        case .callback: return .callback(message)
+        case .internal: return .internal(message)
+        }
+    }
+}

@@ -16,17 +16,23 @@ public struct Intent: Equatable, Sendable {
         self.device = device
     }
 
-    /// Parses the intent document (schema in docs/intents.md).
-    public init(json: JSONValue) throws(TenderError) {
+    /// Parses the intent document (schema in docs/intents.md): a built-in intent, or one of `custom`'s.
+    public init(json: JSONValue, custom: CustomIntentCatalog? = nil) throws(TenderError) {
+        try self.init(json: json, customIntents: custom?.definitions ?? [])
+    }
+
+    /// Parses the intent document of a built-in intent or one of `customIntents`.
+    init(json: JSONValue, customIntents: [CustomIntentDefinition]) throws(TenderError) {
         guard json.objectMembers != nil else { throw .invalidArgument("the intent must be a JSON object") }
         guard let name = json["intent"]?.stringValue else { throw .invalidArgument("intent is required and must be a string") }
-        guard let schema = IntentSchema.named(name) else {
-            throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(IntentSchema.all.map(\.name).joined(separator: ", "))")
+        guard let schema = IntentSchema.named(name) ?? customIntents.first(where: { $0.name == name })?.schema else {
+            let known = IntentSchema.all.map(\.name) + customIntents.map(\.name)
+            throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(known.joined(separator: ", "))")
         }
         let reader = try ObjectReader(json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device"]))
         self.init(schema: schema)
-        for (parameter, kind) in schema.parameters {
-            if let value = reader[parameter] { values[parameter] = try ParameterValue(json: value, kind: kind, field: parameter) }
+        for (parameter, _) in schema.parameters {
+            if let value = reader[parameter] { try supply(value, for: parameter, field: parameter) }
         }
         if let key = try reader.string("idempotencyKey", maxLength: 128) {
             guard !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
@@ -39,8 +45,22 @@ public struct Intent: Equatable, Sendable {
 
     /// Sets `parameter` from an answer's value; ``TenderError/notAsked(_:)`` when the intent has no such parameter.
     public mutating func supply(_ json: JSONValue, for parameter: String) throws(TenderError) {
+        try supply(json, for: parameter, field: "value")
+    }
+
+    /// Sets `parameter` from `json`, naming `field` in errors; a custom intent's list parameter takes an array.
+    private mutating func supply(_ json: JSONValue, for parameter: String, field: String) throws(TenderError) {
         guard let kind = schema.kind(of: parameter) else { throw .notAsked("\(schema.name) has no parameter \"\(parameter.prefix(64))\"") }
-        values[parameter] = try ParameterValue(json: json, kind: kind, field: "value")
+        guard schema.custom?.parameter(parameter)?.list == true else {
+            values[parameter] = try ParameterValue(json: json, kind: kind, field: field)
+            return
+        }
+        guard case let .array(items) = json, !items.isEmpty, items.count <= 50 else {
+            throw .invalidArgument("\(field) must be a list of 1 to 50 values")
+        }
+        var list: [ParameterValue] = []
+        for (i, item) in items.enumerated() { list.append(try ParameterValue(json: item, kind: kind, field: "\(field)[\(i)]")) }
+        values[parameter] = .list(list)
     }
 
     public func person(_ p: String) -> PersonQuery? { if case let .person(v)? = values[p] { return v } else { return nil } }
@@ -54,4 +74,5 @@ public struct Intent: Equatable, Sendable {
     public func date(_ p: String) -> LocalDate? { if case let .date(v)? = values[p] { return v } else { return nil } }
     public func dateRange(_ p: String) -> DateRange? { if case let .dateRange(v)? = values[p] { return v } else { return nil } }
     public func phrase(_ p: String) -> String? { if case let .phrase(v)? = values[p] { return v } else { return nil } }
+    public func list(_ p: String) -> [ParameterValue]? { if case let .list(v)? = values[p] { return v } else { return nil } }
 }

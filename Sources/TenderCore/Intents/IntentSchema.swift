@@ -5,6 +5,15 @@ public struct IntentSchema: Equatable, Sendable {
     public let parameters: [(name: String, kind: ParameterKind)]
     /// Whether handling moves money (and so writes a signed record and is restricted by default).
     public let movesMoney: Bool
+    /// The definition of a custom intent (docs/custom-intents.md); nil for the built-in intents.
+    public let custom: CustomIntentDefinition?
+
+    init(name: String, parameters: [(name: String, kind: ParameterKind)], movesMoney: Bool, custom: CustomIntentDefinition? = nil) {
+        self.name = name
+        self.parameters = parameters
+        self.movesMoney = movesMoney
+        self.custom = custom
+    }
 
     public static func == (a: IntentSchema, b: IntentSchema) -> Bool { a.name == b.name }
 

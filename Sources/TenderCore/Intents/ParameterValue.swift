@@ -12,6 +12,8 @@ public enum ParameterValue: Equatable, Sendable {
     case dateRange(DateRange)
     /// An enum parameter's name or spoken phrase ("electricity", "power"), matched in resolve.
     case phrase(String)
+    /// A custom intent's list parameter: one value per item.
+    case list([ParameterValue])
 
     /// The longest note accepted, in characters.
     public static let maxNoteLength = 500
@@ -34,11 +36,30 @@ public enum ParameterValue: Equatable, Sendable {
             guard let text = json.stringValue else { throw .invalidArgument("\(field) must be a date \"YYYY-MM-DD\"") }
             self = .date(try LocalDate(text: text, field: field))
         case .dateRange: self = .dateRange(try DateRange(json: json, field: field))
-        case .billType, .paymentStatus, .accountType, .balanceType:
+        case .integer, .decimal:
+            let text = json.stringValue ?? { if case let .number(digits) = json { return digits } else { return nil } }()
+            guard let text, Self.isNumber(text, fraction: kind == .decimal) else {
+                throw .invalidArgument("\(field) must be a \(kind == .integer ? "whole number" : "decimal number") of at most 30 digits")
+            }
+            self = .text(text)
+        case .boolean:
+            guard let flag = json.boolValue else { throw .invalidArgument("\(field) must be true or false") }
+            self = .text(flag ? "true" : "false")
+        case .billType, .paymentStatus, .accountType, .balanceType, .choice:
             guard let text = json.stringValue, text.contains(where: { $0.isLetter }), text.count <= 100 else {
                 throw .invalidArgument("\(field) must be a name or phrase of at most 100 characters")
             }
             self = .phrase(text)
         }
+    }
+
+    /// Whether `text` is an optionally signed whole number (or, with `fraction`, a decimal "12.50"), at most 30 characters.
+    static func isNumber(_ text: String, fraction: Bool) -> Bool {
+        guard text.utf8.count <= 30 else { return false }
+        var digits = Substring(text)
+        if digits.first == "-" { digits.removeFirst() }
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || (fraction && parts.count == 2) else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 }

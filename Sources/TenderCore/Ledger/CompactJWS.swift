@@ -41,11 +41,14 @@ public struct CompactJWS: Sendable {
             inputs.reserveCapacity(capacity)
         }
 
-        /// Adds the next payload; signing may start at once.
-        public func add(payload: [UInt8]) throws(TenderError) {
+        /// Adds the next payload; signing may start at once. Returns its
+        /// signing input (`header.payload`), which its JWS will begin with.
+        @discardableResult
+        public func add(payload: [UInt8]) throws(TenderError) -> String {
             let input = header + "." + Base64URL.encode(payload)
             try signing.add(Array(input.utf8))
             inputs.append(input)
+            return input
         }
 
         /// The compact JWS of every payload, in the order added.

@@ -20,12 +20,17 @@ public struct LedgerVerifier {
         public let headHash: String
         /// Every key that signed, in order of first use.
         public let keyIDs: [String]
+        /// The records whose signature was computed again after their commit
+        /// (their committing process ended before storing it), in order; set by the store.
+        public var resigned: [Int64] = []
 
         public var json: JSONValue {
-            .object([
+            var members: [(key: String, value: JSONValue)] = [
                 ("valid", .bool(true)), ("records", .number(String(count))), ("headHash", .string(headHash)),
                 ("keys", .array(keyIDs.map(JSONValue.string))),
-            ])
+            ]
+            if !resigned.isEmpty { members.append(("resigned", .array(resigned.map { .number(String($0)) }))) }
+            return .object(members)
         }
     }
 

@@ -102,4 +102,8 @@ public protocol PaymentLedger: Sendable {
     func changeStatus(idempotencyKey: String, to status: PaymentStatus) throws(TenderError) -> PaymentRecord
     /// The latest status of every payment whose status changed since it was recorded, by idempotency key.
     func changedStatuses() throws(TenderError) -> [String: PaymentStatus]
+    /// Appends a signed, hash-chained entry of type ``PaymentRecord/intentEntryType`` recording a handled
+    /// intent that moved no money (a custom information intent whose definition asks to be recorded), and
+    /// returns it. Moves nothing; `idempotencyKey` only names the session in the returned record.
+    func recordIntent(idempotencyKey: String, makePayload: @Sendable (LedgerPosition) -> String) throws(TenderError) -> PaymentRecord
 }

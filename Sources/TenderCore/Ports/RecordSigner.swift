@@ -6,6 +6,10 @@ public protocol RecordSigner: Sendable {
     var keyID: String { get }
     /// The Ed25519 signature of `message`.
     func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8]
+    /// A MAC of `message` under a secret only the private key's holder can
+    /// derive (32 bytes): a record stored before its signature carries it, and
+    /// is signed later only if it checks.
+    func seal(_ message: [UInt8]) throws(TenderError) -> [UInt8]
     /// A batch of at most `capacity` messages, signed as they are added;
     /// implementations may sign on other cores while the caller prepares the
     /// next message. The caller owns the batch and ends it with

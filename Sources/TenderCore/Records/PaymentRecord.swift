@@ -9,6 +9,9 @@ public struct PaymentRecord: Equatable, Sendable {
     public let sequence: Int64
     public let idempotencyKey: String
 
+    /// The ledger entry type of a handled intent that moved no money (``PaymentLedger/recordIntent(idempotencyKey:makePayload:)``).
+    public static let intentEntryType = "intent"
+
     public init(json: String, jws: String, sequence: Int64, idempotencyKey: String) {
         self.json = json
         self.jws = jws

@@ -3,13 +3,16 @@
 public struct ParameterResolution: Equatable, Sendable {
     public let parameter: String
     public let result: ResolutionResult
+    /// What to say to the person, in their words: a custom intent's prompt or unsupported reason (nil for the built-in intents).
+    public let message: String?
 
-    public init(parameter: String, result: ResolutionResult) {
+    public init(parameter: String, result: ResolutionResult, message: String? = nil) {
         self.parameter = parameter
         self.result = result
+        self.message = message
     }
 
-    /// `{"parameter": ..., "result": ..., plus "value", "options"/"prompt" or "reason"}`.
+    /// `{"parameter": ..., "result": ..., plus "value", "options"/"prompt" or "reason", and "message" when there is one}`.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("parameter", .string(parameter)), ("result", .string(result.name))]
         switch result {
@@ -23,6 +26,7 @@ public struct ParameterResolution: Equatable, Sendable {
         case .needsValue, .notRequired:
             break
         }
+        if let message { members.append(("message", .string(message))) }
         return .object(members)
     }
 }

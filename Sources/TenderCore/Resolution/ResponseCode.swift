@@ -34,6 +34,9 @@ public enum ResponseCode: Int32, Sendable, CaseIterable {
 
     /// The codes `intent` may answer, as SiriKit defines them for it.
     public static func codes(of intent: IntentSchema) -> [ResponseCode] {
+        if intent.custom != nil {
+            return common + [.failurePaymentsAmountBelowMinimum, .failurePaymentsAmountAboveMaximum, .failurePaymentsCurrencyUnsupported]
+        }
         switch intent.name {
         case IntentSchema.sendPayment.name: return allCases.filter { $0.rawValue <= 13 }
         case IntentSchema.requestPayment.name:

@@ -31,8 +31,13 @@ public enum SpokenValue {
                 return (found.range ?? DateRange(start: found.day, end: found.day)).json
             }
             throw .invalidArgument("say a period, like \"this month\"")
-        case .note, .text, .billType, .paymentStatus, .accountType, .balanceType:
+        case .note, .text, .billType, .paymentStatus, .accountType, .balanceType, .choice, .integer, .decimal:
             return .string(text)
+        case .boolean:
+            let word = text.lowercased()
+            if ["yes", "y", "true", "on", "sí", "si"].contains(word) { return .bool(true) }
+            if ["no", "n", "false", "off"].contains(word) { return .bool(false) }
+            throw .invalidArgument("say yes or no")
         }
     }
 

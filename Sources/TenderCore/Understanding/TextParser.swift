@@ -23,8 +23,9 @@ public enum TextParser {
         let u = Utterance(text, context: context)
         // The corrections and the slots each look names up: the directory is read once per parse.
         let finder = PhraseFinder(utterance: u, directory: context.directory.map { DirectorySnapshot($0) })
+        let custom = context.customIntents?.intents ?? []
         func result(_ intent: JSONValue?, _ language: String, _ source: ParseResult.Source, _ score: Float) -> ParseResult {
-            ParseResult(intent: intent.map(valid), text: text, language: language, source: source, score: score, namedApp: u.namedApp)
+            ParseResult(intent: intent.map { valid($0, custom) }, text: text, language: language, source: source, score: score, namedApp: u.namedApp)
         }
         let spoken = context.shortcuts.isEmpty ? "" : PhraseKey.compact(u.spoken)
         // A shortcut's phrase is compared as said, without the app's name on either side.
@@ -41,11 +42,10 @@ public enum TextParser {
         let normalised = u.normalised(spans)
         let decision = model.decide(Featurizer.features(normalised: normalised))
         let chosen = try DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans, u, finder)
-        if let custom = context.customIntents?.nearest(text), custom.similarity >= CustomIntentMatcher.threshold,
-            chosen == "out_of_scope" || custom.similarity >= CustomIntentMatcher.strongThreshold
+        if let match = context.customIntents?.nearest(text), match.similarity >= CustomIntentMatcher.threshold,
+            chosen == "out_of_scope" || match.similarity >= CustomIntentMatcher.strongThreshold
         {
-            let intent = try CustomSlotFiller.fill(custom, u, spans, finder)
-            return ParseResult(intent: intent, text: text, language: language, source: .model, score: custom.similarity, namedApp: u.namedApp)
+            return result(try CustomSlotFiller.fill(match, u, spans, finder), language, .model, match.similarity)
         }
         // Text in which the classifier knows no word at all is noise, whatever its letters look like.
         guard chosen != "out_of_scope", normalised.contains(where: model.knows) else {
@@ -102,14 +102,15 @@ public enum TextParser {
             intent: .object(members), text: best.text, language: best.language, source: best.source, score: best.score, namedApp: best.namedApp)
     }
 
-    /// `intent` when it is a valid intent document; else only its name (a
-    /// value the text said in a form the schema refuses is left for the dialog to ask).
-    private static func valid(_ intent: JSONValue) -> JSONValue {
-        if (try? Intent(json: intent)) != nil { return intent }
+    /// `intent` when it is a valid intent document; else its name and the values the schema takes (a
+    /// value the text said in a form the schema refuses is left for the dialog to ask; a shortcut to a
+    /// custom intent that is not loaded keeps its name, so starting it says which intent is unknown).
+    private static func valid(_ intent: JSONValue, _ custom: [CustomIntentDefinition]) -> JSONValue {
+        if (try? Intent(json: intent, customIntents: custom)) != nil { return intent }
         guard case let .object(members) = intent else { return intent }
-        var kept: [(key: String, value: JSONValue)] = []
-        for member in members {
-            if (try? Intent(json: .object(kept + [member]))) != nil { kept.append(member) }
+        var kept = members.filter { $0.key == "intent" }
+        for member in members where member.key != "intent" {
+            if (try? Intent(json: .object(kept + [member]), customIntents: custom)) != nil { kept.append(member) }
         }
         return .object(kept)
     }

@@ -77,6 +77,19 @@ final class Database {
         try transaction(begin: "BEGIN IMMEDIATE", body)
     }
 
+    /// A write transaction whose commit does not wait for the disk
+    /// (synchronous=NORMAL for it alone): in WAL mode its pages stay in the
+    /// log, safe from a crash of the process, and the next durable commit on
+    /// the file flushes them with its own. A power loss before then can lose it.
+    func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try statement("PRAGMA synchronous=NORMAL").run()
+        let result: Result<T, TenderError>
+        do throws(TenderError) { result = .success(try transaction(begin: "BEGIN IMMEDIATE", body)) } catch { result = .failure(error) }
+        // Every other transaction of this connection is durable again before anything else runs on it.
+        try statement("PRAGMA synchronous=FULL").run()
+        return try result.get()
+    }
+
     /// Runs `body` in a read transaction, a consistent snapshot.
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
         try transaction(begin: "BEGIN DEFERRED", body)

@@ -51,24 +51,24 @@ struct RawBaselines {
 
     /// Sign a record, then commit what a payment must write in one transaction:
     /// the record with its unique idempotency key, and the debited balance.
-    /// One at a time; the same record as ``signThenCommitRate()``, so the two
-    /// differ only by the key's index and the balance.
-    func signThenCommitPaymentRate() throws -> Double {
+    /// One payment a call, on a store made once; the same record as
+    /// ``signThenCommitRate()``, so the two differ only by the key's index and the balance.
+    func signThenCommitPaymentLoop() throws -> () throws -> Void {
         let key = try RawKey()
-        let db = try RawPaymentDatabase(path: directory + "/raw-payment.sqlite3")
+        let db = try RawPaymentDatabase(path: directory + "/raw-payment-slices.sqlite3")
         var signature = [UInt8](repeating: 0, count: 64)
-        return try Stopwatch.rate(seconds: seconds) {
+        return {
             try key.sign(Self.message, into: &signature)
             try db.pay([Self.message + signature])
         }
     }
 
-    /// Payments per second when `size` of them share one durable transaction
-    /// (group commit), without signing: the flush and the rows alone.
-    func paymentBatchCommitRate(size: Int) throws -> Double {
-        let db = try RawPaymentDatabase(path: directory + "/raw-payment-batch.sqlite3")
+    /// `size` payments' rows in one durable transaction (group commit),
+    /// without signing: the flush and the rows alone. One commit a call, on a store made once.
+    func paymentBatchCommitLoop(size: Int) throws -> () throws -> Void {
+        let db = try RawPaymentDatabase(path: directory + "/raw-payment-batch-slices.sqlite3")
         let records = Array(repeating: Self.message + [UInt8](repeating: 0x62, count: 64), count: size)
-        return Double(size) * (try Stopwatch.rate(seconds: seconds) { try db.pay(records) })
+        return { try db.pay(records) }
     }
 }
 

@@ -22,6 +22,35 @@ enum Stopwatch {
         return Double(count) / (now() - start)
     }
 
+    /// Runs `first` and `second` in turns, `slices` times each for about
+    /// `seconds / slices`, the order swapped every turn, so that both see the
+    /// same machine (a shared disk's flush time drifts by several times within
+    /// seconds); returns each one's operations per second over its own time.
+    static func interleaved(
+        seconds: Double, slices: Int, _ first: () throws -> Void, _ second: () throws -> Void
+    ) rethrows -> (first: Double, second: Double) {
+        var counts = (0, 0)
+        var times = (0.0, 0.0)
+        let slice = seconds / Double(slices)
+        for turn in 0..<(2 * slices) {
+            let runFirst = (turn % 4 == 0) || (turn % 4 == 3)
+            let start = now()
+            var count = 0
+            while count < 1 || now() - start < slice {
+                try runFirst ? first() : second()
+                count += 1
+            }
+            if runFirst {
+                counts.0 += count
+                times.0 += now() - start
+            } else {
+                counts.1 += count
+                times.1 += now() - start
+            }
+        }
+        return (Double(counts.0) / times.0, Double(counts.1) / times.1)
+    }
+
     /// The number of online CPUs.
     static var onlineCores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 

@@ -37,6 +37,21 @@ struct TenderWorkload {
         var rate = 0.0
         var dialogs = Latencies()
         var handles = Latencies()
+        /// Payments made and the seconds they took (the timed part only).
+        var count = 0
+        var elapsed = 0.0
+        /// Process CPU seconds used in those seconds.
+        var cpu = 0.0
+
+        /// Adds another run's payments, time and latencies; the rate becomes the combined one.
+        mutating func merge(_ other: Measured) {
+            count += other.count
+            elapsed += other.elapsed
+            cpu += other.cpu
+            dialogs.merge(other.dialogs)
+            handles.merge(other.handles)
+            rate = elapsed > 0 ? Double(count) / elapsed : 0
+        }
     }
 
     /// One whole payment through the dialog; throws unless it succeeded. Adds its durations to `measured`.
@@ -101,6 +116,7 @@ struct TenderWorkload {
         let done = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
         let startBox = Atomic<Int>(0)
+        let cpuAtStart = Mutex(0.0)
         let merged = Mutex(Latencies())
         let engine = self.engine
         Threads.run(threads) { _ in
@@ -119,7 +135,9 @@ struct TenderWorkload {
             }
             ready.add(1, ordering: .sequentiallyConsistent)
             while ready.load(ordering: .sequentiallyConsistent) < threads {}
-            _ = startBox.compareExchange(expected: 0, desired: Int(Stopwatch.now() * 1e6), ordering: .sequentiallyConsistent)
+            if startBox.compareExchange(expected: 0, desired: Int(Stopwatch.now() * 1e6), ordering: .sequentiallyConsistent).exchanged {
+                cpuAtStart.withLock { $0 = Stopwatch.processCPU() }
+            }
             let start = Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
             for session in sessions {
                 if Stopwatch.now() - start >= seconds { break }
@@ -133,8 +151,10 @@ struct TenderWorkload {
             }
         }
         let elapsed = Stopwatch.now() - Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
+        let cpu = Stopwatch.processCPU() - cpuAtStart.withLock { $0 }
         guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark submissions failed") }
-        return Measured(rate: Double(done.load(ordering: .relaxed)) / elapsed, handles: merged.withLock { $0 })
+        let count = done.load(ordering: .relaxed)
+        return Measured(rate: Double(count) / elapsed, handles: merged.withLock { $0 }, count: count, elapsed: elapsed, cpu: cpu)
     }
 
     /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).

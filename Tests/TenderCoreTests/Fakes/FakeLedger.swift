@@ -66,4 +66,15 @@ final class FakeLedger: PaymentLedger {
     }
 
     func changedStatuses() throws(TenderError) -> [String: PaymentStatus] { statuses.withLock { $0 } }
+
+    /// The information intents recorded, oldest first (unsigned).
+    let intentRecords = Mutex<[PaymentRecord]>([])
+
+    func recordIntent(idempotencyKey: String, makePayload: @Sendable (LedgerPosition) -> String) throws(TenderError) -> PaymentRecord {
+        let sequence = Int64(order.withLock { $0.count } + intentRecords.withLock { $0.count } + 1)
+        let payload = makePayload(LedgerPosition(sequence: sequence, previousHash: LedgerPosition.genesisHash, createdAtMilliseconds: 1_795_000_000_000))
+        let record = PaymentRecord(json: payload, jws: "unsigned", sequence: sequence, idempotencyKey: idempotencyKey)
+        intentRecords.withLock { $0.append(record) }
+        return record
+    }
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderTestSupport
+import Testing
+import TenderCore
+import TenderCrypto
+@testable import TenderStore
+
+/// Payments committed before their signatures are stored: the next write
+/// stores them, an open after a crash signs them again into the same JWS,
+/// a row without the key's seal is never signed, and a rotation signs first.
+@Suite struct SQLiteSignatureTests {
+    private func pay(_ store: SQLiteStore, _ key: String) throws -> PaymentRecord {
+        let amount = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
+        let submission = PaymentSubmission.signed(
+            idempotencyKey: key, fingerprint: "f", amount: amount,
+            movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)]
+        ) { position in JSONWriter.string(.object(position.members(type: "payment"))) }
+        guard case let .paid(record) = try store.submit(submission) else { throw TenderError.internal("not paid") }
+        return record
+    }
+
+    private func openPaid(_ home: TemporaryHome) throws -> SQLiteStore {
+        let store = try SQLiteStoreTests.openStore(home.path)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
+        return store
+    }
+
+    /// The stored jws and seal of record `sequence`, read on a connection of its own.
+    private func row(_ home: TemporaryHome, _ sequence: Int64) throws -> (jws: String, seal: String?) {
+        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
+        let row = try db.statement("SELECT jws, seal FROM ledger WHERE sequence = ?", [sequence])
+        guard try row.step() else { throw TenderError.internal("no record \(sequence)") }
+        let found = (row.text(0) ?? "", row.text(1))
+        _ = try row.step()
+        return found
+    }
+
+    /// Ends `store` as a killed process would: the signatures it computed are never stored.
+    private func crash(_ store: SQLiteStore) {
+        store.computedSignatures.withLock { $0.removeAll() }
+    }
+
+    @Test func theNextWriteStoresTheSignatureHandleAnswered() throws {
+        let home = TemporaryHome()
+        let store = try openPaid(home)
+        let first = try pay(store, "a")
+        let stored = try row(home, 1)
+        #expect(stored.seal != nil && stored.jws.hasSuffix(".") && first.jws.hasPrefix(stored.jws))
+        #expect(try store.records().map(\.jws) == [first.jws])
+        #expect(try store.verify().resigned.isEmpty)
+        _ = try pay(store, "b")
+        #expect(try row(home, 1) == (first.jws, nil))
+    }
+
+    @Test func anOpenAfterACrashSignsAgainTheSameJWSAndVerifySaysSo() throws {
+        let home = TemporaryHome()
+        var records: [PaymentRecord] = []
+        do {
+            let store = try openPaid(home)
+            for key in ["a", "b", "c"] { records.append(try pay(store, key)) }
+            crash(store)
+        }
+        #expect(try row(home, 3).seal != nil)
+        let reopened = try SQLiteStoreTests.openStore(home.path)
+        #expect(try row(home, 3) == (records[2].jws, nil))
+        #expect(try reopened.records().map(\.jws) == records.map(\.jws))
+        let report = try reopened.verify()
+        #expect(report.count == 3 && report.resigned == [3])
+        #expect(report.json["resigned"] == .array([.number("3")]))
+    }
+
+    @Test func aRowWithoutTheKeysSealIsNeverSigned() throws {
+        let home = TemporaryHome()
+        do {
+            let store = try openPaid(home)
+            _ = try pay(store, "a")
+            _ = try pay(store, "b")
+            crash(store)
+        }
+        // Someone without the key rewrites the unsigned record's payload (here: its previousHash).
+        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
+        try db.execute("UPDATE ledger SET jws = replace(jws, substr(jws, 200, 4), 'AAAA') WHERE sequence = 2")
+        let reopened = try SQLiteStoreTests.openStore(home.path)
+        #expect(try row(home, 2).seal != nil)
+        #expect {
+            _ = try reopened.verify()
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("record 2") && message.contains("seal does not check")
+        }
+    }
+
+    @Test func aRotationSignsEveryPendingRecordBeforeTheOldKeyGoes() throws {
+        let home = TemporaryHome()
+        let paying = try openPaid(home)
+        let rotating = try SQLiteStoreTests.openStore(home.path)
+        let old = try rotating.activeKey().keyID
+        let record = try pay(paying, "a")
+        #expect(try row(home, 1).seal != nil)
+        _ = try rotating.rotateKey()
+        #expect(try row(home, 1) == (record.jws, nil))
+        crash(paying)
+        let report = try rotating.verify()
+        #expect(report.count == 2 && report.keyIDs.first == old)
+    }
+}

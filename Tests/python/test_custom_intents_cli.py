@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Custom intents in the tool: `tender ask` and `tender intent` with
+`--intents FILE` and `--handler PROGRAM` (the program gets one JSON call on
+standard input and answers on standard output), both shipped examples end
+to end from text on a demo home (its demo PAM stack), shortcuts to a custom
+intent, and `tender demo --intents` playing both (docs/custom-intents.md)."""
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.join(HERE, "..", "..")
+CLI = os.environ.get("TENDER_CLI") or os.path.join(REPO, "build", "bin", "tender")
+EXPENSE = os.path.join(REPO, "examples", "intents", "expense.json")
+ROUND_UP = os.path.join(REPO, "examples", "intents", "round-up.json")
+PASSWORD = "demo-password"
+
+pytestmark = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="the tender tool is not built")
+
+HANDLER = f"""#!{sys.executable}
+import json, sys
+call = json.loads(sys.stdin.read())
+expenses = {{"vacation": "120.00", "groceries": "85.50"}}
+if call["call"] == "values":
+    print(json.dumps({{"values": sorted(expenses)}}))
+elif call["request"]["intent"] == "expense":
+    left = expenses[call["request"]["parameters"]["expense"]]
+    print(json.dumps({{"code": "success", "values": {{"amountLeft": {{"amount": left, "currency": "USD"}}}}}}))
+else:
+    with open(sys.argv[0] + ".log", "a") as log:
+        log.write(json.dumps(call["request"]) + "\\n")
+    print(json.dumps({{"code": "success"}}))
+"""
+
+
+def run(*args, stdin=""):
+    env = {k: v for k, v in os.environ.items() if k != "TENDER_HOME"}
+    return subprocess.run([CLI, *args], input=stdin, capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.fixture
+def home(tmp_path):
+    path = str(tmp_path / "home")
+    done = run("demo", "--home", path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return path
+
+
+@pytest.fixture
+def handler(tmp_path):
+    path = tmp_path / "bank-host"
+    path.write_text(HANDLER)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def turns(done):
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def test_ask_expense_from_text(home, handler):
+    done = run("ask", "--home", home, "--json", "--intents", EXPENSE, "--handler", handler, "how much is left in my vacation expense")
+    assert done.returncode == 0, done.stdout + done.stderr
+    handled = turns(done)[-1]
+    assert handled["turn"] == "handle" and handled["code"] == "success"
+    assert handled["response"]["text"] == "You have $120 left in vacation."
+
+
+def test_ask_asks_in_the_definitions_words(home, handler):
+    done = run("ask", "--home", home, "--intents", EXPENSE, "--handler", handler, "how much is left in my expenses", stdin="groceries\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Which expense?" in done.stdout and "You have $85.50 left in groceries." in done.stdout
+
+
+def test_ask_round_up_is_restricted_and_signed(home, handler):
+    done = run("ask", "--home", home, "--json", "--intents", EXPENSE, "--intents", ROUND_UP, "--handler", handler,
+               "round up my savings by $5", stdin=f"yes\nyes\n{PASSWORD}\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    played = turns(done)
+    assert any(t["turn"] == "authenticate" for t in played)  # the demo PAM stack asked
+    handled = played[-1]
+    assert handled["code"] == "success" and handled["record"]["intent"] == "round_up_savings"
+    assert handled["response"]["text"] == "Done: $5 moved into your savings."
+    assert json.loads(open(handler + ".log").read())["parameters"] == {"amount": {"amount": "5.00", "currency": "USD"}}
+    verified = run("verify", "--home", home)
+    assert verified.returncode == 0 and "ledger valid: 4 records" in verified.stdout, verified.stdout + verified.stderr
+    assert PASSWORD not in done.stdout + done.stderr
+
+
+def test_a_wrong_password_moves_nothing(home, handler):
+    done = run("ask", "--home", home, "--json", "--intents", ROUND_UP, "--handler", handler,
+               "round up my savings by $5", stdin="yes\nyes\nwrong-password\n")
+    assert done.returncode == 1
+    assert turns(done)[-1]["code"] == "failureCredentialsUnverified"
+    assert not os.path.exists(handler + ".log")
+
+
+def test_intent_runs_a_custom_intent_document(home, handler):
+    done = run("intent", "--home", home, "--intents", EXPENSE, "--handler", handler, '{"intent": "expense", "expense": "vacation"}')
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "You have $120 left in vacation." in done.stdout
+    unknown = run("intent", "--home", home, '{"intent": "expense", "expense": "vacation"}')
+    assert unknown.returncode != 0 and 'unknown intent "expense"' in unknown.stderr
+
+
+def test_a_failing_handler_is_a_callback_error(home, tmp_path):
+    failing = tmp_path / "failing"
+    failing.write_text("#!/bin/sh\nexit 3\n")
+    failing.chmod(0o700)
+    done = run("ask", "--home", home, "--json", "--intents", EXPENSE, "--handler", str(failing), "how much is left in my vacation expense")
+    assert done.returncode == 3
+    assert "the handler" in done.stdout + done.stderr and "failed" in done.stdout + done.stderr
+
+
+def test_demo_plays_both_examples(tmp_path):
+    done = run("demo", "--home", str(tmp_path / "home"), "--intents", EXPENSE, "--intents", ROUND_UP)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "You have $120 left in vacation." in out
+    assert "Round up savings by $5? (yes/no)" in out and "Done: $5 moved into your savings." in out
+    assert '"intent":"round_up_savings","status":"completed"' in out
+    assert "round-up pot: 5.00 USD" in out and "verify → ledger valid: 4 signed record(s)" in out
+
+
+def test_a_shortcut_starts_a_custom_intent_in_ask(home, handler):
+    import libtender as tender
+    with tender.Engine(home, authentication={"restrictedIntents": []}, intents=[EXPENSE]) as engine:
+        engine.add_shortcut("vacation money", {"intent": "expense", "expense": "vacation"})
+    done = run("ask", "--home", home, "--json", "--intents", EXPENSE, "--handler", handler, "vacation money")
+    assert done.returncode == 0, done.stdout + done.stderr
+    played = turns(done)
+    assert played[0]["turn"] == "understood" and played[0]["source"] == "shortcut"
+    assert played[-1]["response"]["text"] == "You have $120 left in vacation."
+    # Without the definition loaded the shortcut names its intent, which is unknown.
+    unknown = run("ask", "--home", home, "--json", "vacation money")
+    assert unknown.returncode == 3 and 'unknown intent \\"expense\\"' in unknown.stdout + unknown.stderr
