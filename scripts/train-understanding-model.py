@@ -360,13 +360,28 @@ WORD = re.compile(r"[^\W\d_]+")
 
 
 def given_names():
-    """Every given name the generator draws from (Faker's lists, train and dev pools alike), lower-cased. Used
-    only to keep names off the common-word list, never as a list of names to find."""
+    """Every given name the generator draws from (train and dev pools alike) and every given name of every Faker
+    locale, lower-cased. Used only to keep names off the common-word list, never as a list of names to find: a
+    name that the training text happens to use more often outside a person ("jonah") must stay a name."""
+    import warnings
+    from faker import Faker
+    from faker.config import AVAILABLE_LOCALES
     spec = importlib.util.spec_from_file_location("generator", os.path.join(ROOT, "scripts", "generate-understanding-data.py"))
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     (train, _), (dev, _) = generator.names(SEED)
-    return {n.lower() for n in train + dev}
+    found = {n.lower() for n in train + dev}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for locale in AVAILABLE_LOCALES:
+            for provider in Faker(locale).providers:
+                if "person" not in type(provider).__module__:
+                    continue
+                for attribute in ["first_names", "first_names_male", "first_names_female", "first_romanized_names"]:
+                    value = getattr(provider, attribute, None)
+                    if value:
+                        found |= {n.lower() for n in (value.keys() if isinstance(value, dict) else value)}
+    return found
 
 
 FREQUENT = {"en": 25000, "es": 15000}  # how many of wordfreq's most frequent words of each language are common

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import Glibc
 import TenderCore
+import TenderWiring
 
 /// The policy root sets for every client (`/etc/tender/policy.json`):
 /// `{"authentication", "limits", "dialog", "testing"}`, each optional, read
@@ -29,8 +31,7 @@ struct RootPolicy: Sendable {
 
     /// The policy in the file at `path`; with `required` false a missing file gives the defaults.
     static func load(path: String, required: Bool) throws(TenderError) -> RootPolicy {
-        let what = "the policy file \(path)"
-        guard let json = required ? try JSONFile.read(path, what: what) : try JSONFile.readIfPresent(path, what: what) else { return RootPolicy() }
-        return try RootPolicy(json: json)
+        if !required, access(path, F_OK) != 0, errno == ENOENT { return RootPolicy() }
+        return try RootPolicy(json: EngineFactory.readJSON(path, what: "policy file \(path)"))
     }
 }

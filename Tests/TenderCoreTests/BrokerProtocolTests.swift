@@ -71,6 +71,14 @@ import Testing
         #expect(throws: TenderError.self) { try BrokerWire.publicKey(.object([("keyID", .string("k")), ("publicKey", .string("AA"))])) }
     }
 
+    @Test func aReportKeepsTheRecordsSignedAgain() throws {
+        var report = LedgerVerifier.Report(count: 7, headHash: "h", keyIDs: ["k"])
+        report.resigned = [3, 5]
+        #expect(try BrokerWire.report(report.json) == report)
+        let forged = JSONValue.object([("valid", .bool(true)), ("records", .number("7")), ("resigned", .array([.number("-2")]))])
+        #expect(throws: TenderError.self) { try BrokerWire.report(forged) }
+    }
+
     @Test func aClientPolicyOnlyTightens() throws {
         var root = AuthenticationPolicy()
         root.reuseSeconds = 60

@@ -64,11 +64,18 @@ public enum BrokerWire {
 
     /// A verification report as ``LedgerVerifier/Report/json`` writes it.
     public static func report(_ json: JSONValue) throws(TenderError) -> LedgerVerifier.Report {
-        let reader = try ObjectReader(json, name: "report", allowed: ["valid", "records", "headHash", "keys"])
+        let reader = try ObjectReader(json, name: "report", allowed: ["valid", "records", "headHash", "keys", "resigned"])
         guard try reader.bool("valid") == true else { throw .invalidArgument("report.valid must be true") }
-        return LedgerVerifier.Report(
+        var report = LedgerVerifier.Report(
             count: try required(reader, "records"), headHash: try reader.string("headHash", maxLength: 128) ?? "",
             keyIDs: try reader.strings("keys", maxCount: 100_000, maxLength: 128))
+        for item in try reader.array("resigned") ?? [] {
+            guard case let .number(text) = item, text.count <= 15, let sequence = Int64(text), sequence > 0 else {
+                throw .invalidArgument("report.resigned must hold record sequence numbers")
+            }
+            report.resigned.append(sequence)
+        }
+        return report
     }
 
     /// A list member `key` of `body`, each item read by `item`.
