@@ -18,20 +18,7 @@
 #include <sys/stat.h>
 #include <tender.h>
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        checks++;                                                                \
-        if (!(cond)) {                                                           \
-            failures++;                                                          \
-            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n",        \
-                    __FILE__, __LINE__, #cond, tender_last_error());             \
-        }                                                                        \
-    } while (0)
-
-#define CHECK_RC(expr, expected) CHECK((expr) == (expected))
+#include "check.h"
 
 static int contains(const char *haystack, const char *needle) { return haystack && strstr(haystack, needle) != NULL; }
 

@@ -19,16 +19,7 @@
 #include <unistd.h>
 #include <tender.h>
 
-static int failures, checks;
-#define CHECK(cond)                                                                                        \
-    do {                                                                                                   \
-        checks++;                                                                                          \
-        if (!(cond)) {                                                                                     \
-            failures++;                                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond,       \
-                    tender_last_error());                                                                  \
-        }                                                                                                  \
-    } while (0)
+#include "check.h"
 
 static const char *DIRECTORY =
     "{\"contacts\": [{\"id\": \"tim-cook\", \"displayName\": \"Tim Cook\", \"handles\": ["
