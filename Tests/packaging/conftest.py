@@ -55,3 +55,14 @@ def files_under(path):
         for n in names:
             found.append(os.path.relpath(os.path.join(folder, n), path))
     return sorted(found)
+
+
+def closed_to_others(path):
+    """The first of `path` and the directories above it that other users cannot enter, or None."""
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent

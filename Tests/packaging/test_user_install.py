@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from conftest import BUILD, IS_ROOT, REPO, SONAME, LIBFILE, VERSION, files_under, needs_build, run, user_ids
+from conftest import BUILD, IS_ROOT, REPO, SONAME, LIBFILE, VERSION, closed_to_others, files_under, needs_build, run, user_ids
 
 
 @pytest.fixture
@@ -23,6 +23,10 @@ def throwaway_user():
         yield None, base
         shutil.rmtree(base, ignore_errors=True)
         return
+    blocked = closed_to_others(REPO)
+    if blocked:
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.skip(f"a throwaway user cannot reach this checkout ({blocked} is closed to others, e.g. a mktemp -d folder)")
     name = "tdr-" + uuid.uuid4().hex[:10]
     home = os.path.join(base, "home")
     run(["useradd", "--no-create-home", "--home-dir", home, "--shell", "/bin/sh", "--user-group", name])
