@@ -90,11 +90,19 @@ public struct SlotTagger: Sendable {
         let count = labels.count
         guard n > 0 else { return [] }
         var emission = [Float](repeating: 0, count: n * count)
-        for (t, hashes) in features.enumerated() {
-            for hash in hashes {
-                guard let row = table.row(hash) else { continue }
-                for entry in Int(offsets[row])..<Int(offsets[row + 1]) {
-                    emission[t * count + Int(entryLabel[entry])] += entryWeight[entry]
+        emission.withUnsafeMutableBufferPointer { emission in
+            offsets.withUnsafeBufferPointer { offsets in
+                entryLabel.withUnsafeBufferPointer { entryLabel in
+                    entryWeight.withUnsafeBufferPointer { entryWeight in
+                        for (t, hashes) in features.enumerated() {
+                            for hash in hashes {
+                                guard let row = table.row(hash) else { continue }
+                                for entry in Int(offsets[row])..<Int(offsets[row + 1]) {
+                                    emission[t * count + Int(entryLabel[entry])] += entryWeight[entry]
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
