@@ -94,6 +94,10 @@ import Testing
         withDirectory.directory = engine.directory
         let balance = try TextParser.parse("what's my safe to spend balance", context: withDirectory)
         #expect(balance.intentName == "search_for_accounts" && balance.intent?["accountNickname"] == .string("Safe-to-Spend"))
+        // The person's own account names read as their kind of account, however unlike words they are.
+        for question in ["what's my Safe-to-Spend?", "how much is in NestEgg", "what do i have in my NestEgg"] {
+            #expect(try TextParser.parse(question, context: withDirectory).intentName == "search_for_accounts", "\(question)")
+        }
         let pay = try TextParser.parse("pay John Baily 20", context: withDirectory)  // a known person may come with a bare number
         #expect(pay.intentName == "send_payment" && pay.intent?["currencyAmount"]?["amount"] == .string("20.00"))
         // A stranger with a bare number is a send too: resolution finds no such contact and the dialog asks.

@@ -30,23 +30,14 @@ enum DirectoryCorrection {
     }
 
     /// The intent: a send or transfer whose payee is one of the person's accounts is a transfer; a send whose
-    /// payee is a bill payee is a bill payment; an out-of-scope question with "my" that names one of the
-    /// person's accounts ("what's my Safe-to-Spend?") is the classifier's best account search, if that is its
-    /// best intent.
-    static func intent(
-        _ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan], _ u: Utterance, _ finder: PhraseFinder
-    ) throws(TenderError) -> String {
+    /// payee is a bill payee is a bill payment.
+    static func intent(_ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan]) -> String {
         let became = Set(corrected.filter { span in !labelled.contains(span) }.map(\.slot))
         let intent = decision.intent
         if intent == "send_payment" || intent == "transfer_money", became.contains("to_account") || became.contains("from_account") {
             return "transfer_money"
         }
         if intent == "send_payment" && became.contains("org") { return "pay_bill" }
-        if intent == "out_of_scope", decision.bestIntent == "search_for_accounts", u.hasAny(["my", "mi", "mis"]),
-            try !finder.accounts().isEmpty
-        {
-            return decision.bestIntent
-        }
         return intent
     }
 }

@@ -21,8 +21,11 @@ public enum Featurizer {
     public static func words(_ tokens: [TextToken]) -> [String] { words(tokens, numbers: NumberSpans(tokens)) }
 
     /// As ``words(_:)``, with the numbers of `tokens` already read; the tokens at `people` (the slot
-    /// labeller's person spans) become "zperson", so that a name says who, never which intent.
-    static func words(_ tokens: [TextToken], numbers: NumberSpans, people: [Bool] = []) -> [String] {
+    /// labeller's person spans) become "zperson", so that a name says who, never which intent; each of
+    /// `accounts` (the person's own accounts named in the text) becomes its one word.
+    static func words(
+        _ tokens: [TextToken], numbers: NumberSpans, people: [Bool] = [], accounts: [(range: Range<Int>, word: String)] = []
+    ) -> [String] {
         let amounts = AmountExtractor.find(in: tokens, numbers: numbers, defaultCurrency: .usDollar, bareNumbers: false)
         var out: [String] = []
         var i = 0
@@ -30,6 +33,11 @@ public enum Featurizer {
             if let amount = amounts.first(where: { $0.tokens.lowerBound == i }) {
                 out.append("zmoney")
                 i = amount.tokens.upperBound
+                continue
+            }
+            if let account = accounts.first(where: { $0.range.lowerBound == i }) {
+                out.append(account.word)
+                i = account.range.upperBound
                 continue
             }
             if i < people.count, people[i] {

@@ -17,8 +17,6 @@ public struct IntentModel: Sendable {
         /// The label that scored best, and its calibrated probability (0 to 1).
         public let label: String
         public let score: Float
-        /// The intent of the best label that maps to one, whatever the decision.
-        public let bestIntent: String
     }
 
     static let targets = [
@@ -34,12 +32,12 @@ public struct IntentModel: Sendable {
     /// The probability an in-scope label needs.
     let rejectBelow: Float
     let temperature: Float
+    /// Each known feature's weights, with its quantised idf as the row's extra byte.
     let table: FeatureTable
-    let idf: [UInt8]
-    /// Start of each feature's weights in `entryClass`/`entryWeight` (count + 1 offsets).
-    let offsets: [Int32]
-    let entryClass: [UInt8]
-    let entryWeight: [Int8]
+    /// The weights, feature after feature: (label index, quantised weight) byte pairs.
+    let entries: [UInt8]
+    /// The largest quantised idf: a feature training never saw counts as the rarest.
+    let maxIdf: UInt8
 
     /// The model compiled into the library; nil only if its bytes are damaged.
     public static let shared: IntentModel? = {
@@ -72,40 +70,30 @@ public struct IntentModel: Sendable {
             guard let hash = reader.u64() else { return nil }
             hashes.append(hash)
         }
-        guard let idf = reader.take(count), let counts = reader.take(count), let table = FeatureTable(hashes) else { return nil }
-        var offsets: [Int32] = [0]
-        offsets.reserveCapacity(count + 1)
-        for n in counts { offsets.append(offsets[offsets.count - 1] + Int32(n)) }
-        let total = Int(offsets[count])
+        guard let idf = reader.take(count), let counts = reader.take(count), let table = FeatureTable(hashes, counts: counts, extra: idf)
+        else { return nil }
+        let total = counts.reduce(0) { $0 + Int($1) }
         guard let entries = reader.take(total * 2), reader.atEnd else { return nil }
-        var entryClass: [UInt8] = []
-        var entryWeight: [Int8] = []
-        entryClass.reserveCapacity(total)
-        entryWeight.reserveCapacity(total)
-        for i in 0..<total {
-            guard Int(entries[2 * i]) < Int(classCount) else { return nil }
-            entryClass.append(entries[2 * i])
-            entryWeight.append(Int8(bitPattern: entries[2 * i + 1]))
-        }
+        for i in 0..<total where Int(entries[2 * i]) >= Int(classCount) { return nil }
         (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
         (self.weightScale, self.idfScale, self.rejectBelow, self.temperature) = (weightScale, idfScale, rejectBelow, temperature)
-        (self.table, self.idf, self.offsets, self.entryClass, self.entryWeight) = (table, idf, offsets, entryClass, entryWeight)
+        (self.table, self.entries, self.maxIdf) = (table, entries, idf.max() ?? 1)
     }
 
     /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
     public func decide(_ features: [UInt64]) -> Decision {
         // Term counts of the known features, tf-idf weighted and L2-normalised as in training.
-        var indices: [Int] = []
-        indices.reserveCapacity(features.count)
-        for hash in features { if let index = table.row(hash) { indices.append(index) } }
-        indices.sort()
+        var known: [(hash: UInt64, row: FeatureTable.Row)] = []
+        known.reserveCapacity(features.count)
+        for hash in features { if let row = table.row(hash) { known.append((hash, row)) } }
+        known.sort { $0.hash < $1.hash }
         var scores = intercepts
         var norm: Float = 0
         var at = 0
-        while at < indices.count {
+        while at < known.count {
             var end = at + 1
-            while end < indices.count, indices[end] == indices[at] { end += 1 }
-            let value = Float(end - at) * Float(idf[indices[at]])
+            while end < known.count, known[end].hash == known[at].hash { end += 1 }
+            let value = Float(end - at) * Float(known[at].row.extra)
             norm += value * value
             at = end
         }
@@ -113,28 +101,18 @@ public struct IntentModel: Sendable {
             // Each occurrence adds its feature's weights once, so a feature said n times counts n times.
             let factor = weightScale / norm.squareRoot()
             scores.withUnsafeMutableBufferPointer { scores in
-                offsets.withUnsafeBufferPointer { offsets in
-                    entryClass.withUnsafeBufferPointer { classes in
-                        entryWeight.withUnsafeBufferPointer { weights in
-                            idf.withUnsafeBufferPointer { idf in
-                                for index in indices {
-                                    let scaled = Float(idf[index]) * factor
-                                    for entry in Int(offsets[index])..<Int(offsets[index + 1]) {
-                                        scores[Int(classes[entry])] += scaled * Float(weights[entry])
-                                    }
-                                }
-                            }
+                entries.withUnsafeBufferPointer { entries in
+                    for (_, row) in known {
+                        let scaled = Float(row.extra) * factor
+                        for entry in row.entries {
+                            scores[Int(entries[2 * entry])] += scaled * Float(Int8(bitPattern: entries[2 * entry + 1]))
                         }
                     }
                 }
             }
         }
         var best = 0
-        var bestInScope: Int?
-        for i in scores.indices {
-            if scores[i] > scores[best] { best = i }
-            if targetOf[i] != 0, scores[i] > bestInScope.map({ scores[$0] }) ?? -.greatestFiniteMagnitude { bestInScope = i }
-        }
+        for i in scores.indices where scores[i] > scores[best] { best = i }
         // softmax(scores / T) of the best label, computed from the top down so that nothing overflows.
         var sum: Float = 0
         let top = scores[best]
@@ -143,12 +121,12 @@ public struct IntentModel: Sendable {
         let probability = 1 / sum
         let target = Self.targets[targetOf[best]]
         let intent = target != "out_of_scope" && probability < rejectBelow ? "out_of_scope" : target
-        return Decision(intent: intent, label: labels[best], score: probability, bestIntent: bestInScope.map { Self.targets[targetOf[$0]] } ?? "out_of_scope")
+        return Decision(intent: intent, label: labels[best], score: probability)
     }
 
     /// A feature's inverse document frequency in training (the rarest's for a feature training never saw).
     func inverseFrequency(of hash: UInt64) -> Float {
-        table.row(hash).map { Float(idf[$0]) } ?? Float(idf.max() ?? 1)
+        Float(table.row(hash)?.extra ?? maxIdf)
     }
 
     /// Whether the model has a weight for the normalised word itself (not only for its letters).

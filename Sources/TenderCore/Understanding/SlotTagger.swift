@@ -11,15 +11,16 @@ public struct SlotTagger: Sendable {
     let labels: [String]
     /// transitions[from * count + to].
     let transitions: [Float]
+    /// Where each known feature's weights are in `entries`.
     let table: FeatureTable
-    /// Start of each feature's entries (count + 1 offsets).
-    let offsets: [Int32]
-    let entryLabel: [UInt8]
-    let entryWeight: [Float]
+    /// The weights, feature after feature, each with the label it scores.
+    let entries: [(label: UInt8, weight: Float)]
     /// For each label: the kind it belongs to (nil for O) and whether it begins a span.
     private let kinds: [(kind: String?, begins: Bool)]
-    /// allowed[from * count + to]: an I- label only continues B- or I- of its own kind.
-    private let allowed: [Bool]
+    /// The labels each label may follow, label after label (an I- label only continues B- or I- of its own
+    /// kind): from[fromStart[to]..<fromStart[to + 1]].
+    private let from: [Int]
+    private let fromStart: [Int]
     /// Which labels may start a sentence (not I-).
     private let startAllowed: [Bool]
 
@@ -50,20 +51,14 @@ public struct SlotTagger: Sendable {
             guard let hash = reader.u64() else { return nil }
             hashes.append(hash)
         }
-        guard let counts = reader.take(featureCount), let table = FeatureTable(hashes) else { return nil }
-        var offsets: [Int32] = [0]
-        offsets.reserveCapacity(featureCount + 1)
-        for n in counts { offsets.append(offsets[offsets.count - 1] + Int32(n)) }
-        let total = Int(offsets[featureCount])
-        guard let entries = reader.take(total * 3), reader.atEnd else { return nil }
-        var entryLabel: [UInt8] = []
-        var entryWeight: [Float] = []
-        entryLabel.reserveCapacity(total)
-        entryWeight.reserveCapacity(total)
+        guard let counts = reader.take(featureCount), let table = FeatureTable(hashes, counts: counts) else { return nil }
+        let total = counts.reduce(0) { $0 + Int($1) }
+        guard let raw = reader.take(total * 3), reader.atEnd else { return nil }
+        var entries: [(label: UInt8, weight: Float)] = []
+        entries.reserveCapacity(total)
         for i in 0..<total {
-            guard Int(entries[3 * i]) < labelCount else { return nil }
-            entryLabel.append(entries[3 * i])
-            entryWeight.append(Float(Int16(bitPattern: UInt16(entries[3 * i + 1]) | UInt16(entries[3 * i + 2]) << 8)) * weightScale)
+            guard Int(raw[3 * i]) < labelCount else { return nil }
+            entries.append((raw[3 * i], Float(Int16(bitPattern: UInt16(raw[3 * i + 1]) | UInt16(raw[3 * i + 2]) << 8)) * weightScale))
         }
         var kinds: [(kind: String?, begins: Bool)] = []
         for label in labels {
@@ -73,15 +68,16 @@ public struct SlotTagger: Sendable {
                 kinds.append((nil, false))
             }
         }
-        var allowed = [Bool](repeating: true, count: labelCount * labelCount)
-        for from in 0..<labelCount {
-            for to in 0..<labelCount where kinds[to].kind != nil && !kinds[to].begins {
-                allowed[from * labelCount + to] = kinds[from].kind == kinds[to].kind
+        var from: [Int] = []
+        var fromStart = [0]
+        for to in 0..<labelCount {
+            for previous in 0..<labelCount where kinds[to].kind == nil || kinds[to].begins || kinds[previous].kind == kinds[to].kind {
+                from.append(previous)
             }
+            fromStart.append(from.count)
         }
-        (self.labels, self.transitions, self.table, self.offsets) = (labels, transitions, table, offsets)
-        (self.entryLabel, self.entryWeight, self.kinds) = (entryLabel, entryWeight, kinds)
-        (self.allowed, self.startAllowed) = (allowed, kinds.map { $0.kind == nil || $0.begins })
+        (self.labels, self.transitions, self.table, self.entries, self.kinds) = (labels, transitions, table, entries, kinds)
+        (self.from, self.fromStart, self.startAllowed) = (from, fromStart, kinds.map { $0.kind == nil || $0.begins })
     }
 
     /// The best label of each token, by index into ``labels``.
@@ -91,17 +87,11 @@ public struct SlotTagger: Sendable {
         guard n > 0 else { return [] }
         var emission = [Float](repeating: 0, count: n * count)
         emission.withUnsafeMutableBufferPointer { emission in
-            offsets.withUnsafeBufferPointer { offsets in
-                entryLabel.withUnsafeBufferPointer { entryLabel in
-                    entryWeight.withUnsafeBufferPointer { entryWeight in
-                        for (t, hashes) in features.enumerated() {
-                            for hash in hashes {
-                                guard let row = table.row(hash) else { continue }
-                                for entry in Int(offsets[row])..<Int(offsets[row + 1]) {
-                                    emission[t * count + Int(entryLabel[entry])] += entryWeight[entry]
-                                }
-                            }
-                        }
+            entries.withUnsafeBufferPointer { entries in
+                for (t, hashes) in features.enumerated() {
+                    for hash in hashes {
+                        guard let row = table.row(hash) else { continue }
+                        for entry in row.entries { emission[t * count + Int(entries[entry].label)] += entries[entry].weight }
                     }
                 }
             }
@@ -113,18 +103,20 @@ public struct SlotTagger: Sendable {
         for l in 0..<count where startAllowed[l] { score[l] = emission[l] }
         score.withUnsafeMutableBufferPointer { score in
             back.withUnsafeMutableBufferPointer { back in
-                allowed.withUnsafeBufferPointer { allowed in
-                    transitions.withUnsafeBufferPointer { transitions in
-                        for t in 1..<max(n, 1) {
-                            let previous = (t - 1) * count
-                            for l in 0..<count {
-                                var best = impossible
-                                var from = 0
-                                for p in 0..<count where score[previous + p] > impossible && allowed[p * count + l] {
-                                    let s = score[previous + p] + transitions[p * count + l]
-                                    if s > best { (best, from) = (s, p) }
+                from.withUnsafeBufferPointer { from in
+                    fromStart.withUnsafeBufferPointer { fromStart in
+                        transitions.withUnsafeBufferPointer { transitions in
+                            for t in 1..<max(n, 1) {
+                                let previous = (t - 1) * count
+                                for l in 0..<count {
+                                    var best = impossible
+                                    var source = 0
+                                    for p in from[fromStart[l]..<fromStart[l + 1]] where score[previous + p] > impossible {
+                                        let s = score[previous + p] + transitions[p * count + l]
+                                        if s > best { (best, source) = (s, p) }
+                                    }
+                                    if best > impossible { (score[t * count + l], back[t * count + l]) = (best + emission[t * count + l], source) }
                                 }
-                                if best > impossible { (score[t * count + l], back[t * count + l]) = (best + emission[t * count + l], from) }
                             }
                         }
                     }

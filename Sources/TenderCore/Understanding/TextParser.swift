@@ -39,9 +39,9 @@ public enum TextParser {
         }
         let labelled = tagger.spans(u)
         let spans = try DirectoryCorrection.spans(labelled, finder)
-        let normalised = u.normalised(spans)
+        let normalised = u.normalised(spans, accounts: try finder.accounts())
         let decision = model.decide(Featurizer.features(normalised: normalised))
-        let chosen = try DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans, u, finder)
+        let chosen = DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans)
         if let match = context.customIntents?.nearest(text), match.similarity >= CustomIntentMatcher.threshold,
             chosen == "out_of_scope" || match.similarity >= CustomIntentMatcher.strongThreshold
         {

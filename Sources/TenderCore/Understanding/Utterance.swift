@@ -56,13 +56,17 @@ struct Utterance {
     var spoken: String { tokens.map(\.text).joined(separator: " ") }
 
     /// The classifier's normalised words of the text without the app's name, the labeller's `spans` of people
-    /// standing as "zperson".
-    func normalised(_ spans: [TaggedSpan]) -> [String] {
+    /// standing as "zperson" and each of `accounts` (found in the directory) as the word for its type.
+    func normalised(_ spans: [TaggedSpan], accounts: [(account: Account, range: Range<Int>)] = []) -> [String] {
         var people = [Bool](repeating: false, count: tokens.count)
         for span in spans where span.slot == "person" {
             for i in span.tokens { people[i] = true }
         }
-        return Featurizer.words(tokens, numbers: numbers, people: people)
+        // The models never saw the person's own account names: to them, "Safe-to-Spend" is a checking account.
+        let named = accounts.filter { !$0.range.contains { people[$0] } }.map { found in
+            (range: found.range, word: found.account.type == .saving ? "savings" : found.account.type == .checking ? "checking" : "account")
+        }
+        return Featurizer.words(tokens, numbers: numbers, people: people, accounts: named)
     }
 
     /// The tokens' texts (lower-cased words, numbers, symbols), in order.
