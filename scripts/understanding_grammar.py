@@ -34,6 +34,9 @@ PRIVACY = ["privately", "in private", "publicly", "visible to everyone", "as a p
            "and make it public", "so only we can see it", "publicly so everyone sees"]
 METHOD = ["from my {M}", "with my {M}", "using my {M}", "out of my {M}", "through my {M}", "on my {M}"]
 SHARE = ["share", "half", "part", "portion", "cut", "bit"]
+# Nouns that name a payment to someone even when nobody is named ("a transfer" alone may be between one's accounts).
+PAYMENT_NOUN_ALONE = ["payment", "transaction", "p2p payment", "direct payment", "peer to peer payment", "cash payment",
+                      "money payment", "quick payment", "one-time payment"]
 
 SEND = [
     "{open}" + alt(GIVE) + " {P} {A}{end}",
@@ -51,6 +54,11 @@ SEND = [
     "{open}" + alt(MAKE) + " a " + alt(PAYMENT_NOUN) + " to {P} " + alt(METHOD) + "{end}",
     "{open}" + alt(MAKE) + " a (private|public) " + alt(PAYMENT_NOUN) + " to {P}( for {A})?{end}",
     "{open}" + alt(MAKE) + " a " + alt(PAYMENT_NOUN) + " to my " + "{R}{end}",
+    # Nobody named yet: the dialog asks whom.
+    "{open}" + alt(MAKE) + " a (private |public |new )?" + alt(PAYMENT_NOUN_ALONE) + "( " + alt(METHOD) + ")?( " + alt(PRIVACY) + ")?{end}",
+    "{open}" + alt(MAKE) + " a (private |public )?" + alt(PAYMENT_NOUN_ALONE) + " (of|for) {A}( " + alt(METHOD) + ")?{end}",
+    "{open}(send|pay|give) (some )?(money|cash|funds) to (someone|somebody|a friend|my friend|a person|a contact)( " + alt(METHOD) + ")?{end}",
+    "{open}(send|pay) {A} to (someone|somebody|a friend|my friend|a contact)( " + alt(PRIVACY) + ")?{end}",
     "{open}(send|give|transfer|wire|get) (some )?(money|cash|funds|dough|the money) to {P}( " + alt(REASON) + ")?{end}",
     "{open}(send|give|wire) {P} (some )?(money|cash|funds|the money)( " + alt(REASON) + ")?{end}",
     "{open}pay {P}( back)? " + alt(REASON) + "{end}",
@@ -107,6 +115,10 @@ REQUEST = [
     "{P} " + alt(OWED) + " {A}( for {N})?, (request|ask for|collect|get|claim) (it|that|the money|what (he|she|they) owe(s)?)?{end}",
     "{P} " + alt(OWED) + " {A}( for {N})?, (ask|tell|remind) (him|her|them) to pay( up| me back)?{end}",
     "{open}" + alt(MAKE) + " a " + alt(REQUEST_NOUN) + " (to|for) {P}( (for|of) {A})?{end}",
+    # Nobody named yet: the dialog asks whom.
+    "{open}" + alt(MAKE) + " a (private |public |new )?(payment request|money request|request for money|request for payment)( (for|of) {A})?( " + alt(PRIVACY) + ")?{end}",
+    "{open}(request|ask for|collect) (some )?(money|a payment|funds|cash|{A}) from (someone|somebody|a friend|my friend|a contact)( " + alt(PRIVACY) + ")?{end}",
+    "{open}(request|ask for) (some )?(money|a payment|{A})( " + alt(PRIVACY) + ")?{end}",
     "{open}" + alt(MAKE) + " a {A} " + alt(REQUEST_NOUN) + " (to|for) {P}( for {N})?{end}",
     "{open}(send|issue|give|forward) {P} a " + alt(REQUEST_NOUN) + "( (for|of) {A})?( for {N})?{end}",
     "{open}(charge|bill|invoice) (my {R}|{P})( {A})?( for {N})?{end}",
@@ -261,6 +273,8 @@ ES_SEND = [
     "(¿puedes|¿podrías|¿me ayudas a) (pagarle|enviarle|mandarle|transferirle) {A} a {P}( para {N})??",
     "{open}(paga|págale) mi parte (de {N} )?a {P}{end}",
     "{open}(envíale|mándale) (un pago|una transferencia|dinero) privad(o|a) a {P}( de {A})?{end}",
+    "{open}(haz|realiza|hacer|realizar|quiero hacer|necesito hacer|ayúdame a hacer) un (pago|envío de dinero|pago privado)( de {A})?( (desde|con|usando) mi {F})?{end}",
+    "{open}(quiero|necesito|me gustaría) (enviar|mandar|pagar) (dinero|{A}) a (alguien|un amigo|una amiga|un contacto){end}",
 ]
 ES_REQUEST = [
     "{open}(pide|pídele|solicita|solicítale|cobra|cóbrale|exige|exígele|requiere) {A} a {P}( para {N}| por {N})?{end}",
@@ -273,6 +287,8 @@ ES_REQUEST = [
     "(quiero|necesito) que {P} me (pague|devuelva|envíe|mande|transfiera) {A}( por {N})?{end}",
     "{open}(cobra|cóbrale|pide) (mi|su) parte de {N} a {P}{end}",
     "(¿puedes|¿podrías) (pedirle|cobrarle|solicitarle) {A} a {P}( por {N})??",
+    "{open}(quiero|necesito|me gustaría|quisiera) (pedir|solicitar|cobrar) (dinero|un pago|{A})( a alguien| a un amigo)?{end}",
+    "{open}(haz|crea|envía|manda) una (solicitud|petición) de (pago|dinero)( de {A})?( privada)?{end}",
 ]
 ES_PAY_BILL = [
     "{open}(paga|pagar|abona|haz el pago de|realiza el pago de) (mi|la|el) (factura|recibo|cuenta|boleta) de (la )?({K}|{O})( {D})?{end}",
