@@ -47,8 +47,9 @@ final class ParallelSigningBatch: SigningBatch {
         end()
     }
 
+    /// Frees the pool at once: the workers hold the messages, not this batch, and return as soon as they see the batch closed.
     private func end() {
-        if poolStarted { WorkerPool.shared.join() }
+        if poolStarted { WorkerPool.shared.release() }
         poolStarted = false
         ended = true
     }

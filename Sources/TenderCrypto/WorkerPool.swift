@@ -72,14 +72,21 @@ public final class WorkerPool: @unchecked Sendable {
     public func join() {
         pthread_mutex_lock(mutex)
         while running > 0 { pthread_cond_wait(finished, mutex) }
-        job = nil
         pthread_mutex_unlock(mutex)
         pthread_mutex_unlock(callers)
     }
 
-    /// With `callers` held: hands `body` over 0..<count to the workers.
+    /// Frees the pool without waiting for the job of ``start(_:)`` to return
+    /// on the workers: for a caller that has what it needed from the job and
+    /// has told it to stop. The next job starts once every worker is back.
+    public func release() {
+        pthread_mutex_unlock(callers)
+    }
+
+    /// With `callers` held: hands `body` over 0..<count to the workers, once the last job has returned on each.
     private func launch(_ body: @escaping (Int) -> Void, count: Int) {
         pthread_mutex_lock(mutex)
+        while running > 0 { pthread_cond_wait(finished, mutex) }
         job = body
         self.count = count
         next.store(0, ordering: .sequentiallyConsistent)
@@ -115,7 +122,10 @@ public final class WorkerPool: @unchecked Sendable {
             current = nil
             pthread_mutex_lock(mutex)
             running -= 1
-            if running == 0 { pthread_cond_signal(finished) }
+            if running == 0 {
+                job = nil
+                pthread_cond_broadcast(finished)
+            }
         }
     }
 }

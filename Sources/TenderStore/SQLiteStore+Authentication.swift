@@ -77,7 +77,7 @@ extension SQLiteStore: AuthenticationRecords {
     }
 
     public func hasPaid(contactID: String) throws(TenderError) -> Bool {
-        try read { (db) throws(TenderError) -> Bool in
+        try read(scan: true) { (db) throws(TenderError) -> Bool in
             let row = try db.statement("SELECT 1 FROM ledger WHERE type = 'payment' AND payee_contact_id = ? LIMIT 1", [contactID])
             let found = try row.step()
             if found { _ = try row.step() }
@@ -106,7 +106,7 @@ extension SQLiteStore: AuthenticationRecords {
     /// Every audit entry, oldest first.
     public func auditEntries() throws(TenderError) -> [AuditEntry] {
         if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
-        return try read { (db) throws(TenderError) in
+        return try read(scan: true) { (db) throws(TenderError) in
             try db.statement("SELECT id, at_ms, user, event, intent, detail FROM audit ORDER BY id").rows {
                 AuditEntry(
                     id: $0.int64(0), atMilliseconds: $0.int64(1), user: $0.text(2) ?? "", event: $0.text(3) ?? "",
@@ -120,7 +120,7 @@ extension SQLiteStore {
     /// How many audit entries came from an engine in testing mode (`"testing": true`).
     public func testingModeAuditCount() throws(TenderError) -> Int64 {
         if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
-        return try read { (db) throws(TenderError) -> Int64 in
+        return try read(scan: true) { (db) throws(TenderError) -> Int64 in
             let row = try db.statement("SELECT count(*) FROM audit WHERE detail LIKE 'testing mode%'")
             _ = try row.step()
             let count = row.int64(0)

@@ -24,7 +24,7 @@ extension SQLiteStore {
     /// `trustedKeys`: kid → raw public key of every key verify trusted.
     func verifyBalances(trustedKeys: [String: [UInt8]]) throws(TenderError) {
         struct Row { let id: String; let balance: Int64; let anchor: String? }
-        let (accounts, entries) = try read { (db) throws(TenderError) -> ([Row], [String]) in
+        let (accounts, entries) = try read(scan: true) { (db) throws(TenderError) -> ([Row], [String]) in
             let accounts = try db.statement("SELECT id, balance_minor, balance_anchor FROM accounts ORDER BY id").rows {
                 Row(id: $0.text(0) ?? "", balance: $0.int64(1), anchor: $0.text(2))
             }

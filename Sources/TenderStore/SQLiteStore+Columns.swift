@@ -22,7 +22,7 @@ extension SQLiteStore {
     /// column that disagrees with its signed payload. Call after the
     /// signatures and links were verified.
     func verifyColumns() throws(TenderError) {
-        let rows = try read { (db) throws(TenderError) -> [StoredRow] in
+        let rows = try read(scan: true) { (db) throws(TenderError) -> [StoredRow] in
             try db.statement("SELECT sequence, jws, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger ORDER BY sequence").rows { row in
                 var values: [String: String?] = [:]
                 for (index, name) in Self.checkedColumns.enumerated() {

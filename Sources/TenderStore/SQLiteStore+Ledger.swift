@@ -194,7 +194,7 @@ extension SQLiteStore {
     }
 
     public func records() throws(TenderError) -> [PaymentRecord] {
-        let rows = try read { (db) throws(TenderError) in
+        let rows = try read(scan: true) { (db) throws(TenderError) in
             try db.statement("SELECT jws, sequence, idempotency_key, seal FROM ledger WHERE type = 'payment' ORDER BY sequence").rows {
                 (jws: $0.text(0) ?? "", sequence: $0.int64(1), key: $0.text(2) ?? "", seal: $0.text(3))
             }
@@ -233,7 +233,7 @@ extension SQLiteStore {
     /// completes it (``completedJWS(_:seal:sequence:)``); throws when that fails.
     public func ledgerEntries() throws(TenderError) -> [LedgerEntry] {
         var unsigned: [(index: Int, seal: String)] = []
-        var entries = try read { (db) throws(TenderError) in
+        var entries = try read(scan: true) { (db) throws(TenderError) in
             try db.statement("SELECT sequence, jws, seal FROM ledger ORDER BY sequence").rows { row in
                 let entry = LedgerEntry(sequence: row.int64(0), jws: row.text(1) ?? "")
                 if let seal = row.text(2) { unsigned.append((Int(entry.sequence), seal)) }

@@ -43,7 +43,7 @@ extension SQLiteStore {
     }
 
     public func changedStatuses() throws(TenderError) -> [String: PaymentStatus] {
-        try read { (db) throws(TenderError) -> [String: PaymentStatus] in
+        try read(scan: true) { (db) throws(TenderError) -> [String: PaymentStatus] in
             var statuses: [String: PaymentStatus] = [:]
             let rows = try db.statement(
                 """

@@ -7,7 +7,8 @@ import TenderCore
 /// public signing keys. Implements the ``Directory`` and ``PaymentLedger`` ports.
 ///
 /// Thread-safe: a reading connection and a writing connection, each behind
-/// a mutex; concurrent submissions share transactions (group commit).
+/// a mutex (reads use the writing one while it is free); concurrent
+/// submissions share transactions (group commit).
 /// Several processes may open the same home; writes take SQLite's write lock
 /// up front and wait for it up to ``Database/busyTimeoutMilliseconds``.
 public final class SQLiteStore: Directory, PaymentLedger {
@@ -80,7 +81,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
     private func checkContinuity(home: String) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
         guard !files.isEmpty else { return }
-        let (entries, known) = try read { (db) throws(TenderError) -> (Int64, [String]) in
+        let (entries, known) = try read(scan: true) { (db) throws(TenderError) -> (Int64, [String]) in
             let count = try db.statement("SELECT count(*) FROM ledger")
             _ = try count.step()
             let entries = count.int64(0)
@@ -96,10 +97,18 @@ public final class SQLiteStore: Directory, PaymentLedger {
         }
     }
 
-    func read<T: Sendable>(_ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
-        try reader.withLock { (db: inout Database) throws(TenderError) -> T in
+    /// Runs `body` in a read transaction: a short one on the writing
+    /// connection when no thread is writing, else on the reading one. After a
+    /// commit the reading connection must read again, from the log, every
+    /// page it had cached (the writer changed the file); the writer's cache
+    /// holds them already. A `scan` (a whole table: listings, verify) always
+    /// reads on the reading connection, so it never holds up a payment.
+    func read<T: Sendable>(scan: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
+        let transaction = { (db: inout Database) throws(TenderError) -> T in
             try db.readTransaction { () throws(TenderError) -> T in try body(db) }
         }
+        if !scan, let result = try writer.withLockIfAvailable(transaction) { return result }
+        return try reader.withLock(transaction)
     }
 
     /// Runs `body` in a write transaction, which first stores the signatures
