@@ -24,6 +24,8 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests"))
+from checkout_access import closed_to_others  # noqa: E402  (after the path set-up)
 TENDERD = os.path.join(ROOT, "build", "bin", "tenderd")
 TENDER = os.path.join(ROOT, "build", "bin", "tender")
 LIBRARY = os.path.join(ROOT, "build", "lib", "libtender.so.1")
@@ -33,20 +35,10 @@ SERVICE = "tender-broker-test"
 TIMEOUT = 3  # tenderd --timeout: how long a client may take to send a message
 
 
-def ancestors(path):
-    """`path` and every directory above it."""
-    while True:
-        yield path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return
-        path = parent
-
-
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="the broker tests make throwaway users and run tenderd as one: run them as root"),
     pytest.mark.skipif(not os.path.exists(PAM_MATRIX), reason=f"{PAM_MATRIX} is missing: apt-get install libpam-wrapper"),
-    pytest.mark.skipif(any(not os.stat(d).st_mode & 0o001 for d in ancestors(ROOT)),
+    pytest.mark.skipif(closed_to_others(ROOT) is not None,
                        reason="the throwaway users cannot reach this checkout (a directory above it is closed to others, e.g. a mktemp -d folder)"),
     pytest.mark.skipif(shutil.which("setpriv") is None or shutil.which("useradd") is None,
                        reason="setpriv and useradd (util-linux, passwd) are needed"),

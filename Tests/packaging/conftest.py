@@ -7,10 +7,13 @@ VERSION, never written here, so a version bump changes VERSION alone.
 import os
 import pwd
 import subprocess
+import sys
 
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "Tests"))
+from checkout_access import closed_to_others  # noqa: E402,F401  (after the path set-up; the tests import it from here)
 BUILD = os.path.join(REPO, "build")
 
 
@@ -55,14 +58,3 @@ def files_under(path):
         for n in names:
             found.append(os.path.relpath(os.path.join(folder, n), path))
     return sorted(found)
-
-
-def closed_to_others(path):
-    """The first of `path` and the directories above it that other users cannot enter, or None."""
-    while True:
-        if not os.stat(path).st_mode & 0o001:
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent

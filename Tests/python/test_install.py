@@ -7,12 +7,14 @@ Debian 12. Run as an ordinary user: root runs the commands as `nobody`
 import os
 import pwd
 import shutil
-import stat
 import subprocess
+import sys
 
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "Tests"))
+from checkout_access import closed_to_others  # noqa: E402  (after the path set-up)
 VERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-version"], capture_output=True, text=True).stdout.strip()
 SOVERSION = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "print-soversion"], capture_output=True, text=True).stdout.strip()
 BUILT = [os.path.join(REPO, "build", "lib", f"libtender.so.{VERSION}"), os.path.join(REPO, "build", "bin", "tender")]
@@ -26,9 +28,9 @@ TRAPPED = ["apt-get", "apt", "dpkg", "pip", "pip3", "curl", "wget", "git", "swif
 def user_dir():
     """A directory the ordinary user owns, reachable by it (pytest's own are 0700 root's)."""
     if os.getuid() == 0:
-        blocked = [d for d in ancestors(REPO) if not os.stat(d).st_mode & stat.S_IXOTH]
+        blocked = closed_to_others(REPO)
         if blocked:
-            pytest.skip(f"the ordinary user cannot reach this checkout ({blocked[0]} is closed to others, e.g. a mktemp -d folder)")
+            pytest.skip(f"the ordinary user cannot reach this checkout ({blocked} is closed to others, e.g. a mktemp -d folder)")
     path = os.path.join(REPO, "build", "install-test")
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
@@ -37,16 +39,6 @@ def user_dir():
         os.chown(path, nobody.pw_uid, nobody.pw_gid)
     yield path
     shutil.rmtree(path, ignore_errors=True)
-
-
-def ancestors(path):
-    """`path` and every directory above it."""
-    while True:
-        yield path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return
-        path = parent
 
 
 def as_user(args, env):
