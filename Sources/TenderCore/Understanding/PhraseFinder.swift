@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Finds the directory's people, organizations and accounts named in an
-/// utterance, longest phrase first, skipping amounts and dates.
+/// utterance, longest phrase first, skipping amounts and dates. Made for
+/// one parse and used on its thread: the accounts are found once.
 struct PhraseFinder {
     let utterance: Utterance
     let directory: (any Directory)?
+    /// The accounts once found: the corrections, the classifier's words and the values all ask for them.
+    let found = Found()
+
+    final class Found {
+        var accounts: [(account: Account, range: Range<Int>)]?
+    }
 
     /// Word windows of up to `size` words that are not values, longest first.
     private func windows(_ size: Int) -> [(text: String, range: Range<Int>)] {
@@ -64,6 +71,13 @@ struct PhraseFinder {
 
     /// The accounts named by nickname or vocabulary, in the order said.
     func accounts() throws(TenderError) -> [(account: Account, range: Range<Int>)] {
+        if let accounts = found.accounts { return accounts }
+        let accounts = try findAccounts()
+        found.accounts = accounts
+        return accounts
+    }
+
+    private func findAccounts() throws(TenderError) -> [(account: Account, range: Range<Int>)] {
         guard let directory else { return [] }
         let accounts = try directory.accounts()
         let vocabulary = try directory.vocabulary(.accountNickname).items
