@@ -44,11 +44,11 @@ public final class BrokerSocket: @unchecked Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .store("the broker socket cannot be made: errno \(errno)") }
         let socket = BrokerSocket(fd: fd)
-        let previous = umask(mode_t(0o777 & ~mode))
+        // The file gets its mode before listen(2): until then every connect(2) is refused, so the process-wide
+        // umask (which other threads' files depend on) is never touched.
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(previous)
         guard bound == 0 else { throw .home("cannot bind \(path): \(String(cString: strerror(errno)))") }
         guard chmod(path, mode_t(mode)) == 0, Glibc.listen(fd, backlog) == 0 else { throw .home("cannot listen on \(path): errno \(errno)") }
         return socket

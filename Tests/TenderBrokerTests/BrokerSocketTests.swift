@@ -27,6 +27,15 @@ import Testing
         #expect(try client.receive(timeoutMilliseconds: 5000).op == .ok)
     }
 
+    @Test func theSocketFileHasTheModeAskedFor() throws {
+        let home = TemporaryHome(prefix: "broker")
+        let path = home.path + "/socket"
+        let listener = try BrokerSocket.listen(path: path, mode: 0o666)
+        defer { withExtendedLifetime((home, listener)) {} }
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o666)
+    }
+
     @Test func refusesAnOversizedFrameBeforeItsBody() throws {
         let (home, listener, client, server) = try pair()
         defer { withExtendedLifetime((home, listener, client)) {} }
