@@ -22,7 +22,7 @@ struct EvalCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
-    @Flag(help: "Also print every line answered wrongly.") var errors = false
+    @Flag(help: "Also print every line answered wrongly, and every line whose values differ from the file's.") var errors = false
 
     @Option(help: ArgumentHelp("A custom intent definition file to load (repeat for more): its intents compete with the built-in ones.", valueName: "FILE"))
     var intents: [String] = []
@@ -75,6 +75,11 @@ struct EvalCommand: ParsableCommand {
         if errors {
             for (line, answer) in zip(lines, predicted) where line.expected != "any" && !EvalReport.matches(line.expected, answer) {
                 print("\(line.expected) → \(answer): \(line.text)")
+            }
+            for miss in slots.misses {
+                let said = { (values: [(String, String)]) in values.map { "\($0.0) \"\($0.1)\"" }.joined(separator: ", ") }
+                print("values: \(miss.text)" + (miss.missing.isEmpty ? "" : " | not found: " + said(miss.missing))
+                    + (miss.extra.isEmpty ? "" : " | not in the file: " + said(miss.extra)))
             }
         }
     }

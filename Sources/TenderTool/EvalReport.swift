@@ -63,7 +63,7 @@ struct EvalReport {
             ("in_scope_accuracy", .number(Self.fixed(inScopeAccuracy, 4))), ("false_accept_rate", .number(Self.fixed(falseAcceptRate, 4))),
             ("parse_us_median", .number(Self.fixed(parseMicroseconds, 2))), ("sign_us_median", .number(Self.fixed(signMicroseconds, 2))),
             ("parse_to_sign_ratio", .number(Self.fixed(signMicroseconds > 0 ? parseMicroseconds / signMicroseconds : 0, 3))),
-            ("slot_f1", .number(Self.fixed(slots.total.f1, 4))),
+            ("slot_f1", .number(Self.fixed(slots.total.f1, 4))), ("slot_kinds_scored", .array(slots.annotated.map { .string($0) })),
             ("slots", .object(slots.counts.keys.sorted().map { ($0, Self.slotJSON(slots.counts[$0] ?? SlotScore.Counts())) })),
             ("confusion", .object(confusion.map { row in (row.expected, .object(row.counts.map { ($0.predicted, .number(String($0.count))) })) })),
         ])
@@ -81,6 +81,10 @@ struct EvalReport {
         ]
         for name in slots.counts.keys.sorted() {
             let row = slots.counts[name] ?? SlotScore.Counts()
+            guard row.gold > 0 else {
+                lines.append("  \(name.padding(to: 14)) \(row.predicted) found; the file annotates none, not scored")
+                continue
+            }
             lines.append(
                 "  \(name.padding(to: 14)) P \(Self.fixed(row.precision, 4))  R \(Self.fixed(row.recall, 4))  F1 \(Self.fixed(row.f1, 4))  (\(row.gold) gold, \(row.predicted) found)")
         }

@@ -10,7 +10,10 @@ import TenderCore
 /// `recipient_account_type` that changed in the turn and that the turn says
 /// (not a default confirmed with "yes"), scored against the account words the
 /// labeller marked (any role) as `account_type`. Out-of-scope lines are not
-/// scored: the dataset marks no slots of other services.
+/// scored: the dataset marks no slots of other services. A kind of value
+/// the file never annotates (SGD has no dates or notes) is counted apart and
+/// left out of ``total``: nothing in the file can say whether such a value is
+/// right.
 struct SlotScore {
     struct Counts {
         var truePositives = 0, predicted = 0, gold = 0
@@ -19,7 +22,16 @@ struct SlotScore {
         var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
     }
 
+    /// A line whose values differ from the file's: what it annotates and was not found, and what was found and is
+    /// not annotated, each as (kind, lower-cased value).
+    struct Miss {
+        let text: String
+        let missing: [(String, String)]
+        let extra: [(String, String)]
+    }
+
     private(set) var counts: [String: Counts] = [:]
+    private(set) var misses: [Miss] = []
     private var states: [String: JSONValue] = [:]
 
     static let datasetSlots = [
@@ -53,7 +65,7 @@ struct SlotScore {
                 if !gold.contains(where: { $0 == ("account_type", value) }) { gold.append(("account_type", value)) }
             }
             for value in found where ["account", "from_account", "to_account"].contains(value.slot) {
-                if let type = value.text.split(separator: " ").compactMap({ Self.accountWords[String($0)] }).first,
+                if let type = Self.normalised(value.text).split(separator: " ").compactMap({ Self.accountWords[String($0)] }).first,
                     !predicted.contains(where: { $0 == ("account_type", type) })
                 {
                     predicted.append(("account_type", type))
@@ -61,6 +73,12 @@ struct SlotScore {
             }
             predicted.removeAll { ["account", "from_account", "to_account"].contains($0.0) }
         }
+        var missing = gold
+        var extra: [(String, String)] = []
+        for value in predicted {
+            if let at = missing.firstIndex(where: { $0 == value }) { missing.remove(at: at) } else { extra.append(value) }
+        }
+        if !missing.isEmpty || !extra.isEmpty { misses.append(Miss(text: line["text"]?.stringValue ?? "", missing: missing, extra: extra)) }
         for kind in Set(gold.map(\.0) + predicted.map(\.0)) {
             var expected = gold.filter { $0.0 == kind }.map(\.1)
             let said = predicted.filter { $0.0 == kind }.map(\.1)
@@ -77,9 +95,12 @@ struct SlotScore {
         }
     }
 
-    /// All slots together (micro average).
+    /// The kinds of value the file annotates at least once: the ones ``total`` scores.
+    var annotated: [String] { counts.filter { $0.value.gold > 0 }.keys.sorted() }
+
+    /// The annotated kinds together (micro average).
     var total: Counts {
-        counts.values.reduce(into: Counts()) { sum, row in
+        counts.filter { $0.value.gold > 0 }.values.reduce(into: Counts()) { sum, row in
             sum.truePositives += row.truePositives
             sum.predicted += row.predicted
             sum.gold += row.gold
