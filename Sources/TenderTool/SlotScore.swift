@@ -4,8 +4,9 @@ import TenderCore
 /// Per-slot precision, recall and F1 of the labeller over JSONL lines with
 /// slot spans (the ../shared/data/sgd shape). Values are compared as their
 /// lower-cased tokens. The dataset's slot names are mapped to the labeller's:
-/// amount and transfer_amount → amount, recipient_name and
-/// recipient_account_name → person; its account types, which carry no span,
+/// amount and transfer_amount → amount; recipient_name,
+/// recipient_account_name and receiver (the person paid or asked in SGD's
+/// payment service) → person; its account types, which carry no span,
 /// are the checking/savings values of `account_type` and
 /// `recipient_account_type` that changed in the turn and that the turn says
 /// (not a default confirmed with "yes"), scored against the account words the
@@ -36,6 +37,7 @@ struct SlotScore {
 
     static let datasetSlots = [
         "amount": "amount", "transfer_amount": "amount", "recipient_name": "person", "recipient_account_name": "person",
+        "receiver": "person",
     ]
     static let accountWords = ["checking": "checking", "savings": "savings", "saving": "savings"]
 

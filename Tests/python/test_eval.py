@@ -82,14 +82,15 @@ def test_eval_scores_what_it_reads(tmp_path):
              {"text": "pay my water bill", "expected": "transfer_money"}, {"text": "what's my balance", "expected": "any"},
              {"text": "transfer $5 to Sam", "expected": "transfer_money|send_payment"},
              {"text": "to Sam", "expected": "send_payment", "first": False,
-              "slots": [{"slot": "recipient_name", "start": 3, "end": 6, "value": "Sam"}]}]
+              "slots": [{"slot": "recipient_name", "start": 3, "end": 6, "value": "Sam"}]},
+             {"text": "ask Sam for it", "expected": "none", "slots": [{"slot": "receiver", "start": 4, "end": 7, "value": "Sam"}]}]
     path = tmp_path / "lines.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     report = json.loads(subprocess.run([CLI, "eval", "--json", str(path)], capture_output=True, text=True, check=True).stdout)
     assert report["in_scope_lines"] == 3  # "any" and the later turn are not scored for intent
     assert abs(report["in_scope_accuracy"] - 2 / 3) < 1e-3 and report["false_accept_rate"] == 0
     assert report["confusion"]["transfer_money"] == {"pay_bill": 1}
-    assert report["slots"]["person"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "gold": 2, "predicted": 2}
+    assert report["slots"]["person"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "gold": 3, "predicted": 3}
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "x"}\n')
     refused = subprocess.run([CLI, "eval", str(bad)], capture_output=True, text=True)
