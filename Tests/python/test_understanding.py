@@ -659,7 +659,7 @@ ONCE_ACCEPTED = [
 
 def test_unrelated_sentences_are_out_of_scope_but_for_a_measured_few(engine):
     # The model is measured on these look-alikes as a whole, never tuned sentence by sentence
-    # (docs/understanding.md): at most one in five may start an intent (5 of 39 when last trained).
+    # (docs/understanding.md): at most one in five may start an intent (3 of 39 when last trained).
     texts = UNRELATED + ONCE_ACCEPTED
     accepted = []
     for text in texts:
