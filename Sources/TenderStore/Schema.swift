@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 6
+    static let version: Int64 = 7
 
     static let migrations: [String] = [
         """
@@ -131,20 +131,32 @@ enum Schema {
             at_ms INTEGER NOT NULL
         );
         """,
+        // 7: a new payment row keeps its fingerprint as the SHA-256 digest (a BLOB) and its effects only in the signed
+        // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
+        // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
+        "SELECT 1;",
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.
     static func migrate(_ db: Database) throws(TenderError) {
         try db.writeTransaction { () throws(TenderError) in
-            let statement = try db.statement("PRAGMA user_version")
-            let current = try statement.step() ? statement.int64(0) : 0
-            _ = try statement.step()
-            guard current >= 0 else { throw .store("the store has an invalid schema version \(current)") }
-            guard current <= version else {
-                throw .store("the store has schema version \(current); this Tender knows up to \(version)")
-            }
+            let current = try knownVersion(db)
             for index in Int(current)..<Int(version) { try db.execute(migrations[index]) }
             if current < version { try db.execute("PRAGMA user_version = \(version)") }
         }
+    }
+
+    /// The database's schema version; throws ``TenderError/store(_:)`` when
+    /// this build does not know it. A read-only open reads any earlier version as it is.
+    @discardableResult
+    static func knownVersion(_ db: Database) throws(TenderError) -> Int64 {
+        let statement = try db.statement("PRAGMA user_version")
+        let current = try statement.step() ? statement.int64(0) : 0
+        _ = try statement.step()
+        guard current >= 0 else { throw .store("the store has an invalid schema version \(current)") }
+        guard current <= version else {
+            throw .store("the store has schema version \(current); this Tender knows up to \(version)")
+        }
+        return current
     }
 }
