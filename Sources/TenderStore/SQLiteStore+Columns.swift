@@ -5,12 +5,10 @@ import TenderCore
 /// (exactly-once, status changes, the most recent payee) are not signed by
 /// themselves: verify checks each one against the entry's signed payload.
 extension SQLiteStore {
-    /// One stored ledger row, every column as text (nil for NULL), but a
-    /// fingerprint kept as its digest (``StoredFingerprint``), which is in `digest` instead.
+    /// One stored ledger row, every column as text (nil for NULL).
     private struct StoredRow {
         let sequence: Int64
         let values: [String: String?]
-        let digest: [UInt8]?
         let jws: String
     }
 
@@ -27,32 +25,17 @@ extension SQLiteStore {
         let rows = try read(scan: true) { (db) throws(TenderError) -> [StoredRow] in
             try db.statement("SELECT sequence, jws, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger ORDER BY sequence").rows { row in
                 var values: [String: String?] = [:]
-                var digest: [UInt8]?
                 for (index, name) in Self.checkedColumns.enumerated() {
                     let column = Int32(index + 2)
-                    if row.isBlob(column), name == "fingerprint" {
-                        digest = row.blob(column)
-                        continue
-                    }
                     values[name] = row.isNull(column) ? .some(nil) : .some(name == "amount_minor" || name == "subject" ? String(row.int64(column)) : row.text(column))
                 }
-                return StoredRow(sequence: row.int64(0), values: values, digest: digest, jws: row.text(1) ?? "")
+                return StoredRow(sequence: row.int64(0), values: values, jws: row.text(1) ?? "")
             }
         }
         for row in rows {
             let payload = try CompactJWS(parsing: row.jws).payload
             let json = try JSONParser.parse(String(decoding: payload, as: UTF8.self))
-            var expected = try expectedColumns(json, hash: try LedgerEntry.hash(ofPayload: payload, crypto: crypto))
-            if let digest = row.digest {
-                // A payment row since schema 7: the digest of the signed fingerprint, and no effects beside the signed ones.
-                guard json["type"]?.stringValue == "payment", let fingerprint = expected["fingerprint"] ?? nil,
-                    try StoredFingerprint.digest(of: fingerprint, crypto: crypto) == digest
-                else {
-                    throw .ledgerTampered("record \(row.sequence): the stored column fingerprint disagrees with its signed payload")
-                }
-                expected["fingerprint"] = nil
-                expected["effects"] = .some(nil)
-            }
+            let expected = try expectedColumns(json, hash: try LedgerEntry.hash(ofPayload: payload, crypto: crypto))
             for name in Self.checkedColumns {
                 guard let want = expected[name] else { continue }  // not derivable from this payload (a record written before v0.1 columns)
                 let have = row.values[name] ?? nil
