@@ -51,7 +51,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
             // With a -wal present (a writer is open) it reads through the WAL, which then exists already.
             var info = stat()
             let immutable = lstat(path + "-wal", &info) != 0
-            writer = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable))
+            let reading = try Database(path: path, readOnly: true, immutable: immutable)
+            try Schema.knownVersion(reading)
+            writer = PthreadLocked(reading)
             reader = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable))
         } else {
             let writing = try Database(path: path)

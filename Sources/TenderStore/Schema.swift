@@ -136,15 +136,23 @@ enum Schema {
     /// Brings the database to ``version``, once, even when several processes open it together.
     static func migrate(_ db: Database) throws(TenderError) {
         try db.writeTransaction { () throws(TenderError) in
-            let statement = try db.statement("PRAGMA user_version")
-            let current = try statement.step() ? statement.int64(0) : 0
-            _ = try statement.step()
-            guard current >= 0 else { throw .store("the store has an invalid schema version \(current)") }
-            guard current <= version else {
-                throw .store("the store has schema version \(current); this Tender knows up to \(version)")
-            }
+            let current = try knownVersion(db)
             for index in Int(current)..<Int(version) { try db.execute(migrations[index]) }
             if current < version { try db.execute("PRAGMA user_version = \(version)") }
         }
+    }
+
+    /// The database's schema version; throws ``TenderError/store(_:)`` when
+    /// this build does not know it. A read-only open reads any earlier version as it is.
+    @discardableResult
+    static func knownVersion(_ db: Database) throws(TenderError) -> Int64 {
+        let statement = try db.statement("PRAGMA user_version")
+        let current = try statement.step() ? statement.int64(0) : 0
+        _ = try statement.step()
+        guard current >= 0 else { throw .store("the store has an invalid schema version \(current)") }
+        guard current <= version else {
+            throw .store("the store has schema version \(current); this Tender knows up to \(version)")
+        }
+        return current
     }
 }

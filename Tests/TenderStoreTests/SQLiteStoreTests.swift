@@ -118,6 +118,10 @@ import TenderCrypto
         let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
         try db.execute("PRAGMA user_version = 99")
         #expect(throws: TenderError.self) { try Self.openStore(home.path) }
+        // Read-only too (tender verify): a later schema is refused, not misread.
+        #expect(throws: TenderError.store("the store has schema version 99; this Tender knows up to \(Schema.version)")) {
+            try SQLiteStore(home: home.path, keys: try KeyDirectory(home: home.path), crypto: OpenSSLLedgerCrypto(), access: .readOnly)
+        }
     }
 
     @Test func homeProblemsAreHomeErrors() throws {
