@@ -21,21 +21,33 @@ extension SQLiteStore {
     /// ledger's signed effects; throws ``TenderError/ledgerTampered(_:)``
     /// naming each account whose stored balance disagrees, or whose anchor is
     /// missing, unsigned or signed by a key the ledger does not trust.
-    /// `trustedKeys`: kid → raw public key of every key verify trusted.
-    func verifyBalances(trustedKeys: [String: [UInt8]]) throws(TenderError) {
+    /// `trustedKeys`: kid → raw public key of every key verify trusted;
+    /// `verified`: the first entries' signed payloads, parsed, as ``LedgerVerifier`` left them
+    /// (entries appended since are read here, in the same transaction as the balances).
+    func verifyBalances(trustedKeys: [String: [UInt8]], verified: [JSONValue]) throws(TenderError) {
         struct Row { let id: String; let balance: Int64; let anchor: String? }
-        let (accounts, entries) = try read(scan: true) { (db) throws(TenderError) -> ([Row], [String]) in
+        let (accounts, total, appended) = try read(scan: true) { (db) throws(TenderError) -> ([Row], Int64, [String]) in
             let accounts = try db.statement("SELECT id, balance_minor, balance_anchor FROM accounts ORDER BY id").rows {
                 Row(id: $0.text(0) ?? "", balance: $0.int64(1), anchor: $0.text(2))
             }
-            return (accounts, try db.statement("SELECT jws FROM ledger ORDER BY sequence").rows { $0.text(0) ?? "" })
+            let count = try db.statement("SELECT COUNT(*) FROM ledger")
+            _ = try count.step()
+            let total = count.int64(0)
+            _ = try count.step()
+            let appended = try db.statement("SELECT jws FROM ledger WHERE sequence > ? ORDER BY sequence", [Int64(verified.count)]).rows {
+                $0.text(0) ?? ""
+            }
+            return (accounts, total, appended)
         }
         guard !accounts.isEmpty else { return }
-        // Every entry's signed payload, by sequence (the signatures were verified before).
-        var payloads: [Int64: JSONValue] = [:]
-        for text in entries {
-            let json = try JSONParser.parse(String(decoding: try CompactJWS(parsing: text).payload, as: UTF8.self))
-            if case let .number(sequence)? = json["sequence"], let n = Int64(sequence) { payloads[n] = json }
+        guard total == Int64(verified.count + appended.count) else {
+            throw .ledgerTampered("the ledger held \(verified.count) records when verified but \(total) when the balances were read")
+        }
+        // Every entry's signed payload; entry `i` has sequence `i + 1` (the chain was verified up to `verified.count`).
+        var payloads = verified
+        payloads.reserveCapacity(verified.count + appended.count)
+        for text in appended {
+            payloads.append(try JSONParser.parse(String(decoding: try CompactJWS(parsing: text).payload, as: UTF8.self)))
         }
         func effects(_ payload: JSONValue?) throws(TenderError) -> PaymentEffects? {
             guard let effects = payload?["ledger"]?["effects"] else { return nil }
@@ -53,8 +65,8 @@ extension SQLiteStore {
                 disagreeing.append("\(account.id) (no valid signed balance)")
                 continue
             }
-            for sequence in payloads.keys.sorted() where sequence > after {
-                let payload = payloads[sequence]
+            for index in Int(min(max(after, 0), Int64(payloads.count)))..<payloads.count {
+                let payload: JSONValue? = payloads[index]
                 var movements: [BalanceMovement] = []
                 switch payload?["type"]?.stringValue {
                 case "payment":
@@ -63,7 +75,8 @@ extension SQLiteStore {
                     guard case let .number(subject)? = payload?["payment"], let paid = Int64(subject),
                         let status = payload?["status"]?.stringValue.flatMap(PaymentStatus.init(rawValue:))
                     else { continue }
-                    movements = try effects(payloads[paid])?.consequences(of: status).movements ?? []
+                    let paidPayload: JSONValue? = paid >= 1 && paid <= Int64(payloads.count) ? payloads[Int(paid) - 1] : nil
+                    movements = try effects(paidPayload)?.consequences(of: status).movements ?? []
                 default:
                     continue
                 }

@@ -5,41 +5,49 @@ import TenderCore
 /// (exactly-once, status changes, the most recent payee) are not signed by
 /// themselves: verify checks each one against the entry's signed payload.
 extension SQLiteStore {
-    /// One stored ledger row, every column as text (nil for NULL).
+    /// One stored ledger row, every checked column as text (nil for NULL), in ``checkedColumns``' order.
     private struct StoredRow {
         let sequence: Int64
-        let values: [String: String?]
-        let jws: String
+        let values: [String?]
     }
 
-    /// The columns checked, in the order of the SELECT below (after sequence and jws).
+    /// The columns checked, in the order of the SELECT below (after sequence).
     private static let checkedColumns = [
         "type", "hash", "idempotency_key", "fingerprint", "account_id", "payee_contact_id", "payee_handle_id", "currency", "amount_minor",
         "effects", "subject", "status",
     ]
 
     /// Throws ``TenderError/ledgerTampered(_:)`` naming the first entry with a
-    /// column that disagrees with its signed payload. Call after the
-    /// signatures and links were verified.
-    func verifyColumns() throws(TenderError) {
+    /// column that disagrees with its signed payload. `payloads` and `hashes`:
+    /// the first entries' signed payloads, parsed, and hashes, as
+    /// ``LedgerVerifier`` left them after verifying their signatures and links;
+    /// every one of these rows is checked (an entry appended since was not verified and is not).
+    func verifyColumns(payloads: [JSONValue], hashes: [String]) throws(TenderError) {
+        let count = Int64(payloads.count)
         let rows = try read(scan: true) { (db) throws(TenderError) -> [StoredRow] in
-            try db.statement("SELECT sequence, jws, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger ORDER BY sequence").rows { row in
-                var values: [String: String?] = [:]
+            try db.statement(
+                "SELECT sequence, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger WHERE sequence <= ? ORDER BY sequence", [count]
+            ).rows { row in
+                var values: [String?] = []
+                values.reserveCapacity(Self.checkedColumns.count)
                 for (index, name) in Self.checkedColumns.enumerated() {
-                    let column = Int32(index + 2)
-                    values[name] = row.isNull(column) ? .some(nil) : .some(name == "amount_minor" || name == "subject" ? String(row.int64(column)) : row.text(column))
+                    let column = Int32(index + 1)
+                    values.append(row.isNull(column) ? nil : name == "amount_minor" || name == "subject" ? String(row.int64(column)) : row.text(column))
                 }
-                return StoredRow(sequence: row.int64(0), values: values, jws: row.text(1) ?? "")
+                return StoredRow(sequence: row.int64(0), values: values)
             }
         }
-        for row in rows {
-            let payload = try CompactJWS(parsing: row.jws).payload
-            let json = try JSONParser.parse(String(decoding: payload, as: UTF8.self))
-            let expected = try expectedColumns(json, hash: try LedgerEntry.hash(ofPayload: payload, crypto: crypto))
-            for name in Self.checkedColumns {
+        guard rows.count == payloads.count else {
+            throw .ledgerTampered("the ledger held \(payloads.count) records when verified but \(rows.count) when its columns were read")
+        }
+        for (index, row) in rows.enumerated() {
+            guard row.sequence == Int64(index) + 1 else {
+                throw .ledgerTampered("record \(index + 1): stored at position \(row.sequence) when its columns were read")
+            }
+            let expected = try expectedColumns(payloads[index], hash: hashes[index])
+            for (column, name) in Self.checkedColumns.enumerated() {
                 guard let want = expected[name] else { continue }  // not derivable from this payload (a record written before v0.1 columns)
-                let have = row.values[name] ?? nil
-                guard have == want else {
+                guard row.values[column] == want else {
                     throw .ledgerTampered("record \(row.sequence): the stored column \(name) disagrees with its signed payload")
                 }
             }

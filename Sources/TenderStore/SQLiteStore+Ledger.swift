@@ -263,8 +263,8 @@ extension SQLiteStore {
     /// root of trust is `trustedKeys` when given (a pinned key), else the first
     /// key this store recorded; later keys are trusted only through signed rotations.
     /// Then checks every column kept beside the records against their signed
-    /// payloads (``verifyColumns()``), and re-derives every account's balance
-    /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:)``).
+    /// payloads (``verifyColumns(payloads:hashes:)``), and re-derives every account's balance
+    /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:verified:)``).
     /// A record whose signature is not stored yet is verified with the one
     /// its seal lets the store compute; the report lists it (`resigned`),
     /// with the records an open signed again after a crash.
@@ -285,8 +285,8 @@ extension SQLiteStore {
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
         var report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
-        try verifyColumns()
-        try verifyBalances(trustedKeys: verifier.trustedKeys)
+        try verifyColumns(payloads: verifier.payloads, hashes: verifier.hashes)
+        try verifyBalances(trustedKeys: verifier.trustedKeys, verified: verifier.payloads)
         // Not the ones this store computed itself and will store with its next write: those are not signed again.
         let computed = computedSignatures.withLock { Set($0.keys) }
         report.resigned = Array(Set(try resignedRecords() + signedNow.filter { !computed.contains($0) })).sorted()

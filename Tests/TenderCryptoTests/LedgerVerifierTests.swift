@@ -46,6 +46,22 @@ import TenderCore
         #expect(try empty.verify([]).headHash == LedgerPosition.genesisHash)
     }
 
+    @Test func aVerifiedChainLeavesEachPayloadAndHashAndAFailedOneNone() throws {
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
+        var entries = try chain(4, signer: signer)
+        var v = verifier(signer)
+        let report = try v.verify(entries)
+        #expect(v.payloads.count == 4 && v.hashes.count == 4 && v.hashes.last == report.headHash)
+        #expect(v.payloads[2]["amount"]?.stringValue == "3.00" && v.payloads[2]["sequence"] == .number("3"))
+        for (index, entry) in entries.enumerated() {
+            let payload = try CompactJWS(parsing: entry.jws).payload
+            #expect(v.hashes[index] == (try LedgerEntry.hash(ofPayload: payload, crypto: crypto)))
+        }
+        entries.remove(at: 1)
+        #expect(throws: TenderError.self) { _ = try v.verify(entries) }
+        #expect(v.payloads.isEmpty && v.hashes.isEmpty)
+    }
+
     @Test func anEditedPayloadIsNamed() throws {
         let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
         var entries = try chain(5, signer: signer)

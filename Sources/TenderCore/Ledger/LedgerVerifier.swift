@@ -42,6 +42,11 @@ public struct LedgerVerifier {
     private var history: [String: [UInt8]] = [:]
     /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
     private var payments: [Int64: (key: String, status: String)] = [:]
+    /// After a successful ``verify(_:checkpoint:progress:)``: entry `i`'s signed payload, parsed, and its hash,
+    /// so the store checks its columns and balances without parsing each record again.
+    public private(set) var payloads: [JSONValue] = []
+    /// After a successful ``verify(_:checkpoint:progress:)``: entry `i`'s hash (``LedgerEntry/hash(ofPayload:crypto:)``).
+    public private(set) var hashes: [String] = []
 
     /// After ``verify(_:checkpoint:)``: every key it trusted (the roots, and each key a verified rotation handed over to).
     public var trustedKeys: [String: [UInt8]] { roots.merging(history) { _, rotated in rotated } }
@@ -68,17 +73,22 @@ public struct LedgerVerifier {
         var previousHash = LedgerPosition.genesisHash
         var hashes: [String] = []
         hashes.reserveCapacity(entries.count)
+        var payloads: [JSONValue] = []
+        payloads.reserveCapacity(entries.count)
+        self.payloads = []
+        self.hashes = []
         var checks: [SignatureCheck] = []
         checks.reserveCapacity(entries.count)
         var used: [String] = []
         var broken: (index: Int, message: String)?
         for (index, entry) in entries.enumerated() {
             do throws(TenderError) {
-                let (check, payload) = try chainStep(entry, expectedSequence: Int64(index) + 1, previousHash: previousHash)
+                let (check, payload, json) = try chainStep(entry, expectedSequence: Int64(index) + 1, previousHash: previousHash)
                 checks.append(check.check)
                 if !used.contains(check.keyID) { used.append(check.keyID) }
                 previousHash = try LedgerEntry.hash(ofPayload: payload, crypto: crypto)
                 hashes.append(previousHash)
+                payloads.append(json)
             } catch {
                 broken = (index, error.message)
                 break
@@ -90,6 +100,8 @@ public struct LedgerVerifier {
         }
         if let broken { throw .ledgerTampered("record \(broken.index + 1): \(broken.message)") }
         if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes) }
+        self.payloads = payloads
+        self.hashes = hashes
         return Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
     }
 
@@ -114,10 +126,10 @@ public struct LedgerVerifier {
         let keyID: String
     }
 
-    /// Checks one entry's place in the chain; returns its signature check and payload bytes.
+    /// Checks one entry's place in the chain; returns its signature check, payload bytes and parsed payload.
     private mutating func chainStep(
         _ entry: LedgerEntry, expectedSequence: Int64, previousHash: String
-    ) throws(TenderError) -> (KeyedCheck, [UInt8]) {
+    ) throws(TenderError) -> (KeyedCheck, [UInt8], JSONValue) {
         guard entry.sequence == expectedSequence else {
             throw .ledgerTampered("stored at position \(entry.sequence); an entry was deleted, inserted or moved")
         }
@@ -148,7 +160,7 @@ public struct LedgerVerifier {
         default: break
         }
         let check = SignatureCheck(signature: jws.signature, message: jws.signingInput, publicKey: key)
-        return (KeyedCheck(check: check, keyID: jws.keyID), jws.payload)
+        return (KeyedCheck(check: check, keyID: jws.keyID), jws.payload, payload)
     }
 
     private static func payloadObject(_ jws: CompactJWS) throws(TenderError) -> JSONValue {
