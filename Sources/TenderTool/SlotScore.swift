@@ -75,6 +75,7 @@ struct SlotScore {
             }
             predicted.removeAll { ["account", "from_account", "to_account"].contains($0.0) }
         }
+        // Each found value matches at most one annotated value of its kind; what is left over on either side is a miss.
         var missing = gold
         var extra: [(String, String)] = []
         for value in predicted {
@@ -82,17 +83,11 @@ struct SlotScore {
         }
         if !missing.isEmpty || !extra.isEmpty { misses.append(Miss(text: line["text"]?.stringValue ?? "", missing: missing, extra: extra)) }
         for kind in Set(gold.map(\.0) + predicted.map(\.0)) {
-            var expected = gold.filter { $0.0 == kind }.map(\.1)
-            let said = predicted.filter { $0.0 == kind }.map(\.1)
+            let annotated = gold.filter { $0.0 == kind }.count
             var row = counts[kind, default: Counts()]
-            row.gold += expected.count
-            row.predicted += said.count
-            for value in said {
-                if let at = expected.firstIndex(of: value) {
-                    row.truePositives += 1
-                    expected.remove(at: at)
-                }
-            }
+            row.gold += annotated
+            row.predicted += predicted.filter { $0.0 == kind }.count
+            row.truePositives += annotated - missing.filter { $0.0 == kind }.count
             counts[kind] = row
         }
     }
