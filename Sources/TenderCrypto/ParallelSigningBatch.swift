@@ -7,7 +7,9 @@ import TenderCore
 /// are added, while the caller prepares the next; the caller signs what is
 /// left at ``finish()``. A worker waiting for the next message spins (yielding
 /// the CPU), so it is already running when the message comes: waking a
-/// sleeping thread on an idle virtual CPU costs tens of microseconds.
+/// sleeping thread on an idle virtual CPU costs tens of microseconds. It
+/// stops spinning once every message the batch can hold is taken: nothing
+/// more can come, and the caller's ``finish()`` needs no worker.
 /// A batch of one is handed to a worker too (the store commits while it is
 /// signed); a pool that is busy leaves the signing to the caller alone.
 /// Dropping the batch abandons it.
@@ -24,6 +26,9 @@ final class ParallelSigningBatch: SigningBatch {
     }
 
     deinit { abandon() }
+
+    /// Whether the pool's workers took part (false when the pool was busy and the caller signs alone).
+    var usesWorkers: Bool { poolStarted }
 
     func add(_ message: [UInt8]) throws(TenderError) {
         guard !ended else { throw .internal("a signing batch got a message after it ended") }
@@ -101,6 +106,7 @@ private final class Messages: @unchecked Sendable {
     func work() {
         while !cancelled.load(ordering: .acquiring) {
             if signNext() { continue }
+            if claimed.load(ordering: .acquiring) >= capacity { return }
             if closed.load(ordering: .acquiring) && claimed.load(ordering: .acquiring) >= added.load(ordering: .acquiring) { return }
             sched_yield()
         }

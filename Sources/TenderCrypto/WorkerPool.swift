@@ -83,6 +83,13 @@ public final class WorkerPool: @unchecked Sendable {
         pthread_mutex_unlock(callers)
     }
 
+    /// How many workers are still inside the current job.
+    var runningWorkers: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return running
+    }
+
     /// With `callers` held: hands `body` over 0..<count to the workers, once the last job has returned on each.
     private func launch(_ body: @escaping (Int) -> Void, count: Int) {
         pthread_mutex_lock(mutex)

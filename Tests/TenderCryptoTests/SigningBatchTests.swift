@@ -69,6 +69,21 @@ import TenderCore
         #expect(ran.load(ordering: .relaxed) == 16)
     }
 
+    @Test func aFullBatchLetsItsWorkersGoBeforeItFinishes() throws {
+        let batch = ParallelSigningBatch(key: key, capacity: 2)
+        defer { batch.abandon() }
+        let messages = messages(2)
+        for message in messages { try batch.add(message) }
+        // Nothing more can be added, so no worker spins on until finish. (When the pool was busy, the batch used none.)
+        var waited = 0
+        while batch.usesWorkers, WorkerPool.shared.runningWorkers > 0, waited < 2_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(!batch.usesWorkers || WorkerPool.shared.runningWorkers == 0)
+        #expect(try batch.finish() == messages.map { try key.sign($0) })
+    }
+
     @Test func batchesFromSeveralThreadsAtOnceAreEachRight() throws {
         let failures = Atomic<Int>(0)
         let signer = self.signer
