@@ -5,10 +5,12 @@ import TenderCore
 /// (exactly-once, status changes, the most recent payee) are not signed by
 /// themselves: verify checks each one against the entry's signed payload.
 extension SQLiteStore {
-    /// One stored ledger row, every checked column as text (nil for NULL), in ``checkedColumns``' order.
+    /// One stored ledger row, every checked column as text (nil for NULL), in ``checkedColumns``' order,
+    /// but a fingerprint kept as its digest (``StoredFingerprint``), which is in `digest` instead.
     private struct StoredRow {
         let sequence: Int64
         let values: [String?]
+        let digest: [UInt8]?
     }
 
     /// The columns checked, in the order of the SELECT below (after sequence).
@@ -29,12 +31,18 @@ extension SQLiteStore {
                 "SELECT sequence, \(Self.checkedColumns.joined(separator: ", ")) FROM ledger WHERE sequence <= ? ORDER BY sequence", [count]
             ).rows { row in
                 var values: [String?] = []
+                var digest: [UInt8]?
                 values.reserveCapacity(Self.checkedColumns.count)
                 for (index, name) in Self.checkedColumns.enumerated() {
                     let column = Int32(index + 1)
+                    if name == "fingerprint", row.isBlob(column) {
+                        digest = row.blob(column)
+                        values.append(nil)
+                        continue
+                    }
                     values.append(row.isNull(column) ? nil : name == "amount_minor" || name == "subject" ? String(row.int64(column)) : row.text(column))
                 }
-                return StoredRow(sequence: row.int64(0), values: values)
+                return StoredRow(sequence: row.int64(0), values: values, digest: digest)
             }
         }
         guard rows.count == payloads.count else {
@@ -44,7 +52,17 @@ extension SQLiteStore {
             guard row.sequence == Int64(index) + 1 else {
                 throw .ledgerTampered("record \(index + 1): stored at position \(row.sequence) when its columns were read")
             }
-            let expected = try expectedColumns(payloads[index], hash: hashes[index])
+            var expected = try expectedColumns(payloads[index], hash: hashes[index])
+            if let digest = row.digest {
+                // A payment row since schema 7: the digest of the signed fingerprint, and no effects beside the signed ones.
+                guard payloads[index]["type"]?.stringValue == "payment", let fingerprint = expected["fingerprint"] ?? nil,
+                    try StoredFingerprint.digest(of: fingerprint, crypto: crypto) == digest
+                else {
+                    throw .ledgerTampered("record \(row.sequence): the stored column fingerprint disagrees with its signed payload")
+                }
+                expected["fingerprint"] = nil
+                expected["effects"] = .some(nil)
+            }
             for (column, name) in Self.checkedColumns.enumerated() {
                 guard let want = expected[name] else { continue }  // not derivable from this payload (a record written before v0.1 columns)
                 guard row.values[column] == want else {

@@ -109,7 +109,7 @@ extension SQLiteStore {
     /// bill paid already, an account missing, funds short), or nil to pay it.
     private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
         if let existing = try payment(idempotencyKey: submission.idempotencyKey, db) {
-            guard existing.fingerprint == submission.fingerprint else { throw Self.conflict }
+            guard try existing.fingerprint.matches(submission.fingerprint, crypto: crypto) else { throw Self.conflict }
             return .alreadyPaid(existing.record)
         }
         if let paid = submission.paidBill {
@@ -143,17 +143,21 @@ extension SQLiteStore {
         try Self.storeBill(bill.with(status: paid.status, paymentDate: paid.on), db)
     }
 
+    /// Inserts a payment's row. The fingerprint is kept as its digest and the
+    /// effects only in the signed payload (``StoredFingerprint``), so a row
+    /// stays near half a page and two share one.
     private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
         let submission = entry.submission
         try db.statement(
             """
             INSERT INTO ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
-                payee_handle_id, currency, amount_minor, effects)
-            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                payee_handle_id, currency, amount_minor)
+            VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [entry.position.sequence, entry.unsigned, entry.seal, entry.hash, submission.idempotencyKey, submission.fingerprint,
+            [entry.position.sequence, entry.unsigned, entry.seal, entry.hash, submission.idempotencyKey,
+             try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto),
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
-             submission.amount.currency.code, submission.amount.minorUnits, submission.effectsJSON]
+             submission.amount.currency.code, submission.amount.minorUnits]
         ).run()
     }
 
@@ -205,14 +209,26 @@ extension SQLiteStore {
         return records
     }
 
+    /// A row keeping only the fingerprint's digest gives the text from its
+    /// signed payload; throws ``TenderError/ledgerTampered(_:)`` when the
+    /// payload does not carry a fingerprint with that digest.
     public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
-        try read { (db) throws(TenderError) in try payment(idempotencyKey: idempotencyKey, db) }
+        guard let found = try read({ (db) throws(TenderError) in try payment(idempotencyKey: idempotencyKey, db) }) else { return nil }
+        switch found.fingerprint {
+        case let .text(text): return (text, found.record)
+        case .digest:
+            let signed = (try? JSONParser.parse(found.record.json))?["ledger"]?["fingerprint"]?.stringValue
+            guard let signed, try found.fingerprint.matches(signed, crypto: crypto) else {
+                throw .ledgerTampered("record \(found.record.sequence): its signed payload does not carry the fingerprint its row keeps")
+            }
+            return (signed, found.record)
+        }
     }
 
-    /// The payment made under `idempotencyKey` and its fingerprint, inside the caller's transaction.
-    private func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
+    /// The payment made under `idempotencyKey` and its fingerprint as stored, inside the caller's transaction.
+    private func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: StoredFingerprint, record: PaymentRecord)? {
         let row = try db.statement("SELECT fingerprint, jws, sequence, seal FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
-        guard try row.step(), let fingerprint = row.text(0) else { return nil }
+        guard try row.step(), let fingerprint = StoredFingerprint(row, column: 0) else { return nil }
         let stored = (jws: row.text(1) ?? "", sequence: row.int64(2), seal: row.text(3))
         _ = try row.step()
         return (fingerprint, try paymentRecord(jws: stored.jws, seal: stored.seal, sequence: stored.sequence, key: idempotencyKey))

@@ -70,7 +70,13 @@ extension SQLiteStore {
         do throws(TenderError) { payload = try JSONParser.parse(record.json) } catch {
             throw .ledgerTampered("record \(sequence): the payload is not JSON")
         }
-        let effects = try effectsText.map { (text) throws(TenderError) in try PaymentEffects(json: try JSONParser.parse(text)) }
+        // Rows written since schema 7 keep the effects only in the signed payload; older ones also in the column.
+        let effects: PaymentEffects?
+        if let signed = payload["ledger"]?["effects"] {
+            effects = try PaymentEffects(json: signed)
+        } else {
+            effects = try effectsText.map { (text) throws(TenderError) in try PaymentEffects(json: try JSONParser.parse(text)) }
+        }
         return StoredPayment(sequence: sequence, record: record, payload: payload, effects: effects)
     }
 

@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 6
+    static let version: Int64 = 7
 
     static let migrations: [String] = [
         """
@@ -131,6 +131,10 @@ enum Schema {
             at_ms INTEGER NOT NULL
         );
         """,
+        // 7: a new payment row keeps its fingerprint as the SHA-256 digest (a BLOB) and its effects only in the signed
+        // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
+        // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
+        "SELECT 1;",
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -98,10 +98,15 @@ import TenderCore
         #expect(throws: TenderError.self) { try store.changeStatus(idempotencyKey: "nobody", to: .failed) }
         #expect(try balances(store) == before && store.ledgerEntries().count == 3 && store.changedStatuses().isEmpty)
 
-        // A payment recorded before schema 4 kept no effects: its status cannot change.
-        try Database(path: home.path + "/" + SQLiteStore.fileName).execute("UPDATE ledger SET effects = NULL WHERE idempotency_key = 'transfer'")
+        // A payment recorded before schema 4 kept no effects, in its record or beside it: its status cannot change.
+        let old = PaymentSubmission(idempotencyKey: "old", fingerprint: "old", amount: try Money(minorUnits: 100, currency: usd), movements: []) {
+            JSONWriter.string(.object($0.members(type: "payment") + [
+                ("id", .string("id-old")), ("intent", .string("send_payment")), ("status", .string("pending")), ("idempotencyKey", .string("old")),
+            ]))
+        }
+        _ = try store.submit(old)
         #expect {
-            try store.changeStatus(idempotencyKey: "transfer", to: .failed)
+            try store.changeStatus(idempotencyKey: "old", to: .failed)
         } throws: { error in
             guard case let .wrongState(message) = error as? TenderError else { return false }
             return message.contains("before Tender kept")

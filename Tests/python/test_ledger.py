@@ -1271,6 +1271,7 @@ COLUMN_EDITS = [
     ("amount_minor", "UPDATE ledger SET amount_minor = 900 WHERE sequence = 2"),
     ("idempotency_key", "UPDATE ledger SET idempotency_key = 'other-key' WHERE sequence = 2"),
     ("fingerprint", "UPDATE ledger SET fingerprint = 'x' WHERE sequence = 2"),
+    ("fingerprint", "UPDATE ledger SET fingerprint = zeroblob(32) WHERE sequence = 2"),
     ("effects", "UPDATE ledger SET effects = '{\"movements\":[],\"onCompletion\":[]}' WHERE sequence = 2"),
     ("payee_contact_id", "UPDATE ledger SET payee_contact_id = 'john-appleseed' WHERE sequence = 2"),
     ("currency", "UPDATE ledger SET currency = 'EUR' WHERE sequence = 2"),

@@ -29,11 +29,10 @@ public struct PaymentSubmission: Sendable {
     public let paidBill: PaidBill?
     /// Balances the store changes when this pending payment later completes (a request's money arriving).
     public let completionMovements: [BalanceMovement]
-    /// Builds the record's JSON once the ledger knows where it goes.
+    /// Builds the record's JSON once the ledger knows where it goes. The
+    /// store reads the fingerprint and effects back from the record's
+    /// `"ledger"` member (``ledgerColumns(idempotencyKey:fingerprint:amount:movements:payee:effects:)``), which it must carry.
     public let makePayload: @Sendable (LedgerPosition) -> String
-    /// What the payment does to the store, as the JSON the ledger keeps beside the record
-    /// (``PaymentEffects/json``), written before any lock is taken.
-    public let effectsJSON: String
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
@@ -47,7 +46,6 @@ public struct PaymentSubmission: Sendable {
         self.paidBill = paidBill
         self.completionMovements = completionMovements
         self.makePayload = makePayload
-        effectsJSON = JSONWriter.string(PaymentEffects(movements: movements, onCompletion: completionMovements, bill: paidBill).json)
     }
 
     /// The signed copy of every column the store keeps beside a payment's record and
