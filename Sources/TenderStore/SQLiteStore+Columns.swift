@@ -35,8 +35,8 @@ extension SQLiteStore {
                 values.reserveCapacity(Self.checkedColumns.count)
                 for (index, name) in Self.checkedColumns.enumerated() {
                     let column = Int32(index + 1)
-                    if name == "fingerprint", row.isBlob(column) {
-                        digest = row.blob(column)
+                    if name == "fingerprint", case let .digest(bytes)? = StoredFingerprint(row, column: column) {
+                        digest = bytes
                         values.append(nil)
                         continue
                     }
@@ -56,7 +56,7 @@ extension SQLiteStore {
             if let digest = row.digest {
                 // A payment row since schema 7: the digest of the signed fingerprint, and no effects beside the signed ones.
                 guard payloads[index]["type"]?.stringValue == "payment", let fingerprint = expected["fingerprint"] ?? nil,
-                    try StoredFingerprint.digest(of: fingerprint, crypto: crypto) == digest
+                    try StoredFingerprint.digest(digest).matches(fingerprint, crypto: crypto)
                 else {
                     throw .ledgerTampered("record \(row.sequence): the stored column fingerprint disagrees with its signed payload")
                 }
