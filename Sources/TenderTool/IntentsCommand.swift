@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import TenderCore
+import TenderWiring
 
 /// `tender intents`: custom intent definition documents (docs/custom-intents.md).
 struct IntentsCommand: ParsableCommand {
@@ -11,7 +12,8 @@ struct IntentsCommand: ParsableCommand {
 
     /// Reads every file in order, handing each document to `each` as it is read; a later file may not
     /// reuse an earlier file's intent names. A file that cannot be read or checked stops the reading with
-    /// a ValidationError naming it.
+    /// a ValidationError naming it. The bytes are read and checked as the library reads a definition
+    /// file (``EngineFactory/readJSON(_:what:)``: strict UTF-8 JSON), so both give one verdict.
     @discardableResult
     static func load(
         _ files: [String], each: (String, IntentDefinitionDocument) -> Void = { _, _ in }
@@ -19,11 +21,12 @@ struct IntentsCommand: ParsableCommand {
         var taken = Set<String>()
         var loaded: [(file: String, document: IntentDefinitionDocument)] = []
         for file in files {
-            let document: IntentDefinitionDocument
-            do {
-                document = try IntentDefinitionDocument(text: try TextFile.read(file), taken: taken)
-            } catch let error as TenderError {
-                throw ValidationError("\(file): \(error.message)")
+            let read: Result<IntentDefinitionDocument, TenderError> = Result { () throws(TenderError) in
+                try IntentDefinitionDocument(json: try EngineFactory.readJSON(file, what: "definition file"), taken: taken)
+            }
+            guard case let .success(document) = read else {
+                if case let .failure(error) = read { throw ValidationError("\(file): \(error.message)") }
+                continue
             }
             taken.formUnion(document.intents.map(\.name))
             loaded.append((file, document))
@@ -41,7 +44,9 @@ struct IntentsCommand: ParsableCommand {
         return matcher
     }
 
-    /// `tender intents check FILE...`: the validation alone; exit 1 with the error.
+    /// `tender intents check FILE...`: the validation alone; exit 1 with the error. Examples the built-in
+    /// model gives to a built-in intent (``CustomIntentOverlap``) are reported on standard output as
+    /// warnings: the file is still valid (the library loads it), but such text never reaches the intent.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check definition files: prints each file's intents, or the first error and exits 1.")
@@ -54,11 +59,18 @@ struct IntentsCommand: ParsableCommand {
 
         func run() throws {
             do {
-                try IntentsCommand.load(files) { file, document in
+                for (file, document) in try IntentsCommand.load(files) {
                     print("\(file): valid, \(document.intents.count) intent\(document.intents.count == 1 ? "" : "s"): "
                         + document.intents.map(\.name).joined(separator: ", "))
+                    for overlap in try CustomIntentOverlap.find(in: document.intents) {
+                        print("\(file): warning: intent \"\(overlap.intent)\" example \"\(overlap.example)\" is \(overlap.builtIn) to the built-in model; "
+                            + "text like it goes to \(overlap.builtIn), never to \(overlap.intent)")
+                    }
                 }
             } catch let error as ValidationError {
+                printError(error.message)
+                throw ExitCode(1)
+            } catch let error as TenderError {
                 printError(error.message)
                 throw ExitCode(1)
             }

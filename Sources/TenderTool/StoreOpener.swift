@@ -53,7 +53,7 @@ enum StoreOpener {
     static func customIntents(_ options: CustomIntentOptions) throws(TenderError) -> CustomIntentCatalog? {
         guard !options.intents.isEmpty else { return nil }
         let catalog = try EngineFactory.customIntents(options.intents)
-        catalog.setHost(options.handler.map(ProgramIntentHost.init))
+        catalog.setHost(options.handler.map { ProgramIntentHost(program: $0, timeoutSeconds: options.handlerTimeout) })
         return catalog
     }
 

@@ -43,7 +43,7 @@ public enum EngineFactory {
         if let givenIntents { customIntents = givenIntents } else { customIntents = try Self.customIntents(configuration.intentFiles) }
         // A restricted custom intent asks through PAM even when the policy restricts nothing else: its
         // service must have a file when one is loaded now; one added later uses it when it has one.
-        let asks = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never })
+        let asks = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never || policy.alwaysRestricts($0) })
         let authenticator = asks
             ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
             : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)

@@ -31,6 +31,7 @@ public final class AuthenticationGate: Sendable {
     public static let open: AuthenticationGate = {
         var policy = AuthenticationPolicy()
         policy.restrictedIntents = []
+        policy.restrictsCustomMoneyMovement = false
         return AuthenticationGate(policy: policy, authenticator: nil, records: nil, clock: StoppedClock())
     }()
 
@@ -39,13 +40,14 @@ public final class AuthenticationGate: Sendable {
     /// authenticated, or why it was not asked (`notRequired`: the policy does
     /// not restrict it; `reused`: the reuse budget covered it), prefixed
     /// "testing mode" when the engine runs with `"testing": true`.
-    /// A custom intent's `restriction` (its definition's rules) is applied with the engine's.
+    /// A custom intent's `restriction` (its definition's rules) is applied with the engine's; `customMovesMoney`
+    /// says it is a custom intent of category `moneyMovement` (restricted unless the policy says otherwise).
     func check(
         intent: String, amount: Money?, payeeID: String, device: String?, restriction: CustomIntentRestriction? = nil,
-        conversation: (any Conversation)?
+        customMovesMoney: Bool = false, conversation: (any Conversation)?
     ) throws(TenderError) -> AuthenticationDenial? {
         guard let records else {
-            let restricted = policy.restrictedIntents.contains(intent) || (restriction.map { $0 != .never } ?? false)
+            let restricted = policy.restricts(intent: intent, customMovesMoney: customMovesMoney) || (restriction.map { $0 != .never } ?? false)
             return restricted ? .systemError("no authentication is configured") : nil
         }
         let mode = policy.testing ? "testing mode (PAM service \(policy.service)\(policy.configDirectory.map { " in \($0)" } ?? "")): " : ""
@@ -54,7 +56,8 @@ public final class AuthenticationGate: Sendable {
             try records.audit(user: user, event: event, intent: intent, detail: mode + detail)
         }
         guard let reason = try policy.requirement(
-            intent: intent, amount: amount, payeeID: payeeID, device: device, restriction: restriction, records: records) else {
+            intent: intent, amount: amount, payeeID: payeeID, device: device, restriction: restriction, customMovesMoney: customMovesMoney,
+            records: records) else {
             try audit(.notRequired, "policy unrestricted: no rule restricts this payment")
             return nil
         }

@@ -12,8 +12,14 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     /// The PAM service of the installed library; any other needs ``testing``.
     public static let productionService = "tender"
 
-    /// Intents that always need authentication.
+    /// Intents that always need authentication: built-in intents' names and custom intents' names
+    /// (a custom intent named here is restricted whatever its definition says).
     public var restrictedIntents: Set<String> = moneyMovingIntents
+    /// Whether every custom intent of category `moneyMovement` always needs authentication, whatever
+    /// its definition's `restricted` says (true by default; a configuration that lists
+    /// `restrictedIntents` replaces the default and sets it false: the list then names every intent,
+    /// built-in or custom, that always asks). Only the host's policy turns it off, never a definition.
+    public var restrictsCustomMoneyMovement = true
     /// Amounts above these (per currency) need authentication for any intent.
     public var aboveAmount: [String: Money] = [:]
     /// A payee never paid before needs authentication.
@@ -55,15 +61,25 @@ public struct AuthenticationPolicy: Equatable, Sendable {
         if let intents = try reader.array("restrictedIntents") {
             var names = Set<String>()
             for item in intents {
-                guard let name = item.stringValue, IntentSchema.named(name) != nil else {
-                    throw .invalidArgument("authentication.restrictedIntents lists an unknown intent")
+                // A built-in intent's name, or a custom intent's (loaded now or later): never one that
+                // differs from a built-in's only by case, which could never match.
+                guard let name = item.stringValue, name.utf8.count <= 64, CustomIntentDefinition.isIdentifier(name),
+                    IntentSchema.named(name) != nil || !IntentDefinitionDocument.reservedNames.contains(name.lowercased())
+                else {
+                    throw .invalidArgument("authentication.restrictedIntents lists something that is not an intent's name (a built-in intent's or a custom intent's)")
                 }
                 names.insert(name)
             }
             restrictedIntents = names
+            restrictsCustomMoneyMovement = false
         }
         if let amounts = reader["aboveAmount"] {
             guard let members = amounts.objectMembers else { throw .invalidArgument("authentication.aboveAmount must be an object of currencies") }
+            // An empty rule would restrict nothing while looking like a limit: refused, not read as "no limit".
+            guard !members.isEmpty else {
+                throw .invalidArgument(
+                    "authentication.aboveAmount lists no currency: give at least one limit (\"0\" restricts every amount of that currency; unlisted currencies are always restricted), or leave the rule out")
+            }
             for member in members {
                 guard let text = member.value.stringValue else { throw .invalidAmount("authentication.aboveAmount.\(member.key) must be a decimal string") }
                 aboveAmount[member.key] = try Money(decimal: text, currency: try Currency(code: member.key), allowZero: true)
@@ -97,16 +113,31 @@ public struct AuthenticationPolicy: Equatable, Sendable {
         if let throttleJSON = reader["throttle"] { throttle = try ThrottlePolicy(json: throttleJSON) }
     }
 
-    /// Whether any intent or rule can ever ask for authentication.
+    /// Whether any intent or rule can ever ask for authentication (custom intents aside: ``restricts(_:)``).
     public var asksAnything: Bool { !restrictedIntents.isEmpty || !aboveAmount.isEmpty || newPayee || newDevice }
 
+    /// Whether the custom intent `definition` always asks, by this policy or by its definition
+    /// (`"restricted": true`): named in ``restrictedIntents``, or moving money while ``restrictsCustomMoneyMovement``.
+    public func alwaysRestricts(_ definition: CustomIntentDefinition) -> Bool {
+        restrictedIntents.contains(definition.name) || (definition.category == .moneyMovement && restrictsCustomMoneyMovement)
+            || definition.restriction == .always
+    }
+
+    /// Whether the policy alone (not a definition) always restricts `intent`; `customMovesMoney` says it is
+    /// a custom intent of category `moneyMovement`.
+    func restricts(intent: String, customMovesMoney: Bool) -> Bool {
+        restrictedIntents.contains(intent) || (customMovesMoney && restrictsCustomMoneyMovement)
+    }
+
     /// Why `payment` needs authentication, or nil when it does not.
-    /// A custom intent's own `restriction` (its definition's `"restricted"`) applies before the engine's rules.
+    /// A custom intent's own `restriction` (its definition's `"restricted"`) applies before the engine's rules;
+    /// it can only add to them: a money-moving custom intent (`customMovesMoney`) is restricted while
+    /// ``restrictsCustomMoneyMovement``, whatever the definition says.
     func requirement(
         intent: String, amount: Money?, payeeID: String, device: String?, restriction: CustomIntentRestriction? = nil,
-        records: any AuthenticationRecords
+        customMovesMoney: Bool = false, records: any AuthenticationRecords
     ) throws(TenderError) -> String? {
-        if restrictedIntents.contains(intent) || restriction == .always { return "restrictedIntent" }
+        if restricts(intent: intent, customMovesMoney: customMovesMoney) || restriction == .always { return "restrictedIntent" }
         if case let .rules(limits, newPayee)? = restriction {
             if let amount, !limits.isEmpty {
                 guard let limit = limits[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed in the definition)" }

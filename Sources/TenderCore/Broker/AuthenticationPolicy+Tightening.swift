@@ -7,6 +7,7 @@ extension AuthenticationPolicy {
     public func tightened(by client: AuthenticationPolicy) -> AuthenticationPolicy {
         var merged = self
         merged.restrictedIntents.formUnion(client.restrictedIntents)
+        merged.restrictsCustomMoneyMovement = restrictsCustomMoneyMovement || client.restrictsCustomMoneyMovement
         merged.newPayee = newPayee || client.newPayee
         merged.newDevice = newDevice || client.newDevice
         merged.reuseSeconds = min(reuseSeconds, client.reuseSeconds)

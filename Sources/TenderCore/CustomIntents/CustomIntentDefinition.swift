@@ -91,6 +91,9 @@ public struct CustomIntentDefinition: Equatable, Sendable {
         if case .rules(let limits, _) = restriction, !limits.isEmpty, !parameters.contains(where: { $0.type == .currencyAmount }) {
             throw .invalidArgument("\(field).restricted.aboveAmount needs a currencyAmount parameter to compare with")
         }
+        if case .rules(_, true) = restriction, !parameters.contains(where: { $0.type == .person || $0.type == .billPayee }) {
+            throw .invalidArgument("\(field).restricted.newPayee needs a person or billPayee parameter: the payee is who is paid, and this intent names none")
+        }
         if !parameters.isEmpty {
             let all = Set(parameters.map(\.name))
             guard shortcutTypes.contains(where: { Set($0.parameters) == all }) else {

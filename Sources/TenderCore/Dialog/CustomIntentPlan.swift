@@ -11,8 +11,11 @@ struct CustomIntentPlan: Sendable {
     let amount: Money?
     /// The account of its account parameter, kept in the record.
     let account: Account?
-    /// Who or what it concerns (a person, bill payee or account id), for the new-payee rule.
+    /// Who is paid: the id of its first person or bill payee parameter's value (else of its account,
+    /// else empty), for the new-payee rule, the reuse window and the record.
     let partyID: String
+    /// The party paid in the person's words (a person's or bill payee's name), nil without one.
+    let payeeWords: String?
 
     var movesMoney: Bool { definition.category == .moneyMovement }
 
@@ -28,13 +31,10 @@ struct CustomIntentPlan: Sendable {
         return .object(members)
     }
 
-    /// The question asked before money moves: the title of the shortcut type that fills the most of the
-    /// parameters that have values (and none that has not), with a question mark: "Round up savings by $5?".
+    /// The question asked before money moves, in Tender's words whatever the definition says: the amount,
+    /// the party paid and the account ("Move $50 to John Appleseed from Checking?", ``CustomPaymentQuestion``).
     var question: String {
-        let filled = Set(values.map(\.key))
-        let title = definition.shortcutTypes.filter { Set($0.parameters).isSubset(of: filled) }.max { $0.parameters.count < $1.parameters.count }?.title
-        let sentence = title?.render(words) ?? "\(definition.title) \(amount.map(PaymentPlan.spoken) ?? "")"
-        return sentence.trimmingCharacters() + "?"
+        CustomPaymentQuestion.sentence(amount: amount.map(PaymentPlan.spoken) ?? "", payee: payeeWords, account: account?.spokenName)
     }
 
     /// The signed record of a money-moving intent the host handled: the parameters, the host's answer

@@ -28,7 +28,7 @@ extension DialogSession {
         }
         lastDenial = try engine.gate.check(
             intent: intentName, amount: plan.amount, payeeID: plan.partyID, device: intent.device, restriction: definition.restriction,
-            conversation: conversation)
+            customMovesMoney: plan.movesMoney, conversation: conversation)
         if let denial = lastDenial { return HandleOutcome(code: .failureCredentialsUnverified, denial: denial) }
         guard let host = engine.customIntents.host else {
             throw .callback("no host handles the custom intent \(definition.name): register one before handle")

@@ -6,7 +6,8 @@
 /// values an example marks count as one placeholder word, since they change from request
 /// to request.
 /// The nearest example decides when it is at least ``threshold`` alike and the built-in
-/// classifier found nothing in scope (or ``strongThreshold`` alike, whatever it found).
+/// classifier found nothing in scope: text the built-in model gives to a built-in intent is
+/// never a custom intent's (``CustomIntentOverlap`` finds examples that it takes).
 /// Values: amounts, people, accounts, payees and dates come from the slot labeller; other
 /// types from the words between the same neighbours as in the nearest example's span.
 /// Immutable and thread-safe.
@@ -15,8 +16,6 @@ public struct CustomIntentMatcher: Sendable {
     /// win over out_of_scope (calibrated on the out-of-scope sentences of CLINC150 and SGD
     /// train with the shipped examples loaded, docs/custom-intents.md).
     public static let threshold: Float = 0.7
-    /// How alike they must be to win over a built-in intent the classifier chose.
-    public static let strongThreshold: Float = 0.8
 
     struct Example {
         let intent: Int

@@ -42,9 +42,8 @@ public enum TextParser {
         let normalised = u.normalised(spans, accounts: try finder.accounts())
         let decision = model.decide(Featurizer.features(normalised: normalised))
         let chosen = DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans)
-        if let match = context.customIntents?.nearest(text), match.similarity >= CustomIntentMatcher.threshold,
-            chosen == "out_of_scope" || match.similarity >= CustomIntentMatcher.strongThreshold
-        {
+        // A custom intent takes only what the built-in model leaves out of scope: a definition never wins a built-in request.
+        if chosen == "out_of_scope", let match = context.customIntents?.nearest(text), match.similarity >= CustomIntentMatcher.threshold {
             return result(try CustomSlotFiller.fill(match, u, spans, finder), language, .model, match.similarity)
         }
         // Text in which the classifier knows no word at all is noise, whatever its letters look like.

@@ -39,7 +39,7 @@ struct CustomIntentDialog: IntentDialog {
         var words: [String: String] = [:]
         var amount: Money?
         var account: Account?
-        var party = ""
+        var payee: (id: String, words: String)?
         for (parameter, resolution) in try settle(&c) {
             guard resolution.result.isResolved else { throw .wrongState("\(parameter.name) is not resolved; resolve and answer first") }
             guard let value = resolution.value else { continue }
@@ -47,9 +47,12 @@ struct CustomIntentDialog: IntentDialog {
             words[parameter.name] = value.words
             if parameter.type == .currencyAmount, amount == nil { amount = value.money }
             if parameter.type == .account, account == nil { account = value.account }
-            if party.isEmpty, let id = value.partyID { party = id }
+            // The party paid is a person or bill payee, never the account the money comes from.
+            if [.person, .billPayee].contains(parameter.type), payee == nil, let id = value.partyID { payee = (id, value.words) }
         }
-        let plan = CustomIntentPlan(definition: definition, values: values, words: words, amount: amount, account: account, partyID: party)
+        let plan = CustomIntentPlan(
+            definition: definition, values: values, words: words, amount: amount, account: account,
+            partyID: payee?.id ?? account?.id ?? "", payeeWords: payee?.words)
         return Confirmation(.ready, [("intent", plan.intentJSON)], plan: .custom(plan))
     }
 
