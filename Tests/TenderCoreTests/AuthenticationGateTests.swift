@@ -229,8 +229,8 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"reuseSeconds":301}"#, #"{"reuseSeconds":-1}"#, #"{"restrictedIntents":["freeze_card"]}"#, #"{"service":"../etc"}"#,
-        #"{"aboveAmount":{"USD":5}}"#, #"{"throttle":{"freeAttempts":-2}}"#, #"{"unknown":true}"#,
+        #"{"reuseSeconds":301}"#, #"{"reuseSeconds":-1}"#, #"{"restrictedIntents":["freeze card"]}"#, #"{"restrictedIntents":["Send_Payment"]}"#, #"{"service":"../etc"}"#,
+        #"{"aboveAmount":{"USD":5}}"#, #"{"aboveAmount":{}}"#, #"{"throttle":{"freeAttempts":-2}}"#, #"{"unknown":true}"#,
     ])
     func badPoliciesAreRefused(json: String) {
         #expect(throws: TenderError.self) { try AuthenticationPolicy(json: try JSONParser.parse(json)) }

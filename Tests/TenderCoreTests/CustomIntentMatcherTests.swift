@@ -22,8 +22,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("how much is left in my coffee expense", "coffee"), ("grocery expense", "grocery"),
-        ("what's left for dining out", "dining out"), ("how much can i still spend on gas", "gas"),
+        ("how much can I still spend on coffee", "coffee"), ("grocery expense", "grocery"),
+        ("what is left of my dining out budget", "dining out"), ("how much can i still spend on gas", "gas"),
     ])
     func anExpenseIsUnderstoodWithItsName(text: String, expense: String) throws {
         let result = try TextParser.parse(text, context: Self.context)
@@ -31,17 +31,17 @@ import Testing
         #expect(result.intent?["expense"] == .string(expense))
     }
 
-    @Test func aRoundUpIsUnderstoodWithItsAmountAndAccount() throws {
-        let plain = try TextParser.parse("round up my savings by 7 dollars", context: Self.context)
+    @Test func aRoundUpIsUnderstoodWithItsAmount() throws {
+        let plain = try TextParser.parse("round up by 7 dollars", context: Self.context)
         #expect(plain.intentName == "round_up_savings")
         #expect(plain.intent?["amount"] == .object([("amount", .string("7.00")), ("currency", .string("USD"))]))
-        #expect(plain.intent?["fromAccount"] == nil)  // this example marks no account: the dialog asks
-        let from = try TextParser.parse("round up savings by $3 from checking", context: Self.context)
-        #expect(from.intent?["fromAccount"] == .object([("nickname", .string("checking"))]))
+        #expect(plain.intent?["fromAccount"] == nil)  // no account said: the dialog asks
     }
 
+    /// Text the built-in model gives to a built-in intent stays there, however alike a custom example is
+    /// (issue 30: "round up my savings by $5" is a transfer to the built-in model, the old example's text).
     @Test(arguments: ["send $5 to John", "what's the weather like", "set a timer for ten minutes", "what is my checking balance",
-                      "search for flights to boston"])
+                      "search for flights to boston", "round up my savings by $5", "how much is left in my vacation expense"])
     func otherRequestsStayWhereTheyWere(text: String) throws {
         let without = try TextParser.parse(text, context: ParseContext(today: Self.context.today))
         let with = try TextParser.parse(text, context: Self.context)
@@ -51,7 +51,7 @@ import Testing
     @Test func aValueIsReadBetweenTheExamplesNeighbours() throws {
         let example = try #require(Self.context.customIntents?.intents.first?.examples.first)
         let span = try #require(example.spans.first)
-        let words = TextToken.tokenize("how much is left in my weekend fun expense").map(\.text)
+        let words = TextToken.tokenize("how much can i still spend on weekend fun").map(\.text)
         let range = try #require(CustomIntentMatcher.valueTokens(span, words: words))
         #expect(words[range] == ["weekend", "fun"])
         #expect(CustomIntentMatcher.valueTokens(span, words: ["hello"]) == nil)

@@ -60,6 +60,7 @@ final class BankHost: CustomIntentHost {
         let authenticator = FakeAuthenticator(password: "s3cret")
         var policy = AuthenticationPolicy()
         policy.restrictedIntents = []
+        policy.restrictsCustomMoneyMovement = false  // the host lets the definitions' rules decide
         var dialog = DialogOptions()
         dialog.requireAgreement = agreement
         dialog.maxPrompts = maxPrompts
@@ -117,7 +118,7 @@ final class BankHost: CustomIntentHost {
         try session.answer(Answer(parameter: "amount", kind: .confirm(true)))
         #expect(try session.resolve().allSatisfy(\.result.isResolved))
         let ready = try session.confirm()
-        #expect(ready.code == .ready && session.confirmationQuestion == "Round up by $3?")
+        #expect(ready.code == .ready && session.confirmationQuestion == "Move $3?")
         let speedy = try Fixtures.session(#"{"intent":"round_up","speed":"sloow"}"#, engine: s.engine)
         #expect(try speedy.resolve()[2].result == .confirmationRequired(.string("slow")))
     }
