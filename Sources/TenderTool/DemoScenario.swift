@@ -40,7 +40,7 @@ struct DemoScenario {
     /// The custom intents of examples/intents, understood from the words: the seed's Expense (the
     /// host supplies the expenses) and the restricted round-up (the amount confirmed, the person's yes, PAM).
     static let custom = [
-        DemoScenario(request: "How much is left in my vacation expense?", intent: nil, replies: []),
-        DemoScenario(request: "Round up my savings by $5", intent: nil, replies: ["yes", "yes"]),
+        DemoScenario(request: "How much can I still spend on vacation?", intent: nil, replies: []),
+        DemoScenario(request: "Round up by $5", intent: nil, replies: ["yes", "yes"]),
     ]
 }

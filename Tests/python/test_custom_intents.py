@@ -57,9 +57,9 @@ def open_engine(home, host, **kwargs):
 def test_expense_from_text_answers_in_the_persons_words(tmp_path):
     host = ExpenseHost()
     with open_engine(tmp_path / "home", host) as engine:
-        parsed = engine.parse("how much is left in my vacation expense")
+        parsed = engine.parse("how much can I still spend on vacation")
         assert parsed.intent == "expense" and parsed.parameters == {"expense": "vacation"}
-        session = engine.session_from_text("how much is left in my vacation expense")
+        session = engine.session_from_text("how much can I still spend on vacation")
         assert session.resolve()["complete"]
         code, response = session.confirm()
         assert code == tender.ResponseCode.READY and "question" not in response
@@ -156,13 +156,13 @@ def test_round_up_is_restricted_and_signed(tmp_path):
     policy = {"restrictedIntents": [], "service": SERVICE, "pamConfigDirectory": os.fspath(pam)}
     with open_engine(tmp_path / "home", host, authentication=policy, testing=True) as engine:
         engine.add_intents(ROUND_UP)
-        session = engine.session_from_text("round up my savings by $5")
+        session = engine.session_from_text("round up by $5")
         first = session.resolve()["parameters"][0]
         assert first["result"] == "confirmationRequired" and first["message"] == "Round up your savings by $5?"
         session.confirm_value("amount", True)
         assert session.resolve()["complete"]
         code, response = session.confirm()
-        assert code == tender.ResponseCode.READY and response["question"] == "Round up savings by $5?"
+        assert code == tender.ResponseCode.READY and response["question"] == "Move $5?"  # Tender's words, not the definition's
         with pytest.raises(tender.NotAgreedError):
             session.handle()
         session.agree(True)

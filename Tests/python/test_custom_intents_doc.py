@@ -25,7 +25,7 @@ def blocks(language):
 def answered_both(done):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "You have $120 left in vacation." in done.stdout
-    assert "Round up savings by $5?" in done.stdout and "Done: $5 moved into your savings." in done.stdout
+    assert "Move $5?" in done.stdout and "Done: $5 moved into your savings." in done.stdout
     assert PASSWORD not in done.stdout + done.stderr
 
 

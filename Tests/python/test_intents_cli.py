@@ -44,4 +44,30 @@ def test_the_same_intent_twice_and_a_missing_file_are_refused(tmp_path):
     twice = tender("check", EXAMPLES[0], EXAMPLES[0])
     assert twice.returncode == 1 and '"expense" is already defined' in twice.stderr
     missing = tender("check", str(tmp_path / "nothing.json"))
-    assert missing.returncode == 1 and "cannot open" in missing.stderr
+    assert missing.returncode == 1 and "cannot be opened" in missing.stderr
+
+
+def test_check_and_the_library_give_one_verdict_on_invalid_utf8(tmp_path):
+    """Issue 30, item 16: a definition with a byte that is not UTF-8 in a string was "valid" to
+    `tender intents check` (the tool read it with replacement characters) and refused by the library."""
+    import libtender as lib
+    text = open(EXAMPLES[0], "rb").read().replace(b'"title": "Expense"', b'"title": "Expense \xff"')
+    path = tmp_path / "latin1.json"
+    path.write_bytes(text)
+    checked = tender("check", str(path))
+    assert checked.returncode == 1 and "not valid UTF-8" in checked.stderr and "valid, 1 intent" not in checked.stdout
+    with pytest.raises(lib.TenderError, match="not valid UTF-8"):
+        lib.Engine(str(tmp_path / "home"), intents=[str(path)])
+
+
+def test_check_reports_examples_the_built_in_model_takes(tmp_path):
+    """Issue 30, item 1: an example that is a built-in request can never reach the custom intent; check says so."""
+    takeover = json.load(open(EXAMPLES[1]))
+    takeover["intents"][0]["examples"] = ["send $50 to John"]
+    path = tmp_path / "takeover.json"
+    path.write_text(json.dumps(takeover))
+    checked = tender("check", str(path))
+    assert checked.returncode == 0, checked.stderr
+    assert 'warning: intent "round_up_savings" example "send $50 to John" is send_payment to the built-in model' in checked.stdout
+    shipped = tender("check", *EXAMPLES)
+    assert shipped.returncode == 0 and "warning" not in shipped.stdout
