@@ -467,8 +467,12 @@ def test_a_bad_service_name_is_refused(tmp_path, pam_dir, service):
 def test_an_unknown_policy_key_is_refused(tmp_path, pam_dir):
     with pytest.raises(tender.InvalidArgumentError):
         tender.Engine(tmp_path / "h", authentication={"restrictedIntents": [], "bogus": 1})
-    with pytest.raises(tender.InvalidArgumentError):
-        tender.Engine(tmp_path / "h", authentication={"restrictedIntents": ["order_pizza"]})
+    # A custom intent's name is a name (issue 30): what is refused is no name, or a built-in's in other case.
+    for names in (["order pizza"], ["Send_Payment"], [""]):
+        with pytest.raises(tender.InvalidArgumentError):
+            tender.Engine(tmp_path / "h", authentication={"restrictedIntents": names})
+    with pytest.raises(tender.InvalidArgumentError, match="aboveAmount lists no currency"):
+        tender.Engine(tmp_path / "h", authentication={"restrictedIntents": [], "aboveAmount": {}})
 
 
 # ------------------------------------------------------------ throttling

@@ -57,7 +57,7 @@ def test_check_and_the_library_give_one_verdict_on_invalid_utf8(tmp_path):
     checked = tender("check", str(path))
     assert checked.returncode == 1 and "not valid UTF-8" in checked.stderr and "valid, 1 intent" not in checked.stdout
     with pytest.raises(lib.TenderError, match="not valid UTF-8"):
-        lib.Engine(str(tmp_path / "home"), intents=[str(path)])
+        lib.Engine(str(tmp_path / "home"), authentication={"restrictedIntents": []}, intents=[str(path)])
 
 
 def test_check_reports_examples_the_built_in_model_takes(tmp_path):
