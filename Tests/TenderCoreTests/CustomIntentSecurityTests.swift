@@ -158,6 +158,28 @@ import Testing
         #expect(try pay("100", "John Appleseed").handle().code == .success && s.authenticator.timesAsked == 2)
     }
 
+    @Test func severalPeoplePaidAtOnceAreOnePartyForNewPayeeAndReuse() throws {
+        let split = #"""
+            {"intents": [{"name": "split", "category": "moneyMovement", "restricted": {"newPayee": true},
+              "parameters": [
+                {"name": "amount", "type": "currencyAmount", "required": true, "prompts": {"needsValue": "How much?"}},
+                {"name": "friends", "type": "person", "list": true, "required": true, "prompts": {"needsValue": "Who?"}}],
+              "shortcutTypes": [{"parameters": ["amount", "friends"], "title": "Split ${amount}"}],
+              "responses": {"success": "Split."}}]}
+            """#
+        var policy = try AuthenticationPolicy(json: try JSONParser.parse(#"{"restrictedIntents": []}"#))
+        policy.reuseSeconds = 60
+        let s = try setup(split, policy: policy)
+        s.records.markPaid("tim-cook")
+        let both = try confirmed(s, #"{"intent":"split","amount":{"amount":"40","currency":"USD"},"friends":[{"name":"Tim Cook"},{"name":"John Appleseed"}]}"#)
+        #expect(both.confirmationQuestion == "Move $40 to Tim Cook and John Appleseed?")
+        #expect(try both.handle().code == .success && s.authenticator.timesAsked == 1)  // John was never paid: asked
+        #expect(s.records.auditLog.contains { $0.contains("newPayee (the definition's)") })
+        // The grant covers the same people only.
+        let other = try confirmed(s, #"{"intent":"split","amount":{"amount":"10","currency":"USD"},"friends":[{"name":"Tim Cook"},{"name":"John Baily"}]}"#)
+        #expect(try other.handle().code == .success && s.authenticator.timesAsked == 2)
+    }
+
     @Test func aNewPayeeRuleNeedsAPersonOrPayeeParameter() throws {
         let roundUp = try String(contentsOfFile: IntentDefinitionDocumentTests.repository + "/examples/intents/round-up.json", encoding: .utf8)
             .replacingFirst(#""restricted": true"#, with: #""restricted": {"newPayee": true}"#)

@@ -174,13 +174,17 @@ struct CustomIntentDialog: IntentDialog {
         let choices = try Self.choices(p, of: definition, c.engine)
         var values: [JSONValue] = []
         var words: [String] = []
+        var parties: [String] = []
         for item in items {
             if case let .money(amount) = item, let reason = c.limitViolation(amount) { return c.askValue(p.name, .unsupported(reason: reason.rawValue)) }
             guard let (json, said) = try listItem(item, p, choices, c) else { return c.askValue(p.name, Self.notAmong(p)) }
             values.append(json)
             words.append(said)
+            if let id = json["id"]?.stringValue, [.person, .billPayee].contains(p.type) { parties.append(id) }
         }
-        return Resolution(p.name, .success(.array(values)), Settled(json: .array(values), words: CustomValueWords.list(words)))
+        // Several people or payees are one party for the gate: never paid before, and a reuse covers only the same ones.
+        let party = parties.isEmpty ? nil : Array(Set(parties)).sorted().joined(separator: ",")
+        return Resolution(p.name, .success(.array(values)), Settled(json: .array(values), words: CustomValueWords.list(words), partyID: party))
     }
 
     private func listItem(_ item: ParameterValue, _ p: CustomParameter, _ choices: [String]?, _ c: DialogContext) throws(TenderError) -> (JSONValue, String)? {
