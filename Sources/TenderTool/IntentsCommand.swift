@@ -16,21 +16,23 @@ struct IntentsCommand: ParsableCommand {
     /// file (``EngineFactory/readJSON(_:what:)``: strict UTF-8 JSON), so both give one verdict.
     @discardableResult
     static func load(
-        _ files: [String], each: (String, IntentDefinitionDocument) -> Void = { _, _ in }
+        _ files: [String], each: (String, IntentDefinitionDocument) throws -> Void = { _, _ in }
     ) throws -> [(file: String, document: IntentDefinitionDocument)] {
         var taken = Set<String>()
         var loaded: [(file: String, document: IntentDefinitionDocument)] = []
         for file in files {
+            // A Result, not do/catch: the compiler of Swift 6.3 crashes on a typed catch here.
             let read: Result<IntentDefinitionDocument, TenderError> = Result { () throws(TenderError) in
                 try IntentDefinitionDocument(json: try EngineFactory.readJSON(file, what: "definition file"), taken: taken)
             }
-            guard case let .success(document) = read else {
-                if case let .failure(error) = read { throw ValidationError("\(file): \(error.message)") }
-                continue
+            let document: IntentDefinitionDocument
+            switch read {
+            case let .success(read): document = read
+            case let .failure(error): throw ValidationError("\(file): \(error.message)")
             }
             taken.formUnion(document.intents.map(\.name))
             loaded.append((file, document))
-            each(file, document)
+            try each(file, document)
         }
         return loaded
     }
@@ -49,7 +51,7 @@ struct IntentsCommand: ParsableCommand {
     /// warnings: the file is still valid (the library loads it), but such text never reaches the intent.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check definition files: prints each file's intents, or the first error and exits 1.")
+            abstract: "Check definition files: prints each file's intents and examples the built-in intents take, or the first error and exits 1.")
 
         @Argument(help: "Definition files (JSON), read in order.") var files: [String]
 
@@ -59,7 +61,7 @@ struct IntentsCommand: ParsableCommand {
 
         func run() throws {
             do {
-                for (file, document) in try IntentsCommand.load(files) {
+                try IntentsCommand.load(files) { file, document in
                     print("\(file): valid, \(document.intents.count) intent\(document.intents.count == 1 ? "" : "s"): "
                         + document.intents.map(\.name).joined(separator: ", "))
                     for overlap in try CustomIntentOverlap.find(in: document.intents) {

@@ -113,7 +113,7 @@ public struct AuthenticationPolicy: Equatable, Sendable {
         if let throttleJSON = reader["throttle"] { throttle = try ThrottlePolicy(json: throttleJSON) }
     }
 
-    /// Whether any intent or rule can ever ask for authentication (custom intents aside: ``restricts(_:)``).
+    /// Whether any built-in intent or rule can ever ask for authentication (a custom intent: ``alwaysRestricts(_:)``).
     public var asksAnything: Bool { !restrictedIntents.isEmpty || !aboveAmount.isEmpty || newPayee || newDevice }
 
     /// Whether the custom intent `definition` always asks, by this policy or by its definition
