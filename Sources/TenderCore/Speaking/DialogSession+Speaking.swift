@@ -25,9 +25,10 @@ extension DialogSession {
             var resolution = ParameterResolution(parameter: item.parameter, result: result, message: item.message)
             let help = try RefusalHelp.offers(for: item, of: intent.schema, results: results, engine: engine, directory: directory)
             if !help.isEmpty { offers[item.parameter] = help }
+            let prompt = speaker.helpPrompt(item)
             resolution.help = help.map { offer in
                 var option = offer.option
-                option.say = speaker.optionWords(option, prompt: "")
+                option.say = speaker.optionWords(option, prompt: prompt)
                 return option
             }
             resolution.say = speaker.say(resolution, help: resolution.help)

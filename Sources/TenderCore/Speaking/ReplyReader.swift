@@ -52,8 +52,9 @@ public enum ReplyReader {
     ) -> Reply {
         if isCancel(said) { return .cancel }
         let table = language.sentences
+        // The words said for an option: the session's (`say`), else its label.
         let speaker = { (option: ResolutionOption, prompt: String) in
-            prompt == "handle" ? table.handleLabel(option.label) : option.label
+            option.say ?? (prompt == "handle" ? table.handleLabel(option.label) : option.label)
         }
         switch open.result {
         case let .disambiguation(prompt, options):
@@ -113,14 +114,14 @@ public enum ReplyReader {
         let vocabulary = language.replyWords
         let tokens = text.split(separator: " ").map(String.init)
         // A position: "2", "the second one", "la segunda", "last".
-        let positions = tokens.compactMap { token -> Int? in Int(token).flatMap { $0 <= 99 ? $0 : nil } ?? vocabulary.ordinals[token] }
+        let positions = tokens.compactMap { token -> Int? in Int(token).flatMap { (1...99).contains($0) ? $0 : nil } ?? vocabulary.ordinals[token] }
         let rest = tokens.filter { Int($0) == nil && vocabulary.ordinals[$0] == nil && !vocabulary.filler.contains($0) }
         if rest.isEmpty, !positions.isEmpty {
             // "the second one": the position that is not the word "one".
             let position = tokens.compactMap { token -> Int? in
-                ["one", "uno", "una"].contains(token) ? nil : Int(token) ?? vocabulary.ordinals[token]
+                ["one", "uno", "una"].contains(token) ? nil : Int(token).flatMap { (1...99).contains($0) ? $0 : nil } ?? vocabulary.ordinals[token]
             }.first ?? positions[0]
-            if position == 0 { return options.last }
+            if position == -1 { return options.last }
             return options.indices.contains(position - 1) ? options[position - 1] : nil
         }
         // Whole words of one option only, three letters at least.

@@ -9,7 +9,7 @@ struct ReplyWords: Sendable {
     let no: [String]
     /// Whole replies that end the dialog.
     let cancel: [String]
-    /// Words naming a position: "first" → 1, "last" → 0 (the last option).
+    /// Words naming a position: "first" → 1, "last" → -1 (the last option).
     let ordinals: [String: Int]
     /// Words that carry nothing in a choice ("the", "one", "number").
     let filler: Set<String>
@@ -23,7 +23,7 @@ struct ReplyWords: Sendable {
         ordinals: [
             "first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3, "3rd": 3, "three": 3, "fourth": 4, "4th": 4,
             "four": 4, "fifth": 5, "5th": 5, "five": 5, "sixth": 6, "6th": 6, "six": 6, "seventh": 7, "seven": 7, "eighth": 8, "eight": 8,
-            "ninth": 9, "nine": 9, "tenth": 10, "ten": 10, "last": 0,
+            "ninth": 9, "nine": 9, "tenth": 10, "ten": 10, "last": -1,
         ],
         filler: ["the", "number", "option", "please", "choice", "that", "is", "it", "i", "mean", "want", "to", "one", "person", "account"])
 
@@ -37,8 +37,8 @@ struct ReplyWords: Sendable {
             "primero": 1, "primera": 1, "primer": 1, "1º": 1, "1ª": 1, "uno": 1, "una": 1, "segundo": 2, "segunda": 2, "2º": 2, "2ª": 2, "dos": 2,
             "tercero": 3, "tercera": 3, "tercer": 3, "3º": 3, "3ª": 3, "tres": 3, "cuarto": 4, "cuarta": 4, "cuatro": 4, "quinto": 5,
             "quinta": 5, "cinco": 5, "sexto": 6, "sexta": 6, "seis": 6, "séptimo": 7, "séptima": 7, "siete": 7, "octavo": 8, "octava": 8,
-            "ocho": 8, "noveno": 9, "novena": 9, "nueve": 9, "décimo": 10, "décima": 10, "diez": 10, "último": 0, "última": 0, "ultimo": 0,
-            "ultima": 0,
+            "ocho": 8, "noveno": 9, "novena": 9, "nueve": 9, "décimo": 10, "décima": 10, "diez": 10, "último": -1, "última": -1, "ultimo": -1,
+            "ultima": -1,
         ],
         filler: ["el", "la", "lo", "los", "las", "número", "numero", "opción", "opcion", "por", "favor", "de", "a", "al", "que", "quiero",
                  "ese", "esa", "persona", "cuenta"])

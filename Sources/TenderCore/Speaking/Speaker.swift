@@ -48,7 +48,7 @@ struct Speaker {
             if !help.isEmpty {
                 let frame = table.youCouldSay("")
                 let budget = Self.maxLength - base.count - 1 - frame.count
-                if budget > 8 { return base + " " + table.youCouldSay(table.options(help.map { optionWords($0, prompt: "") }, budget: budget)) }
+                if budget > 8 { return base + " " + table.youCouldSay(table.options(help.map { optionWords($0, prompt: helpPrompt(resolution)) }, budget: budget)) }
                 return base
             }
             let next = [UnsupportedReason.insufficientFunds, .noAccount, .credentialsUnverified].contains(reason) ? nil : table.needs(subject)
@@ -58,9 +58,23 @@ struct Speaker {
 
     /// The words to say for one option: a name, a handle's label in the language, an account.
     func optionWords(_ option: ResolutionOption, prompt: String) -> String {
-        let label = prompt == "handle" ? table.handleLabel(option.label) : option.label
+        var label = prompt == "handle" ? table.handleLabel(option.label) : option.label
         if prompt == "account", AccountType(rawValue: label) != nil { return table.caseName(label) }
+        // "Electric Company, 12 Main Street" → "Electric Company (12 Main Street)": a list of them stays clear.
+        if prompt == "billPayee", let comma = label.firstRange(of: ", ") {
+            label = label[..<comma.lowerBound] + " (" + label[comma.upperBound...] + ")"
+        }
         return String(label.prefix(60))
+    }
+
+    /// The kind of the options offered instead of a refused value ("account", "billPayee"), as a disambiguation's prompt names it.
+    func helpPrompt(_ resolution: ParameterResolution) -> String {
+        switch intent.schema.kind(of: resolution.parameter) {
+        case .account?: return "account"
+        case .billPayee?: return "billPayee"
+        case .person?: return "person"
+        default: return ""
+        }
     }
 
     /// `sentence` when it is short enough, else `shorter`.
