@@ -675,6 +675,28 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_confirm(tender_session 
 TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *session, int yes);
 
 /**
+ * Reads the person's reply, as they said or typed it (UTF-8 text), to the
+ * question they were last asked, in the dialog's language, and acts on it:
+ * an answer to the first open question of the last resolve (an option by its
+ * position, "the second one", "la segunda", or its whole name; yes or no,
+ * "sí", "vale"; a value in words, "20 dollars"; then resolve again), yes or no
+ * to the question before money moves (as tender_session_agree()), or the end
+ * of the dialog ("cancel", "stop", "never mind", "cancela", "olvídalo":
+ * nothing is paid and later calls fail with TENDER_E_DIALOG_ENDED). A fragment
+ * of a name ("ly", "w") never picks an option. Writes the reply document to
+ * *json_out: `{"reply": "answer" | "agree" | "cancel" | "unclear",
+ * "answer"?: {...}, "yes"?: bool, "say"?: "..."}`; "unclear" changed nothing
+ * and its "say" tells the person why and what to say (docs/dialog.md). Free
+ * it with tender_string_free(). Symbol version TENDER_1.2 (soname unchanged).
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
+ * TENDER_E_WRONG_STATE (no question awaits a reply: resolve or confirm first;
+ * a brokered session, whose replies the host reads), TENDER_E_DIALOG_ENDED,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK. Not thread-safe on one session.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_session_reply(tender_session *session, const char *text, size_t text_len,
+                                                               char **json_out, size_t *len_out);
+
+/**
  * Handles a confirmed intent: re-authenticates the person when the engine's
  * policy asks for it (the reuse window may spare it), then pays exactly once
  * (or, for a search, answers its result), and writes the response code to
