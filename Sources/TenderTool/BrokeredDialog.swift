@@ -84,7 +84,10 @@ final class BrokeredDialog: PlayableDialog {
         }
         var resolution = ParameterResolution(parameter: parameter, result: result, message: try reader.string("message"))
         resolution.say = try reader.string("say")
-        if case .unsupported = result { resolution.help = try options(reader) }
+        switch result {
+        case .unsupported, .needsValue: resolution.help = try options(reader)
+        default: break
+        }
         return resolution
     }
 

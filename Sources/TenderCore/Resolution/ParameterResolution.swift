@@ -7,7 +7,8 @@ public struct ParameterResolution: Equatable, Sendable {
     public let message: String?
     /// The sentence to say to the person for this result, in their language (docs/dialog.md); nil for success and notRequired.
     public var say: String?
-    /// For an unsupported result: what may be said instead (the accounts, people, payees or values there are), answered with `choose`.
+    /// For an unsupported (or a missing account's or bill payee's needsValue) result: what may be said instead (the accounts,
+    /// people, payees or values there are), answered with `choose`.
     public var help: [ResolutionOption] = []
 
     public init(parameter: String, result: ResolutionResult, message: String? = nil) {
@@ -28,7 +29,9 @@ public struct ParameterResolution: Equatable, Sendable {
         case let .unsupported(reason):
             members.append(("reason", .string(reason)))
             if !help.isEmpty { members.append(("options", .array(help.map(\.json)))) }
-        case .needsValue, .notRequired:
+        case .needsValue:
+            if !help.isEmpty { members.append(("options", .array(help.map(\.json)))) }
+        case .notRequired:
             break
         }
         if let message { members.append(("message", .string(message))) }

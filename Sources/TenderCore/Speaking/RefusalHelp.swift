@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What may be said instead of a refused value: the accounts, people or bill payees the directory
-/// holds, or a custom parameter's values or cases. Each offer is an option (the id to choose, the
+/// holds, or a custom parameter's values or cases; for a missing account or bill payee, the ones there are. Each offer is an option (the id to choose, the
 /// label to say) and the value answering with it supplies.
 struct RefusalHelp {
     /// One thing the person may say instead.
@@ -17,8 +17,18 @@ struct RefusalHelp {
     static func offers(
         for resolution: ParameterResolution, of schema: IntentSchema, results: [ParameterResolution], engine: Engine, directory: any Directory
     ) throws(TenderError) -> [Offer] {
-        guard case let .unsupported(code) = resolution.result else { return [] }
-        let reason = UnsupportedReason(rawValue: code)
+        let reason: UnsupportedReason?
+        switch resolution.result {
+        case let .unsupported(code): reason = UnsupportedReason(rawValue: code)
+        case .needsValue:
+            // A missing account or bill payee: the few there are, to choose from.
+            switch schema.kind(of: resolution.parameter) {
+            case .account?: reason = .noMatchingAccount
+            case .billPayee?: reason = .noMatchingBillPayee
+            default: return []
+            }
+        default: return []
+        }
         if let custom = schema.custom?.parameter(resolution.parameter), custom.type != .account, custom.type != .person, custom.type != .billPayee {
             guard reason == nil || reason == .unknownValue, let definition = schema.custom else { return [] }
             let names: [String]

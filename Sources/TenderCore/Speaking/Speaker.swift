@@ -39,21 +39,25 @@ struct Speaker {
             }
             return fit(table.didYouMean(valueWords(value)), or: table.didYouMean(""))
         case .needsValue:
-            return fit(message ?? table.needs(subject), or: table.needs(subject))
+            let base = fit(message ?? table.needs(subject), or: table.needs(subject))
+            return withHelp(base, help, resolution)
         case let .unsupported(code):
             let reason = UnsupportedReason(rawValue: code)
             let said = saidWords(resolution.parameter)
             let base = fit(message ?? table.refused(subject, reason, said: said, limit: limit(reason, resolution.parameter)),
                            or: table.refused(subject, reason, said: nil, limit: nil))
-            if !help.isEmpty {
-                let frame = table.youCouldSay("")
-                let budget = Self.maxLength - base.count - 1 - frame.count
-                if budget > 8 { return base + " " + table.youCouldSay(table.options(help.map { optionWords($0, prompt: helpPrompt(resolution)) }, budget: budget)) }
-                return base
-            }
+            if !help.isEmpty { return withHelp(base, help, resolution) }
             let next = [UnsupportedReason.insufficientFunds, .noAccount, .credentialsUnverified].contains(reason) ? nil : table.needs(subject)
             return next.map { base.count + 1 + $0.count <= Self.maxLength ? base + " " + $0 : base } ?? base
         }
+    }
+
+    /// `base` followed by what may be said ("You could say Checking or Savings."), as much of it as fits.
+    private func withHelp(_ base: String, _ help: [ResolutionOption], _ resolution: ParameterResolution) -> String {
+        guard !help.isEmpty else { return base }
+        let budget = Self.maxLength - base.count - 1 - table.youCouldSay("").count
+        guard budget > 8 else { return base }
+        return base + " " + table.youCouldSay(table.options(help.map { optionWords($0, prompt: helpPrompt(resolution)) }, budget: budget))
     }
 
     /// The words to say for one option: a name, a handle's label in the language, an account.
