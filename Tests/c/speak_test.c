@@ -42,7 +42,7 @@ static const char *say_of(const char *json, const char *from, char *out, size_t 
     return out;
 }
 
-/* The sentence of the first open question of a resolve: the "say" after its first open result. */
+/* The sentence of the first open question of a resolve: the "say" of its first open result. */
 static const char *question(tender_session *s, char *out, size_t size) {
     char *json = NULL;
     CHECK_RC(tender_session_resolve(s, &json, NULL), TENDER_OK);
@@ -50,6 +50,10 @@ static const char *question(tender_session *s, char *out, size_t size) {
     if (!open) open = strstr(json, "\"result\":\"needsValue\"");
     if (!open) open = strstr(json, "\"result\":\"confirmationRequired\"");
     if (!open) open = strstr(json, "\"result\":\"unsupported\"");
+    /* The result's own "say" comes after its options (each of which has one too). */
+    const char *options = open ? strstr(open, "\"options\":[") : NULL;
+    const char *next = open ? strstr(open + 1, "{\"parameter\"") : NULL;
+    if (options && (!next || options < next)) open = strstr(options, "],\"say\":\"");
     const char *said = open ? say_of(json, open, out, size) : NULL;
     if (!said) out[0] = '\0';
     tender_string_free(json);
