@@ -256,6 +256,11 @@ import Testing
         _ = try session.confirm()
         _ = try session.handle()
         #expect(directory.balance("nest") == 898_000)
+        // The value as said, without the words that name nothing ("de vacaciones" → "vacaciones").
+        let spanish = try DialogSession(engine: engine, json: try JSONParser.parse(
+            #"{"intent": "transfer_money", "language": "es", "fromAccount": {"nickname": "de vacaciones"}, "toAccount": {"id": "savings"}}"#))
+        #expect(try spanish.resolve().first?.say
+            == "No tienes ninguna cuenta llamada vacaciones. Puedes decir Checking, Safe-to-Spend, NestEgg o Travel Card.")
     }
 
     @Test func aRefusedCustomValueOffersTheHostsValues() throws {

@@ -31,6 +31,8 @@ protocol SentenceTable: Sendable {
     func confirmPayBill(amount: String, to payee: String, from account: String?, on day: String?) -> String
     func confirmTransfer(amount: String, from: String?, to: String, on day: String?) -> String
     /// A custom intent's confirmation from its own title, already in words ("Round up savings by $5").
+    /// A confirmation in Tender's own words for a custom intent that moves money (the amount and who is
+    /// paid, whatever its definition says) belongs in this table too, beside the built-in intents' ones.
     func confirmTitle(_ title: String) -> String
     /// Added to a confirmation when there is a fee: "The fee is $0.50.".
     func fee(_ amount: String) -> String

@@ -86,6 +86,9 @@ struct Speaker {
         sentence.count <= Self.maxLength ? sentence : String(shorter.prefix(Self.maxLength))
     }
 
+    /// Words that lead a value as the labeller hears it and name nothing ("my vacation", "de vacaciones").
+    private static let leadingWords: Set<String> = ["my", "the", "a", "mi", "mis", "la", "el", "los", "las", "de", "del", "tu"]
+
     /// The parameter's value as the person said it, for a refusal ("You have no account called Travel."); nil when unsaid.
     private func saidWords(_ parameter: String) -> String? {
         let text: String?
@@ -96,7 +99,10 @@ struct Speaker {
         case let .text(value)?, let .phrase(value)?: text = value
         default: text = nil
         }
-        return text.map { String($0.trimmingCharacters().prefix(40)) }.flatMap { $0.isEmpty || $0.contains("{") ? nil : $0 }
+        guard var words = text?.trimmingCharacters().split(separator: " ") else { return nil }
+        while words.count > 1, let first = words.first, Self.leadingWords.contains(first.lowercased()) { words.removeFirst() }
+        let said = String(words.joined(separator: " ").prefix(40))
+        return said.isEmpty || said.contains("{") ? nil : said
     }
 
     /// The limit an amount broke, in words ("$10,000").
