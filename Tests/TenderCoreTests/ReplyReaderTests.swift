@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 @testable import TenderCore
+import PropertyBased
 
 /// Replies in the person's language (``DialogSession/reply(_:)``, ``ReplyReader``): yes and no,
 /// positions, whole-word names, never a fragment, and the words that end a dialog with nothing paid.
@@ -113,5 +114,50 @@ import Testing
         #expect(try session.resolve().first { !$0.result.isResolved }?.say == "How much?")
         #expect(try session.reply("20 dollars") == .answer(Answer(parameter: "currencyAmount", kind: .value(try JSONParser.parse(#"{"amount":"20.00","currency":"USD"}"#)))))
         #expect(try session.resolve().allSatisfy(\.result.isResolved))
+    }
+}
+
+/// Random replies to random turns: a reply never picks an option with a fragment, never pays, and
+/// after "cancel" nothing can be paid; no reply fails with anything but a state error.
+@Suite struct ReplyPropertyTests {
+    static let words = [
+        "y", "ly", "j", "jo", "w", "m", "h", "yes", "sí", "no", "vale", "nope", "2", "0", "99", "the second one", "la segunda", "last",
+        "baily", "john", "John Baily", "appleseed", "mobile", "móvil", "home", "casa", "20 dollars", "{", "\"x\"", "cancel", "olvídalo",
+        "stop", "maybe", "🙂", "", "   ", "Baily!", "john appleseed baily",
+    ]
+
+    @Test func randomRepliesKeepTheInvariants() async {
+        let replies = Gen.element(of: Self.words).compactMap { $0 }.array(of: 1...12)
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1), replies) { language, replies in
+            try Self.play(language == 0 ? .english : .spanish, replies)
+        }
+    }
+
+    static func play(_ language: SpeechLanguage, _ replies: [String]) throws {
+        let (engine, directory, ledger) = try SpeakingTests.engine(language, agreement: true)
+        let session = try DialogSession(engine: engine, json: try JSONParser.parse(ReplyReaderTests.johns))
+        var cancelled = false
+        for said in replies {
+            do {
+                var results = try session.resolve()
+                if results.allSatisfy(\.result.isResolved), session.awaitedReply != "confirmation" { _ = try session.confirm() }
+                results = results.filter { !$0.result.isResolved }
+                let reply = try session.reply(said)
+                if case let .answer(answer) = reply, case .choose = answer.kind {
+                    let letters = said.filter(\.isLetter).count
+                    #expect(letters >= 3 || Int(said) != nil || said.contains("segunda"), "\"\(said)\" chose an option")
+                }
+                if reply == .cancel { cancelled = true }
+                if let say = session.say(reply) { #expect(say.count <= Speaker.maxLength) }
+            } catch {
+                switch error {
+                case .wrongState, .dialogEnded: break
+                default: Issue.record("\"\(said)\" failed with \(error)")
+                }
+            }
+        }
+        // Replies alone never pay: handle does, after the person's yes.
+        #expect(try ledger.records().isEmpty && directory.balance("checking") == 100_000)
+        if cancelled { #expect(throws: TenderError.self) { try session.handle() } }
     }
 }
