@@ -622,6 +622,11 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
  * failed, or a custom intent's values callback failed or is missing). A custom
  * intent's results also carry "message", its definition's words for the question.
+ * Every result that asks something carries "say", the sentence to say to the
+ * person in their language (the intent's "language", else the engine's
+ * "locale"), at most 160 characters; each option its own "say"; a refused
+ * value (or a missing account or bill payee) "options" of what there is
+ * (docs/dialog.md).
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
@@ -649,7 +654,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_answer(tender_session *
  * resolved "intent", the paying "account", "billDetails", "fee", a search's
  * "result" and, for an intent that moves money and answers ready,
  * "question": the words to ask the person, e.g. "Send $20 to John Baily from
- * Checking? There is no fee.". Free it with tender_string_free().
+ * Checking? There is no fee.", and "say", the same question (or a failure's
+ * reason) in the person's language. Free it with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
  * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CALLBACK (the host's lookup or can_send failed).
@@ -709,7 +715,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_reply(tender_session *s
  * (docs/outcome.md), one JSON object holding everything handle answers:
  * "code"; on success the payment "record" (the signed JSON) and its compact
  * "jws", or a search's "result"; after a denial, "denial": {"reason":
- * "wrongCredentials" | "cancelled" | "throttled" | ..., "message"}. Free it
+ * "wrongCredentials" | "cancelled" | "throttled" | ..., "message"}; and "say",
+ * the outcome in the person's language ("Sent $50 to John Baily."). Free it
  * with tender_string_free(). The debit, the record and the idempotency key
  * are one durable transaction. Handling again, or from another session or
  * process with the same idempotency key, returns the original record and
