@@ -227,6 +227,15 @@ import Testing
         ])
     }
 
+    @Test func aSearchSaysWhatItFound() throws {
+        #expect(try play(#"{"intent": "search_for_accounts", "accountNickname": "NestEgg"}"#, .english) == ["NestEgg has $9,000."])
+        #expect(try play(#"{"intent": "search_for_accounts", "accountNickname": "NestEgg"}"#, .spanish) == ["NestEgg tiene 9000 $."])
+        #expect(try play(#"{"intent": "search_for_bills", "status": "unpaid"}"#, .english) == [
+            "I found 2 bills. Electric Company: $61.75 due November 28 and Electric Company: $84.20 due November 30.",
+        ])
+        #expect(try play(#"{"intent": "search_for_payments"}"#, .spanish) == ["No encontré ningún pago así."])
+    }
+
     @Test func amountsAndDaysInTheLanguagesWay() throws {
         let amount = try Money(decimal: "12500.5", currency: .usDollar)
         #expect(SpokenFormat.money(amount, .english) == "$12,500.50")

@@ -111,6 +111,9 @@ struct EnglishSentences: SentenceTable {
         return count == 0 ? "I found no \(noun)." : "I found \(count) \(noun)."
     }
 
+    func balance(of account: String, _ amount: String) -> String { "\(account) has \(amount)" }
+    func bill(to payee: String, _ amount: String, due day: String) -> String { "\(payee): \(amount) due \(day)" }
+
     func failed(_ code: ResponseCode, account: String?) -> String {
         switch code {
         case .failureInsufficientFunds: return "There isn't enough money in \(account ?? "that account"). Nothing was paid."

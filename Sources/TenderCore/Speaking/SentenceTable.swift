@@ -45,6 +45,10 @@ protocol SentenceTable: Sendable {
     func transferred(amount: String, from: String?, to: String, on day: String?) -> String
     /// A search's result: how many bills, accounts or payments were found.
     func found(_ count: Int, of kind: SearchKind) -> String
+    /// One account's balance, for a list: "Checking has $1,000".
+    func balance(of account: String, _ amount: String) -> String
+    /// One bill, for a list: "Electric Company: $84.20 due November 30".
+    func bill(to payee: String, _ amount: String, due day: String) -> String
     /// A failure code at confirm or handle: nothing was paid.
     func failed(_ code: ResponseCode, account: String?) -> String
     /// The person was not authenticated: nothing was paid.

@@ -115,6 +115,9 @@ struct SpanishSentences: SentenceTable {
         return "Encontré \(count) \(noun)."
     }
 
+    func balance(of account: String, _ amount: String) -> String { "\(account) tiene \(amount)" }
+    func bill(to payee: String, _ amount: String, due day: String) -> String { "\(payee): \(amount), vence el \(day)" }
+
     func failed(_ code: ResponseCode, account: String?) -> String {
         switch code {
         case .failureInsufficientFunds: return "No hay dinero suficiente en \(account ?? "esa cuenta"). No se pagó nada."

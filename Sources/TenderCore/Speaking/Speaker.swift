@@ -195,12 +195,7 @@ struct Speaker {
             if case let .payment(payment)? = plan { account = payment.account.map(accountWords) }
             return table.failed(outcome.code, account: account)
         }
-        if let result = outcome.result {
-            for (key, kind) in [("bills", SearchKind.bills), ("accounts", .accounts), ("payments", .payments)] {
-                if let items = result[key]?.arrayValue { return table.found(items.count, of: kind) }
-            }
-            return nil
-        }
+        if let result = outcome.result { return found(result) }
         guard case let .payment(payment)? = plan else { return nil }
         let amount = SpokenFormat.money(payment.amount, language)
         let day = payment.status == .pending
@@ -214,6 +209,34 @@ struct Speaker {
             return table.transferred(amount: amount, from: payment.account.map(accountWords), to: party(payment, "toAccount"), on: day)
         default: return nil
         }
+    }
+
+    /// A search's result: the balances or the bills when they fit in one sentence ("Safe-to-Spend has
+    /// $412.35."), else how many were found.
+    func found(_ result: JSONValue) -> String? {
+        let kinds: [(String, SearchKind)] = [("bills", .bills), ("accounts", .accounts), ("payments", .payments)]
+        guard let (items, kind) = kinds.lazy.compactMap({ key, kind in result[key]?.arrayValue.map { ($0, kind) } }).first else { return nil }
+        let count = table.found(items.count, of: kind)
+        var parts: [String] = []
+        for item in items {
+            switch kind {
+            case .accounts:
+                guard let balance = item["balance"], let type = balance["type"]?.stringValue else { return count }
+                let amount = money(balance["amount"]) ?? balance["amount"].map { "\(JSONWriter.string($0)) \(table.caseName(type))" } ?? ""
+                let name = item["nickname"]?.stringValue ?? item["type"]?.stringValue.map(table.caseName) ?? valueWords(item)
+                parts.append(table.balance(of: String(name.prefix(60)), amount))
+            case .bills:
+                guard let amount = money(item["amountDue"]), let due = item["dueDate"]?.stringValue.flatMap({ try? LocalDate(text: $0, field: "due") })
+                else { return count }
+                parts.append(table.bill(to: item["billPayee"].map(valueWords) ?? "", amount, due: SpokenFormat.day(due, language, today: today)))
+            case .payments:
+                return count
+            }
+        }
+        guard !parts.isEmpty else { return count }
+        let listed = table.list(parts, or: false) + "."
+        if kind == .accounts, listed.count <= Self.maxLength { return listed }
+        return count.count + 1 + listed.count <= Self.maxLength ? count + " " + listed : count
     }
 
     /// The person, payee or account a payment's `key` names, in words.
