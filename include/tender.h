@@ -622,6 +622,11 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
  * failed, or a custom intent's values callback failed or is missing). A custom
  * intent's results also carry "message", its definition's words for the question.
+ * Every result that asks something carries "say", the sentence to say to the
+ * person in their language (the intent's "language", else the engine's
+ * "locale"), at most 160 characters; each option its own "say"; a refused
+ * value (or a missing account or bill payee) "options" of what there is
+ * (docs/dialog.md).
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
@@ -649,7 +654,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_answer(tender_session *
  * resolved "intent", the paying "account", "billDetails", "fee", a search's
  * "result" and, for an intent that moves money and answers ready,
  * "question": the words to ask the person, e.g. "Send $20 to John Baily from
- * Checking? There is no fee.". Free it with tender_string_free().
+ * Checking? There is no fee.", and "say", the same question (or a failure's
+ * reason) in the person's language. Free it with tender_string_free().
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (a parameter is still
  * unresolved, or the session was handled), TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CALLBACK (the host's lookup or can_send failed).
@@ -675,6 +681,28 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_confirm(tender_session 
 TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *session, int yes);
 
 /**
+ * Reads the person's reply, as they said or typed it (UTF-8 text), to the
+ * question they were last asked, in the dialog's language, and acts on it:
+ * an answer to the first open question of the last resolve (an option by its
+ * position, "the second one", "la segunda", or its whole name; yes or no,
+ * "sí", "vale"; a value in words, "20 dollars"; then resolve again), yes or no
+ * to the question before money moves (as tender_session_agree()), or the end
+ * of the dialog ("cancel", "stop", "never mind", "cancela", "olvídalo":
+ * nothing is paid and later calls fail with TENDER_E_DIALOG_ENDED). A fragment
+ * of a name ("ly", "w") never picks an option. Writes the reply document to
+ * *json_out: `{"reply": "answer" | "agree" | "cancel" | "unclear",
+ * "answer"?: {...}, "yes"?: bool, "say"?: "..."}`; "unclear" changed nothing
+ * and its "say" tells the person why and what to say (docs/dialog.md). Free
+ * it with tender_string_free(). Symbol version TENDER_1.2 (soname unchanged).
+ * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
+ * TENDER_E_WRONG_STATE (no question awaits a reply: resolve or confirm first;
+ * a brokered session, whose replies the host reads), TENDER_E_DIALOG_ENDED,
+ * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK. Not thread-safe on one session.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_session_reply(tender_session *session, const char *text, size_t text_len,
+                                                               char **json_out, size_t *len_out);
+
+/**
  * Handles a confirmed intent: re-authenticates the person when the engine's
  * policy asks for it (the reuse window may spare it), then pays exactly once
  * (or, for a search, answers its result), and writes the response code to
@@ -687,7 +715,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_agree(tender_session *s
  * (docs/outcome.md), one JSON object holding everything handle answers:
  * "code"; on success the payment "record" (the signed JSON) and its compact
  * "jws", or a search's "result"; after a denial, "denial": {"reason":
- * "wrongCredentials" | "cancelled" | "throttled" | ..., "message"}. Free it
+ * "wrongCredentials" | "cancelled" | "throttled" | ..., "message"}; and "say",
+ * the outcome in the person's language ("Sent $50 to John Baily."). Free it
  * with tender_string_free(). The debit, the record and the idempotency key
  * are one durable transaction. Handling again, or from another session or
  * process with the same idempotency key, returns the original record and

@@ -57,7 +57,7 @@ echo "ignoring a result and calling a deprecated function are warnings"
 echo "== every function declared in tender.h is called by the C API test"
 declared=$(grep -oE '\btender_[a-z0-9_]+\(' "$root/include/tender.h" | tr -d '(' | sort -u)
 for fn in $declared; do
-    cat "$root/Tests/c/api_test.c" "$root/Tests/c/custom_intents_test.c" | grep -qE "\b$fn\(" || { echo "the C API tests never call $fn" >&2; exit 1; }
+    cat "$root/Tests/c/api_test.c" "$root/Tests/c/custom_intents_test.c" "$root/Tests/c/speak_test.c" | grep -qE "\b$fn\(" || { echo "the C API tests never call $fn" >&2; exit 1; }
 done
 echo "$(echo "$declared" | wc -l) functions declared, all called"
 
@@ -71,6 +71,10 @@ USER_FOR_TEST=$(id -un) "$work/api_test" "$work/scratch" "$pam_matrix"
 echo "== custom intents end to end from text (both examples/intents)"
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/custom_intents_test.c" $flags -o "$work/custom_intents_test"
 USER_FOR_TEST=$(id -un) "$work/custom_intents_test" "$work/custom-intents" "$root/examples/intents" "$pam_matrix"
+
+echo "== a whole send in Spanish, said with the library's sentences (say) and replies read by it"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/speak_test.c" $flags -o "$work/speak_test"
+USER_FOR_TEST=$(id -un) "$work/speak_test" "$work/speak" "$pam_matrix"
 
 echo "== C example"
 cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"

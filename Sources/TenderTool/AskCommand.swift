@@ -6,12 +6,14 @@ import ArgumentParser
 import TenderCore
 import TenderStore
 
-/// `tender ask "utterance"`: the whole dialog from text: understanding,
-/// resolution with its questions, confirmation, authentication, handling and
-/// the signed record. On a terminal it asks in words (the password without
-/// echo); otherwise it reads one answer per line from standard input, the
-/// password included, as `sudo -S` does. With --json every turn is one JSON
-/// object per line (docs/understanding.md).
+/// `tender ask "utterance"`: the whole dialog from text, as a conversation:
+/// understanding, each question, confirmation, authentication and handling,
+/// said in the person's language with the library's sentences only (`say`);
+/// --verbose adds the state behind each turn (resolve, confirm, the record).
+/// On a terminal it asks in words (the password without echo); otherwise it
+/// reads one reply per line from standard input, the password included, as
+/// `sudo -S` does, and shows each reply after "> ". With --json every turn is
+/// one JSON object per line (docs/understanding.md).
 struct AskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ask",
@@ -24,6 +26,7 @@ struct AskCommand: ParsableCommand {
     @OptionGroup var broker: BrokerOption
 
     @Flag(help: "Write every turn as one JSON object per line.") var json = false
+    @Flag(help: "Show the state behind each turn (resolution, confirm response, the record) besides the sentences.") var verbose = false
 
     @OptionGroup var custom: CustomIntentOptions
 
@@ -68,10 +71,10 @@ struct AskCommand: ParsableCommand {
         let context = ParseContext(directory: directory, shortcuts: try directory.shortcuts(), today: today, customIntents: customIntents?.matcher)
         let understood = texts.count == 1
             ? try TextParser.parse(texts[0], context: context) : try TextParser.parse(alternatives: texts.map { ($0, nil) }, context: context)
-        let printer = DialogPrinter()
-        if json { turns.understood(understood) } else { printer.turn(speaker: "tender", "understood: \(understood.intentName)") }
-        guard let intent = understood.intent else {
-            if !json { printer.detail("", "that is not a payment request Tender handles") }
+        let printer = DialogPrinter(verbose: verbose, echo: isatty(0) == 0)
+        if json { turns.understood(understood) } else if verbose { printer.turn(speaker: "tender", "understood: \(understood.intentName)") }
+        guard let intent = understood.sessionIntent else {
+            if !json { printer.say(understood.outOfScopeSay) }
             return 2
         }
         let session: any PlayableDialog

@@ -10,6 +10,8 @@ final class BrokeredDialog: PlayableDialog {
     private let schema: IntentSchema
     private(set) var confirmationQuestion: String?
     private(set) var lastDenial: AuthenticationDenial?
+    /// The request's language; the daemon speaks it too.
+    let language: SpeechLanguage
     /// The daemon's root policy sets the dialog's own limit; this bounds the replies the tool asks for.
     let maxPrompts = DialogOptions().maxPrompts
 
@@ -20,7 +22,9 @@ final class BrokeredDialog: PlayableDialog {
 
     /// Starts a dialog about `intent` (the host's JSON) in the daemon `client` talks to.
     init(client: BrokerClient, intent: JSONValue) throws(TenderError) {
-        schema = try Intent(json: intent).schema
+        let parsed = try Intent(json: intent)
+        schema = parsed.schema
+        language = parsed.speechLanguage
         session = try BrokeredSession(client: client, intent: intent)
     }
 
@@ -43,6 +47,9 @@ final class BrokeredDialog: PlayableDialog {
 
     func agree(_ yes: Bool) throws(TenderError) { try session.agree(yes) }
 
+    /// Ends the dialog here: the daemon's session is dropped unhandled, so nothing is paid.
+    func cancel() throws(TenderError) {}
+
     func handle() throws(TenderError) -> HandleOutcome {
         let (code, document) = try session.handleDocument()
         lastDenial = document["denial"].flatMap(Self.denial)
@@ -54,12 +61,15 @@ final class BrokeredDialog: PlayableDialog {
             record = PaymentRecord(
                 json: JSONWriter.string(fields), jws: jws, sequence: number, idempotencyKey: fields["idempotencyKey"]?.stringValue ?? "")
         }
-        return HandleOutcome(code: code, record: record, result: document["result"], denial: lastDenial)
+        var outcome = HandleOutcome(code: code, record: record, result: document["result"], denial: lastDenial)
+        outcome.say = document["say"]?.stringValue
+        return outcome
     }
 
     /// One parameter's resolution as ``ParameterResolution/json`` writes it.
     static func resolution(_ json: JSONValue) throws(TenderError) -> ParameterResolution {
-        let reader = try ObjectReader(json, name: "resolution", allowed: ["parameter", "result", "value", "prompt", "options", "reason"])
+        let reader = try ObjectReader(
+            json, name: "resolution", allowed: ["parameter", "result", "value", "prompt", "options", "reason", "message", "say"])
         let parameter = try reader.requiredString("parameter", maxLength: 64)
         let result: ResolutionResult
         switch try reader.requiredString("result", maxLength: 32) {
@@ -69,15 +79,27 @@ final class BrokeredDialog: PlayableDialog {
         case "notRequired": result = .notRequired
         case "unsupported": result = .unsupported(reason: try reader.string("reason", maxLength: 64) ?? "")
         case "disambiguation":
-            var options: [ResolutionOption] = []
-            for option in try reader.array("options") ?? [] {
-                let fields = try ObjectReader(option, name: "option", allowed: ["id", "label"])
-                options.append(ResolutionOption(id: try fields.requiredString("id", maxLength: 128), label: try fields.string("label") ?? ""))
-            }
-            result = .disambiguation(prompt: try reader.string("prompt", maxLength: 64) ?? "", options: options)
+            result = .disambiguation(prompt: try reader.string("prompt", maxLength: 64) ?? "", options: try options(reader))
         case let other: throw .store("the broker answered an unknown resolution result \"\(other.prefix(32))\"")
         }
-        return ParameterResolution(parameter: parameter, result: result)
+        var resolution = ParameterResolution(parameter: parameter, result: result, message: try reader.string("message"))
+        resolution.say = try reader.string("say")
+        switch result {
+        case .unsupported, .needsValue: resolution.help = try options(reader)
+        default: break
+        }
+        return resolution
+    }
+
+    /// The options of a resolution (`{"id", "label", "say"}`).
+    private static func options(_ reader: ObjectReader) throws(TenderError) -> [ResolutionOption] {
+        var options: [ResolutionOption] = []
+        for option in try reader.array("options") ?? [] {
+            let fields = try ObjectReader(option, name: "option", allowed: ["id", "label", "say"])
+            options.append(
+                ResolutionOption(id: try fields.requiredString("id", maxLength: 128), label: try fields.string("label") ?? "", say: try fields.string("say")))
+        }
+        return options
     }
 
     /// A denial as ``AuthenticationDenial/document`` writes it.

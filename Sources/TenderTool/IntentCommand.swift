@@ -33,7 +33,7 @@ struct IntentCommand: ParsableCommand {
             session = try DialogSession(engine: engine, json: try JSONParser.parse(intent))
         }
         session.conversation = isatty(0) != 0 ? TerminalConversation() : StandardInputConversation()
-        let printer = DialogPrinter()
+        let printer = DialogPrinter(verbose: true, echo: false)
         let outcome = try DialogPlayer(observer: printer, today: WallClock.today()).play(session) { readLine() }
         guard outcome?.code == .success else { throw ExitCode(1) }
     }

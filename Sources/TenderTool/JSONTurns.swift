@@ -34,10 +34,10 @@ struct JSONTurns: DialogObserver {
         Self.emit([("turn", .string("confirm")), ("code", .string(code.name)), ("response", response)])
     }
 
-    func askedConfirmation(_ question: String) {
+    func askedConfirmation(_ question: String, say: String) {
         Self.emit([
             ("turn", .string("question")), ("parameter", .string("confirmation")), ("result", .string("confirmation")),
-            ("question", .string(question)), ("options", .array([.string("yes"), .string("no")])),
+            ("question", .string(question)), ("options", .array([.string("yes"), .string("no")])), ("say", .string(say)),
         ])
     }
 
@@ -45,7 +45,12 @@ struct JSONTurns: DialogObserver {
         Self.emit([("turn", .string("rejected")), ("parameter", .string(parameter)), ("message", .string(message))])
     }
 
-    func declined() { Self.emit([("turn", .string("declined")), ("message", .string("the person said no; nothing was paid"))]) }
+    func ended(_ ending: DialogPlayer.Ending, _ say: String) {
+        switch ending {
+        case .declined: Self.emit([("turn", .string("declined")), ("message", .string("the person said no; nothing was paid")), ("say", .string(say))])
+        case .cancelled: Self.emit([("turn", .string("cancelled")), ("message", .string("the person cancelled; nothing was paid")), ("say", .string(say))])
+        }
+    }
 
     func handled(_ outcome: HandleOutcome, denial: AuthenticationDenial?) {
         var members: [(key: String, value: JSONValue)] = [("turn", .string("handle")), ("code", .string(outcome.code.name))]
@@ -56,6 +61,7 @@ struct JSONTurns: DialogObserver {
         if let result = outcome.result { members.append(("result", result)) }
         if let denial { members.append(("denied", .string(denial.name))) }
         if let response = outcome.response { members.append(("response", response.json)) }
+        if let say = outcome.say { members.append(("say", .string(say))) }
         Self.emit(members)
     }
 

@@ -7,6 +7,8 @@ protocol PlayableDialog: AnyObject {
     var conversation: (any Conversation)? { get set }
     /// How many replies one question may take.
     var maxPrompts: Int { get }
+    /// The language the dialog speaks (the request's, else the engine's locale).
+    var language: SpeechLanguage { get }
     /// The question of the last ready confirm of an intent that moves money.
     var confirmationQuestion: String? { get }
     /// Why the last handle was not authenticated, if it was not.
@@ -17,6 +19,8 @@ protocol PlayableDialog: AnyObject {
     func confirm() throws(TenderError) -> (code: ResponseCode, response: JSONValue)
     func agree(_ yes: Bool) throws(TenderError)
     func handle() throws(TenderError) -> HandleOutcome
+    /// Ends the dialog at the person's word; nothing is paid.
+    func cancel() throws(TenderError)
 }
 
 extension DialogSession: PlayableDialog {}

@@ -97,7 +97,7 @@ final class BankHost: CustomIntentHost {
         try session.answer(Answer(parameter: "expense", kind: .value(.string("coffee"))))
         let several = try only(session)
         guard case let .disambiguation(_, options) = several.result else { Issue.record("expected disambiguation, got \(several.result)"); return }
-        #expect(options.map(\.id) == ["coffee shop", "coffee beans"] && several.message == "Which expense: coffee shop and coffee beans?")
+        #expect(options.map(\.id) == ["coffee shop", "coffee beans"] && several.message == "Which expense: coffee shop or coffee beans?")
         try session.answer(Answer(parameter: "expense", kind: .choose("coffee beans")))
         #expect(try only(session).result == .success(.string("coffee beans")))
         let unknown = try Fixtures.session(#"{"intent":"expense","expense":"yacht"}"#, engine: s.engine)

@@ -312,7 +312,7 @@ static void test_confirm_failures(tender_engine *engine) {
     session = new_session(engine, "{\"intent\": \"send_payment\", \"payee\": {\"name\": \"Nobody Here\"}}");
     r = resolve(session);
     CHECK(contains(r, "\"reason\":\"noMatchingContact\""));
-    CHECK(contains(r, "{\"parameter\":\"currencyAmount\",\"result\":\"needsValue\"}"));
+    CHECK(contains(r, "{\"parameter\":\"currencyAmount\",\"result\":\"needsValue\",\"say\":\"How much?\"}"));
     tender_string_free(r);
     tender_session_free(session);
 }

@@ -78,7 +78,7 @@ def test_expense_asks_in_the_definitions_words(tmp_path):
         assert item["result"] == "needsValue" and item["message"] == "Which expense?"
         session.supply("expense", "coffee")
         (item,) = session.resolve()["parameters"]
-        assert item["result"] == "disambiguation" and item["message"] == "Which expense: coffee beans and coffee shop?"
+        assert item["result"] == "disambiguation" and item["message"] == "Which expense: coffee beans or coffee shop?"
         session.choose("expense", "coffee beans")
         assert session.resolve()["complete"]
         session.confirm()

@@ -207,6 +207,8 @@ _SIGNATURES = {
     "tender_session_resolve": (_c_result, [_c_handle, POINTER(c_void_p), POINTER(c_size_t)]),
     "tender_session_answer": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_session_agree": (_c_result, [_c_handle, c_int]),
+    # the person's replies (TENDER_1.2)
+    "tender_session_reply": (_c_result, [_c_handle, c_char_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t)]),
     # code_out, outcome_out, len_out (docs/outcome.md)
     "tender_session_confirm": (
         _c_result,

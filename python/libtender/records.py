@@ -79,18 +79,25 @@ class HandleOutcome(Tuple[ResponseCode, Optional[Record]]):
         response: for a custom intent, the host's answer and its words:
             ``{"code": "success", "values": {...}, "text": "You have $120
             left in vacation."}`` (docs/custom-intents.md); else None.
+        say: what to tell the person, in their language: "Sent $50 to John
+            Baily.", "Enviaste 50 $ a John Baily.", "That password didn't
+            work. Nothing was paid." (docs/outcome.md); None when there is
+            nothing to say.
 
     Compares equal to the plain tuple ``(code, record)``.
     """
 
     result: Optional[Dict[str, Any]]
     response: Optional[Dict[str, Any]]
+    say: Optional[str]
 
     def __new__(cls, code: "ResponseCode", record: Optional[Record] = None,
-                result: Optional[Dict[str, Any]] = None, response: Optional[Dict[str, Any]] = None) -> "HandleOutcome":
+                result: Optional[Dict[str, Any]] = None, response: Optional[Dict[str, Any]] = None,
+                say: Optional[str] = None) -> "HandleOutcome":
         self = super().__new__(cls, (code, record))  # type: ignore[arg-type]  # typeshed's tuple.__new__ takes no element types
         self.result = result
         self.response = response
+        self.say = say
         return self
 
     @property
@@ -102,7 +109,7 @@ class HandleOutcome(Tuple[ResponseCode, Optional[Record]]):
         return self[1]
 
     def __reduce__(self) -> Any:
-        return (HandleOutcome, (self[0], self[1], self.result, self.response))
+        return (HandleOutcome, (self[0], self[1], self.result, self.response, self.say))
 
     def __repr__(self) -> str:
         return f"HandleOutcome(code={self[0]!r}, record={self[1]!r}, result={self.result!r})"

@@ -266,6 +266,33 @@ class Session:
         "value": value}``). Errors as :meth:`answer`."""
         self.answer({"parameter": parameter, "value": value})
 
+    def reply(self, text: str) -> Dict[str, Any]:
+        """Reads the person's reply (their words, any language Tender
+        speaks) to the question they were last asked and acts on it: an
+        answer to the open question of the last :meth:`resolve` ("the second
+        one", "la segunda", "Baily", "sí", "20 dollars"; resolve again
+        afterwards), yes or no to the question before money moves (as
+        :meth:`agree`), or the end of the dialog ("cancel", "never mind",
+        "olvídalo": nothing is paid, later calls raise
+        :class:`DialogEndedError`). Returns the reply document
+        ``{"reply": "answer" | "agree" | "cancel" | "unclear", "say"?: str,
+        ...}``: ``"unclear"`` changed nothing, and ``say`` is what to tell the
+        person (docs/dialog.md).
+
+        Raises :class:`WrongStateError` (no question awaits a reply),
+        :class:`DialogEndedError`, :class:`TooLargeError`,
+        :class:`StoreError`, :class:`CallbackError`; :class:`ClosedError`
+        after :meth:`close`.
+        """
+        data = text.encode("utf-8")
+        ptr, length = c_void_p(), c_size_t()
+        with self._use() as handle:
+            code = _clib.tender_session_reply(handle, data, len(data), byref(ptr), byref(length))
+            if code:
+                _raise(code)
+        result: Dict[str, Any] = _take_json(ptr, length)
+        return result
+
     def confirm(self) -> Tuple[ResponseCode, Dict[str, Any]]:
         """Confirms the resolved intent: checks that it can be carried out
         (signed in, limits, currency, an account, funds; the host's
@@ -379,4 +406,4 @@ class Session:
                 and result != ResponseCode.SUCCESS):
             raise interrupt  # Ctrl-C at the prompt: nothing was paid
         record = Record(document["record"], document["jws"]) if "record" in document else None
-        return HandleOutcome(result, record, document.get("result"), document.get("response"))
+        return HandleOutcome(result, record, document.get("result"), document.get("response"), document.get("say"))

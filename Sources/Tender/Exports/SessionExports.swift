@@ -59,6 +59,17 @@ public func tender_session_agree(_ session: OpaquePointer?, _ yes: Int32) -> ten
 }
 
 @c @implementation
+public func tender_session_reply(
+    _ session: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ text_len: Int, _ json_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ len_out: UnsafeMutablePointer<Int>?
+) -> tender_result {
+    Boundary.returningText(json_out, named: "json_out", length: len_out) { () throws(TenderError) -> String in
+        let handle = try SessionHandle.from(session)
+        return JSONWriter.string(try handle.session.replyDocument(try CBuffers.text(text, text_len, "text")))
+    }
+}
+
+@c @implementation
 public func tender_session_confirm(
     _ session: OpaquePointer?, _ code_out: UnsafeMutablePointer<tender_response_code>?,
     _ outcome_out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ len_out: UnsafeMutablePointer<Int>?

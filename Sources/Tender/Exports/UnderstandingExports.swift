@@ -64,7 +64,7 @@ public func tender_session_new_from_text(
         let owner = try EngineHandle.from(engine)
         let out = try Boundary.require(session_out, "session_out")
         let result = try TextParser.parse(try CBuffers.text(text, text_len, "text"), context: try owner.parseContext())
-        guard let intent = result.intent else { throw .outOfScope("the text is not a request Tender handles") }
+        guard let intent = result.sessionIntent else { throw .outOfScope("the text is not a request Tender handles") }
         out.pointee = SessionHandle(owner: owner, session: try owner.assembled.session(intent: intent)).retainedPointer()
     }
 }

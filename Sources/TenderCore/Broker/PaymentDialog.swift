@@ -16,9 +16,20 @@ public protocol PaymentDialog: AnyObject {
     func confirm() throws(TenderError) -> (code: ResponseCode, response: JSONValue)
     /// Handles the confirmed intent: the response code and the outcome document (docs/outcome.md).
     func handleDocument() throws(TenderError) -> (code: ResponseCode, outcome: JSONValue)
+    /// Reads the person's reply to the question last asked and acts on it: the reply document (docs/dialog.md).
+    func replyDocument(_ text: String) throws(TenderError) -> JSONValue
+}
+
+extension PaymentDialog {
+    /// A dialog that does not read replies itself (a brokered one): the host reads them and answers.
+    public func replyDocument(_ text: String) throws(TenderError) -> JSONValue {
+        throw .wrongState("this session does not read replies; read them with the resolution's options and answer")
+    }
 }
 
 extension DialogSession: PaymentDialog {
+    public func replyDocument(_ text: String) throws(TenderError) -> JSONValue { document(of: try reply(text)) }
+
     public func handleDocument() throws(TenderError) -> (code: ResponseCode, outcome: JSONValue) {
         let outcome = try handle()
         return (outcome.code, try outcome.document())

@@ -145,7 +145,8 @@ public struct CustomIntentDefinition: Equatable, Sendable {
                 throw .invalidArgument("\(at).parameters names \"\(name)\", which is not a parameter")
             }
             guard Set(names).count == names.count else { throw .invalidArgument("\(at).parameters names a parameter twice") }
-            let title = try MessageTemplate(try reader.requiredString("title"), field: "\(at).title")
+            guard let titleJSON = reader["title"] else { throw .invalidArgument("\(at).title is required") }
+            let title = try MessageTemplate(json: titleJSON, field: "\(at).title")
             for placeholder in title.placeholders where !names.contains(placeholder) {
                 throw .invalidArgument("\(at).title names \"${\(placeholder)}\", which this shortcut type does not fill")
             }
@@ -160,8 +161,7 @@ public struct CustomIntentDefinition: Equatable, Sendable {
         var result: [(code: String, template: MessageTemplate)] = []
         for member in members {
             guard isIdentifier(member.key) else { throw .invalidArgument("\(field): \"\(member.key)\" is not a response code") }
-            guard let text = member.value.stringValue else { throw .invalidArgument("\(field).\(member.key) must be a template string") }
-            result.append((member.key, try MessageTemplate(text, field: "\(field).\(member.key)")))
+            result.append((member.key, try MessageTemplate(json: member.value, field: "\(field).\(member.key)")))
         }
         return result
     }

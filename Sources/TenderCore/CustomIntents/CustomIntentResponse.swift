@@ -32,9 +32,9 @@ public struct CustomIntentResponse: Equatable, Sendable {
     var recordJSON: JSONValue { .object([("code", .string(code)), ("values", values)]) }
 
     /// Reads the host's answer, `{"code": "...", "values": {...}}`, for `definition`, and renders its
-    /// response with `words` (the parameters' values in words). Throws ``TenderError/callback(_:)``
+    /// response in `language` with `words` (the parameters' values in words). Throws ``TenderError/callback(_:)``
     /// for a code the definition does not know, an output it does not declare, or a value of the wrong type.
-    init(reply: JSONValue, definition: CustomIntentDefinition, words: [String: String]) throws(TenderError) {
+    init(reply: JSONValue, definition: CustomIntentDefinition, words: [String: String], language: SpeechLanguage = .english) throws(TenderError) {
         let reader: ObjectReader
         do throws(TenderError) { reader = try ObjectReader(reply, name: "reply", allowed: ["code", "values"]) } catch {
             throw .callback("the host's handle callback answered \(error.message)")
@@ -57,11 +57,11 @@ public struct CustomIntentResponse: Equatable, Sendable {
                     throw .callback("the host's handle callback answered a bad \(output.name): \(error.message)")
                 }
                 values.append(member)
-                allWords[output.name] = CustomValueWords.words(member.value, type: output.type)
+                allWords[output.name] = CustomValueWords.words(member.value, type: output.type, language: language)
             }
         }
         self.code = code
         self.values = .object(values)
-        text = definition.responses.first { $0.code == code }?.template.render(allWords)
+        text = definition.responses.first { $0.code == code }?.template.render(allWords, language: language.rawValue)
     }
 }

@@ -70,10 +70,10 @@ public struct CustomParameter: Equatable, Sendable {
                 throw .invalidArgument("\(field) \"\(name)\".unsupportedReasons must be an object of reason codes and their messages")
             }
             for member in members {
-                guard CustomIntentDefinition.isIdentifier(member.key), let text = member.value.stringValue else {
+                guard CustomIntentDefinition.isIdentifier(member.key), member.value.stringValue != nil || member.value.objectMembers != nil else {
                     throw .invalidArgument("\(field) \"\(name)\".unsupportedReasons: each reason is a code (letters, digits, _) with a message")
                 }
-                reasons.append((member.key, try MessageTemplate(text, field: "\(field) \"\(name)\".unsupportedReasons.\(member.key)")))
+                reasons.append((member.key, try MessageTemplate(json: member.value, field: "\(field) \"\(name)\".unsupportedReasons.\(member.key)")))
             }
         }
         unsupportedReasons = reasons
@@ -113,7 +113,7 @@ public struct CustomParameter: Equatable, Sendable {
         guard let json else { return Prompts() }
         let reader = try ObjectReader(json, name: field, allowed: ["needsValue", "disambiguation", "confirmation"])
         func template(_ key: String) throws(TenderError) -> MessageTemplate? {
-            try reader.string(key).map { (text) throws(TenderError) in try MessageTemplate(text, field: "\(field).\(key)") }
+            try reader[key].map { (json) throws(TenderError) in try MessageTemplate(json: json, field: "\(field).\(key)") }
         }
         return Prompts(needsValue: try template("needsValue"), disambiguation: try template("disambiguation"), confirmation: try template("confirmation"))
     }

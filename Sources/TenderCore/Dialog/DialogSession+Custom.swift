@@ -21,7 +21,7 @@ extension DialogSession {
                 guard earlier.fingerprint == payment.fingerprint else {
                     throw .idempotencyConflict("the idempotency key \(idempotencyKey) already recorded a payment with other parameters")
                 }
-                let outcome = HandleOutcome(code: .success, record: earlier.record, response: try Self.recordedResponse(earlier.record, plan))
+                let outcome = HandleOutcome(code: .success, record: earlier.record, response: try recordedResponse(earlier.record, plan))
                 phase = .handled(outcome)
                 return outcome
             }
@@ -34,7 +34,8 @@ extension DialogSession {
             throw .callback("no host handles the custom intent \(definition.name): register one before handle")
         }
         let response = try CustomIntentResponse(
-            reply: try host.handle(plan.request(idempotencyKey: idempotencyKey, device: intent.device)), definition: definition, words: plan.words)
+            reply: try host.handle(plan.request(idempotencyKey: idempotencyKey, device: intent.device)), definition: definition, words: plan.words,
+            language: language)
         let code = response.responseCode
         guard code == .success || code == .inProgress else {
             phase = .resolving
@@ -58,8 +59,8 @@ extension DialogSession {
     }
 
     /// The response a money-moving custom intent's record kept, rendered again.
-    private static func recordedResponse(_ record: PaymentRecord, _ plan: CustomIntentPlan) throws(TenderError) -> CustomIntentResponse? {
+    private func recordedResponse(_ record: PaymentRecord, _ plan: CustomIntentPlan) throws(TenderError) -> CustomIntentResponse? {
         guard let kept = try JSONParser.parse(record.json)["response"] else { return nil }
-        return try CustomIntentResponse(reply: kept, definition: plan.definition, words: plan.words)
+        return try CustomIntentResponse(reply: kept, definition: plan.definition, words: plan.words, language: language)
     }
 }

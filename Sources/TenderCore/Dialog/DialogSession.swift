@@ -30,6 +30,8 @@ public final class DialogSession {
     private var prompts: [String: Int] = [:]
     private var lastResults: [String: ResolutionResult] = [:]
     var phase = Phase.resolving
+    /// The question the person's next reply answers, and what may replace a refused value (``reply(_:)``).
+    var turn = SpokenTurn()
     /// The person's yes to the question of the last ready confirm; nil until asked and answered.
     var agreed = false
     let recordID = RandomID.make()
@@ -117,7 +119,7 @@ public final class DialogSession {
     public func resolve() throws(TenderError) -> [ParameterResolution] {
         try checkOpen()
         var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
-        let results = try dialog.resolve(&context)
+        let (results, offers) = try spoken(try dialog.resolve(&context), directory: context.directory)
         var counts = prompts
         for item in results {
             // A new question (the person chosen, now which handle) is progress; the same question again is not.
@@ -134,6 +136,7 @@ public final class DialogSession {
         state = context.state
         phase = .resolving
         agreed = false
+        turn = SpokenTurn(open: results.first { !$0.result.isResolved }, offers: offers)
         return results
     }
 
@@ -171,6 +174,13 @@ public final class DialogSession {
         case let (.supplyValue, .value(value)):
             try intent.supply(value, for: answer.parameter)
             next.forget(answer.parameter)
+        case let (.supplyValue, .choose(id)):
+            // One of the values offered instead of a refused one (the resolution's "options").
+            guard let offer = turn.offers[answer.parameter]?.first(where: { $0.option.id == id }) else {
+                throw .unknownOption("\"\(id.prefix(64))\" was not one of the options offered")
+            }
+            try intent.supply(offer.value, for: answer.parameter)
+            next.forget(answer.parameter)
         default:
             throw .notAsked("the question about \"\(answer.parameter)\" is not answered that way")
         }
@@ -178,6 +188,7 @@ public final class DialogSession {
         state = next
         phase = .resolving
         agreed = false
+        turn = SpokenTurn()
     }
 
     // MARK: confirm
@@ -213,6 +224,7 @@ public final class DialogSession {
         agreed = false
         var members: [(key: String, value: JSONValue)] = [("code", .string(confirmation.code.name))] + confirmation.members
         if let question = confirmationQuestion { members.append(("question", .string(question))) }
+        if let say = speaker.confirmation(confirmation.code, plan: confirmation.candidate) { members.append(("say", .string(say))) }
         return (confirmation.code, .object(members))
     }
 
@@ -247,6 +259,18 @@ public final class DialogSession {
     /// ``TenderError/dialogEnded(_:)`` after a no,
     /// ``TenderError/idempotencyConflict(_:)`` when the key already recorded something else.
     public func handle() throws(TenderError) -> HandleOutcome {
+        let before = phase
+        var outcome = try carryOut()
+        guard outcome.say == nil else { return outcome }
+        var plan: Confirmation.Plan?
+        if case let .ready(ready) = before { plan = ready }
+        outcome.say = speaker.outcome(outcome, plan: plan)
+        if case .handled = phase { phase = .handled(outcome) }
+        return outcome
+    }
+
+    /// ``handle()`` without the outcome's sentence.
+    private func carryOut() throws(TenderError) -> HandleOutcome {
         lastDenial = nil
         let plan: Confirmation.Plan
         switch phase {

@@ -9,6 +9,8 @@ public struct HandleOutcome: Equatable, Sendable {
     public let denial: AuthenticationDenial?
     /// A custom intent's answer: the host's code and values, and the response in the person's words.
     public let response: CustomIntentResponse?
+    /// What to say to the person about it, in their language ("Sent $50 to John Baily."); set by the session.
+    public var say: String?
 
     public init(
         code: ResponseCode, record: PaymentRecord? = nil, result: JSONValue? = nil, denial: AuthenticationDenial? = nil,
@@ -22,7 +24,7 @@ public struct HandleOutcome: Equatable, Sendable {
     }
 
     /// The handle outcome document (docs/outcome.md): `code`, and `record`
-    /// with `jws`, `result`, `denial` or a custom intent's `response` when present. Throws
+    /// with `jws`, `result`, `denial`, a custom intent's `response` and `say` when present. Throws
     /// ``TenderError/internal(_:)`` if the record's own JSON does not parse.
     public func document() throws(TenderError) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("code", .string(code.name))]
@@ -36,6 +38,7 @@ public struct HandleOutcome: Equatable, Sendable {
         if let result { members.append(("result", result)) }
         if let denial { members.append(("denial", denial.document)) }
         if let response { members.append(("response", response.json)) }
+        if let say { members.append(("say", .string(say))) }
         return .object(members)
     }
 }

@@ -13,6 +13,9 @@ public struct DialogOptions: Equatable, Sendable {
     /// confirmation question (``DialogSession/agree(_:)``); default true. A host
     /// that asks the person in its own words before every handle may turn it off.
     public var requireAgreement = true
+    /// The language Tender speaks to the person in when the request does not say (the configuration's
+    /// `"locale"`, e.g. "es-ES"): English unless set.
+    public var language = SpeechLanguage.english
 
     public init() {}
 

@@ -22,6 +22,8 @@ public final class Engine: Sendable {
     public let today: @Sendable () -> LocalDate
     /// The custom intents sessions may start, and the host that handles them.
     public let customIntents: CustomIntentCatalog
+    /// The language sentences are said in when a request does not name its own (the configuration's `locale`).
+    public let language: SpeechLanguage
 
     public init(
         directory: any Directory, ledger: any PaymentLedger, limits: PaymentLimits = .standard, gate: AuthenticationGate = .open,
@@ -36,6 +38,7 @@ public final class Engine: Sendable {
         self.maxPrompts = dialog.maxPrompts
         self.transferFees = dialog.transferFees
         self.requiresAgreement = dialog.requireAgreement
+        self.language = dialog.language
         self.appVocabulary = appVocabulary
         self.backend = backend
         self.today = today

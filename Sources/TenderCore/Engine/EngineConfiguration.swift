@@ -36,7 +36,7 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "intents"}`.
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "intents", "locale"}`.
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
@@ -46,7 +46,7 @@ public struct EngineConfiguration: Equatable, Sendable {
             json, name: "configuration",
             allowed: [
                 "home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker",
-                "intents",
+                "intents", "locale",
             ])
         let testing = try reader.bool("testing") ?? false
         let broker = try reader.string("broker", maxLength: 107)
@@ -54,6 +54,13 @@ public struct EngineConfiguration: Equatable, Sendable {
         // A brokered engine's store is the daemon's: its home may be left out.
         let home = broker != nil && reader["home"] == nil ? "" : try reader.requiredString("home", maxLength: 4096)
         guard !home.contains("\0") else { throw .invalidArgument("configuration.home contains a NUL character") }
+        var dialog = try reader["dialog"].map { (v) throws(TenderError) in try DialogOptions(json: v) } ?? DialogOptions()
+        if let locale = try reader.string("locale", maxLength: 35) {
+            guard let language = SpeechLanguage(locale: locale) else {
+                throw .invalidArgument("configuration.locale \"\(locale)\" is not a language Tender speaks; use en or es (e.g. \"es-ES\")")
+            }
+            dialog.language = language
+        }
         let file = try reader.string("vocabularyFile", maxLength: 4096)
         guard file == nil || reader["vocabulary"] == nil else {
             throw .invalidArgument("configuration has both vocabulary and vocabularyFile; give one")
@@ -63,7 +70,7 @@ public struct EngineConfiguration: Equatable, Sendable {
             home: home, limits: try reader["limits"].map { (v) throws(TenderError) in try PaymentLimits(json: v) } ?? .standard,
             authentication: try reader["authentication"].map { (v) throws(TenderError) in try AuthenticationPolicy(json: v, testing: testing) }
                 ?? Self.defaultPolicy(testing: testing),
-            dialog: try reader["dialog"].map { (v) throws(TenderError) in try DialogOptions(json: v) } ?? DialogOptions(),
+            dialog: dialog,
             vocabulary: try reader["vocabulary"].map { (v) throws(TenderError) in try AppVocabulary(json: v) } ?? .empty,
             vocabularyFile: file, newLedger: try reader.bool("newLedger") ?? false,
             readOnly: try reader.bool("readOnly") ?? false)

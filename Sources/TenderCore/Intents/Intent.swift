@@ -8,6 +8,8 @@ public struct Intent: Equatable, Sendable {
     public var idempotencyKey: String?
     /// The host's name for the device the request came from, for the new-device rule.
     public var device: String?
+    /// The language the person spoke the request in ("en", "es"), for the sentences Tender says; nil: the engine's locale.
+    public var language: String?
 
     public init(schema: IntentSchema, values: [String: ParameterValue] = [:], idempotencyKey: String? = nil, device: String? = nil) {
         self.schema = schema
@@ -29,7 +31,7 @@ public struct Intent: Equatable, Sendable {
             let known = IntentSchema.all.map(\.name) + customIntents.map(\.name)
             throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(known.joined(separator: ", "))")
         }
-        let reader = try ObjectReader(json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device"]))
+        let reader = try ObjectReader(json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device", "language"]))
         self.init(schema: schema)
         for (parameter, _) in schema.parameters {
             if let value = reader[parameter] { try supply(value, for: parameter, field: parameter) }
@@ -41,6 +43,12 @@ public struct Intent: Equatable, Sendable {
             idempotencyKey = key
         }
         device = try reader.string("device", maxLength: 128)
+        if let code = try reader.string("language", maxLength: 35) {
+            guard SpeechLanguage(locale: code) != nil || code.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) && !code.isEmpty else {
+                throw .invalidArgument("language must be a language code like \"en\" or \"es\"")
+            }
+            language = code
+        }
     }
 
     /// Sets `parameter` from an answer's value; ``TenderError/notAsked(_:)`` when the intent has no such parameter.

@@ -30,7 +30,7 @@ struct CustomIntentDialog: IntentDialog {
 
     func resolve(_ c: inout DialogContext) throws(TenderError) -> [ParameterResolution] {
         try settle(&c).map { item in
-            ParameterResolution(parameter: item.parameter.name, result: item.resolution.result, message: message(item.parameter, item.resolution.result, c.intent))
+            ParameterResolution(parameter: item.parameter.name, result: item.resolution.result, message: message(item.parameter, item.resolution.result, c.intent, c.language))
         }
     }
 
@@ -63,7 +63,8 @@ struct CustomIntentDialog: IntentDialog {
         switch p.type {
         case .currencyAmount:
             guard c.intent.money(name) != nil || p.required else { return Resolution(name, .notRequired) }
-            return c.currencyAmount(name).map { Settled(json: $0.json, words: PaymentPlan.spoken($0), money: $0) }
+            let language = c.language
+            return c.currencyAmount(name).map { Settled(json: $0.json, words: SpokenFormat.money($0, language), money: $0) }
         case .account:
             return try c.account(name, required: p.required).map { Settled(json: $0.reference, words: $0.spokenName, account: $0, partyID: $0.id) }
         case .person:
@@ -126,7 +127,7 @@ struct CustomIntentDialog: IntentDialog {
     }
 
     /// The values `p` may take, or nil when any value of its type will do.
-    private static func choices(_ p: CustomParameter, of definition: CustomIntentDefinition, _ engine: Engine) throws(TenderError) -> [String]? {
+    static func choices(_ p: CustomParameter, of definition: CustomIntentDefinition, _ engine: Engine) throws(TenderError) -> [String]? {
         switch p.values {
         case .open: return nil
         case let .list(items): return items
@@ -217,14 +218,16 @@ struct CustomIntentDialog: IntentDialog {
 
     /// What to say for `result`, in the definition's words: the needsValue, disambiguation or confirmation
     /// prompt, or the unsupported reason's message; nil when the definition has none for it.
-    private func message(_ p: CustomParameter, _ result: ResolutionResult, _ intent: Intent) -> String? {
+    private func message(_ p: CustomParameter, _ result: ResolutionResult, _ intent: Intent, _ language: SpeechLanguage) -> String? {
         let said = Self.said(p, intent)
+        let code = language.rawValue
         switch result {
-        case .needsValue: return p.prompts.needsValue?.render([p.name: said])
+        case .needsValue: return p.prompts.needsValue?.render([p.name: said], language: code)
         case let .disambiguation(_, options):
-            return p.prompts.disambiguation?.render(["options": CustomValueWords.list(options.map(\.label)), p.name: said])
-        case let .confirmationRequired(value): return p.prompts.confirmation?.render([p.name: CustomValueWords.words(value, type: p.type)])
-        case let .unsupported(reason): return p.unsupportedReasons.first { $0.code == reason }?.message.render([p.name: said])
+            return p.prompts.disambiguation?.render(["options": language.sentences.list(options.map(\.label), or: true), p.name: said], language: code)
+        case let .confirmationRequired(value):
+            return p.prompts.confirmation?.render([p.name: CustomValueWords.words(value, type: p.type, language: language)], language: code)
+        case let .unsupported(reason): return p.unsupportedReasons.first { $0.code == reason }?.message.render([p.name: said], language: code)
         case .success, .notRequired: return nil
         }
     }
