@@ -121,7 +121,8 @@ import Testing
         let paying = try confirmed(
             friend, #"{"intent":"pay_friend","amount":{"amount":"300","currency":"USD"},"fromAccount":{"nickname":"Checking"},"friend":{"name":"Tim Cook"}}"#)
         #expect(paying.confirmationQuestion == "Move $300 to Tim Cook from Checking?")
-        #expect(CustomPaymentQuestion.sentence(amount: "$5", payee: nil, account: nil) == "Move $5?")
+        #expect(EnglishSentences().confirmMove(amount: "$5", to: nil, from: nil) == "Move $5?")
+        #expect(SpanishSentences().confirmMove(amount: "5 $", to: "Tim Cook", from: "Corriente") == "¿Muevo 5 $ a Tim Cook desde Corriente?")
     }
 
     @Test func namesDifferingFromABuiltInOnlyByCaseAreRefused() throws {

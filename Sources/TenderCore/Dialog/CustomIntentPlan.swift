@@ -31,10 +31,11 @@ struct CustomIntentPlan: Sendable {
         return .object(members)
     }
 
-    /// The question asked before money moves, in Tender's words whatever the definition says: the amount,
-    /// the party paid and the account ("Move $50 to John Appleseed from Checking?", ``CustomPaymentQuestion``).
+    /// The question asked before money moves, in English and in Tender's words whatever the definition says:
+    /// the amount, the party paid and the account ("Move $50 to John Appleseed from Checking?", the sentence
+    /// tables' `confirmMove`).
     var question: String {
-        CustomPaymentQuestion.sentence(amount: amount.map(PaymentPlan.spoken) ?? "", payee: payeeWords, account: account?.spokenName)
+        EnglishSentences().confirmMove(amount: amount.map(PaymentPlan.spoken) ?? "", to: payeeWords, from: account?.spokenName)
     }
 
     /// The signed record of a money-moving intent the host handled: the parameters, the host's answer

@@ -87,6 +87,10 @@ struct EnglishSentences: SentenceTable {
     }
 
     func confirmTitle(_ title: String) -> String { title + "?" }
+
+    func confirmMove(amount: String, to payee: String?, from account: String?) -> String {
+        "Move \(amount)\(payee.map { " to \($0)" } ?? "")\(account.map { " from \($0)" } ?? "")?"
+    }
     func fee(_ amount: String) -> String { "The fee is \(amount)." }
 
     func sent(amount: String, to payee: String) -> String { "Sent \(amount) to \(payee)." }

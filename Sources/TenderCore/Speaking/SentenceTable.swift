@@ -30,10 +30,12 @@ protocol SentenceTable: Sendable {
     func confirmRequest(amount: String, from payer: String, into account: String?) -> String
     func confirmPayBill(amount: String, to payee: String, from account: String?, on day: String?) -> String
     func confirmTransfer(amount: String, from: String?, to: String, on day: String?) -> String
-    /// A custom intent's confirmation from its own title, already in words ("Round up savings by $5").
-    /// A confirmation in Tender's own words for a custom intent that moves money (the amount and who is
-    /// paid, whatever its definition says) belongs in this table too, beside the built-in intents' ones.
+    /// A custom intent's confirmation from its own title, already in words ("Round up savings by $5"),
+    /// for an intent that moves no money.
     func confirmTitle(_ title: String) -> String
+    /// The question before a custom intent moves money, in Tender's words whatever its definition says:
+    /// the amount, who is paid (nil when the intent names no one) and the account ("Move $50 to John Appleseed from Checking?").
+    func confirmMove(amount: String, to payee: String?, from account: String?) -> String
     /// Added to a confirmation when there is a fee: "The fee is $0.50.".
     func fee(_ amount: String) -> String
 

@@ -90,6 +90,10 @@ struct SpanishSentences: SentenceTable {
     }
 
     func confirmTitle(_ title: String) -> String { "¿" + title + "?" }
+
+    func confirmMove(amount: String, to payee: String?, from account: String?) -> String {
+        "¿Muevo \(amount)\(payee.map { " a \($0)" } ?? "")\(account.map { " desde \($0)" } ?? "")?"
+    }
     func fee(_ amount: String) -> String { "La comisión es de \(amount)." }
 
     func sent(amount: String, to payee: String) -> String { "Enviaste \(amount) a \(payee)." }

@@ -175,8 +175,14 @@ struct Speaker {
         return sentence
     }
 
-    /// The question before a custom intent moves money: its shortcut title in the language, else its title and the amount.
+    /// The question before a custom intent is taken. One that moves money is asked in Tender's words,
+    /// whatever its definition says: the amount, who is paid and the account. Any other is asked with its
+    /// shortcut title in the language, else its title and the amount.
     func question(_ plan: CustomIntentPlan) -> String {
+        if plan.movesMoney {
+            return table.confirmMove(
+                amount: plan.amount.map { SpokenFormat.money($0, language) } ?? "", to: plan.payeeWords, from: plan.account.map(accountWords))
+        }
         let filled = Set(plan.values.map(\.key))
         let type = plan.definition.shortcutTypes.filter { Set($0.parameters).isSubset(of: filled) }.max { $0.parameters.count < $1.parameters.count }
         let title = type?.title.render(plan.words, language: language.rawValue)
