@@ -304,7 +304,7 @@ public final class DialogSession {
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
             movements: movements, payee: payment.payee, paidBill: payment.paidBill,
-            completionMovements: completion
+            completionMovements: completion, paidParty: payment.paidParty
         ) { position in
             position.payload(type: "payment", body: body)
         }
