@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
-/// Bounds the audit rows repeated denials make. The first `denied` or
-/// `throttled` entry of a kind (same user, event, intent, and detail but for
-/// its numbers, such as "retry in 7 s") is written at once; the same entry
+/// Bounds the audit rows repeated denials make. Denials that cost no
+/// password attempt (`throttled`, and `denied` for a cancel, a missing
+/// conversation or a broken PAM stack) are coalesced; a wrong password or an
+/// unavailable account keeps a row of its own (each is a PAM attempt, which
+/// the throttle bounds). The first such entry of a kind (same user, event,
+/// intent, and detail but for its numbers, such as "retry in 7 s") is written at once; the same entry
 /// again within ``windowMilliseconds`` of it is only counted. When the window
 /// has passed, one summary row says how many there were and until when, so a
 /// client hammering a throttled user makes at most two rows a minute for each
@@ -24,9 +27,14 @@ final class AuditCoalescer: Sendable {
 
     private let runs = PthreadLocked<[String: Run]>([:])
 
-    /// Whether `row` is a denial that starts or joins a run.
+    /// Whether `row` is a denial that starts or joins a run: a throttled attempt, or a denial that asked PAM
+    /// nothing it could count (not wrongCredentials or accountUnavailable, the gate's detail after any testing-mode prefix).
     static func coalesces(_ row: AuditRow) -> Bool {
-        row.event == AuditEvent.denied.rawValue || row.event == AuditEvent.throttled.rawValue
+        if row.event == AuditEvent.throttled.rawValue { return true }
+        guard row.event == AuditEvent.denied.rawValue else { return false }
+        var detail = Substring(row.detail)
+        if detail.hasPrefix("testing mode ("), let end = detail.firstRange(of: "): ") { detail = detail[end.upperBound...] }
+        return !detail.hasPrefix("wrongCredentials:") && !detail.hasPrefix("accountUnavailable:")
     }
 
     /// Admits a denial at monotonic time `now`: true when it must be written (it starts a run),

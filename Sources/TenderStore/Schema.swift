@@ -139,7 +139,7 @@ enum Schema {
         // id whose handle a directory edit can point elsewhere. Nothing is carried over from older rows (they name a
         // contact and handle id, not where the money went): after the upgrade every payee is new once, failing closed.
         """
-        CREATE TABLE paid_parties (
+        CREATE TABLE IF NOT EXISTS paid_parties (
             party TEXT PRIMARY KEY,
             first_sequence INTEGER NOT NULL
         );

@@ -35,7 +35,7 @@ import TenderCrypto
         #expect(entries.count == 1)
         #expect(entries.first?.detail == "retry in 60 s")
         // Another kind of denial (another intent, another event) is a row of its own at once.
-        try store.audit(user: "alice", event: .denied, intent: "send_payment", detail: "wrongCredentials: Authentication failure")
+        try store.audit(user: "alice", event: .denied, intent: "send_payment", detail: "cancelled: the host set no conversation")
         try store.audit(user: "alice", event: .throttled, intent: "pay_bill", detail: "retry in 5 s")
         #expect(try store.auditEntries().count == 3)
         // Once the minute has passed, the count is written in one row, and the same denial starts a new one.
@@ -65,6 +65,16 @@ import TenderCrypto
         #expect(entries.allSatisfy { $0.detail.hasPrefix("testing mode") })
         #expect(entries.last?.detail.contains("repeated 9 more time(s)") == true)
         #expect(try reopened.testingModeAuditCount() == 2)
+    }
+
+    @Test func eachWrongPasswordKeepsItsOwnRow() throws {
+        let home = TemporaryHome()
+        let store = try store(home, SteppedClock())
+        for _ in 0..<3 { try store.audit(user: "dan", event: .denied, intent: "send_payment", detail: "wrongCredentials: Authentication failure") }
+        for _ in 0..<3 {
+            try store.audit(user: "dan", event: .denied, intent: "send_payment", detail: "testing mode (PAM service x): accountUnavailable: expired")
+        }
+        #expect(try store.auditEntries().count == 6)
     }
 
     @Test func paymentsAreNeverCoalesced() throws {
