@@ -11,14 +11,15 @@ final class Daemon: Sendable {
     let options: DaemonOptions
     let policy: RootPolicy
     let users: ClientUsers
-    /// Connections of one uid served at once: the option, else the policy's, never above `maxClients`.
+    /// Connections of one uid served at once: the option, else the policy's, else a quarter of `maxClients`
+    /// (64 of the default 256), never above `maxClients`.
     let maxClientsPerUser: Int
     private let active = PthreadLocked<(total: Int, byUID: [UInt32: Int])>((0, [:]))
 
     init(options: DaemonOptions, policy: RootPolicy) {
         self.options = options
         self.policy = policy
-        maxClientsPerUser = min(options.maxClientsPerUser ?? policy.maxClientsPerUser, options.maxClients)
+        maxClientsPerUser = min(options.maxClientsPerUser ?? policy.maxClientsPerUser ?? max(1, options.maxClients / 4), options.maxClients)
         users = ClientUsers(state: options.state)
     }
 

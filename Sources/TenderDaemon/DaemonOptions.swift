@@ -13,8 +13,8 @@ struct DaemonOptions {
           --timeout SECONDS  how long a client may take to send a message or answer a prompt (default 120)
           --max-clients N    connections served at once; more are refused (default 256)
           --max-clients-per-user N
-                             connections of one uid served at once (default: the policy's maxClientsPerUser, else 64;
-                             at most --max-clients); more from that uid are refused
+                             connections of one uid served at once (default: the policy's maxClientsPerUser, else a
+                             quarter of --max-clients; at most --max-clients); more from that uid are refused
         """
 
     var socket: String?

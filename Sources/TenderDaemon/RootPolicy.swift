@@ -16,8 +16,8 @@ struct RootPolicy: Sendable {
     var authentication = AuthenticationPolicy()
     var limits = PaymentLimits.standard
     var dialog = DialogOptions()
-    /// How many connections of one uid tenderd serves at once (`--max-clients-per-user` wins).
-    var maxClientsPerUser = 64
+    /// How many connections of one uid tenderd serves at once (`--max-clients-per-user` wins; nil: a quarter of `--max-clients`).
+    var maxClientsPerUser: Int?
 
     init() {}
 

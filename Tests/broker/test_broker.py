@@ -470,10 +470,16 @@ def read_frame(s):
     return json.loads(body)
 
 
-def test_one_user_cannot_hold_every_connection(world, alice):
+@pytest.mark.parametrize("name, policy, extra, served", [
+    ("option", {}, ["--max-clients", "4", "--max-clients-per-user", "2"], 2),
+    ("policy", {"maxClientsPerUser": 3}, ["--max-clients", "4"], 3),
+    ("default", {}, ["--max-clients", "4"], 1),  # a quarter of --max-clients
+])
+def test_one_user_cannot_hold_every_connection(world, alice, name, policy, extra, served):
     """Issue 30.14: with --max-clients 4, one uid holding connections open (and alive) used to take every
-    slot and the others got storeBusy. Each uid now gets at most --max-clients-per-user of them."""
-    daemon = second_daemon(world, "perclient", {}, extra=["--max-clients", "4", "--max-clients-per-user", "2"])
+    slot and the others got storeBusy. Each uid now gets at most --max-clients-per-user of them (or root's
+    policy's maxClientsPerUser, or a quarter of --max-clients)."""
+    daemon = second_daemon(world, f"perclient-{name}", policy, extra=extra)
     daemon.start()
     time.sleep(0.5)  # the start-up probe's connection is let go
     held = []
@@ -489,17 +495,21 @@ def test_one_user_cannot_hold_every_connection(world, alice):
                 pass  # refused at once: the daemon's answer is waiting to be read
             answers.append(read_frame(s))
             held.append(s)
-        assert [a["op"] for a in answers] == ["ok", "ok", "error", "error"], answers
-        assert answers[2]["body"]["code"] == "storeBusy" and "connections of one user" in answers[2]["body"]["message"]
-        for s in held[:2]:  # keep-alive frames: the two served stay open
+        assert [a["op"] for a in answers] == ["ok"] * served + ["error"] * (4 - served), answers
+        assert answers[-1]["body"]["code"] == "storeBusy" and "connections of one user" in answers[-1]["body"]["message"]
+        for s in held[:served]:  # keep-alive frames: the ones served stay open
             s.sendall(frame({"tender": 1, "op": "signedIn"}))
             assert read_frame(s)["op"] == "ok"
         assert client({"daemon": daemon}, alice, "payments") == {"keys": []}
-        assert client({"daemon": daemon}, world["bob"], "payments") == {"keys": []}
+        if served < 3:
+            assert client({"daemon": daemon}, world["bob"], "payments") == {"keys": []}
     finally:
         for s in held:
             s.close()
         daemon.kill(signal.SIGTERM)
+
+
+def test_a_per_user_limit_in_root_s_policy_must_make_sense(world):
     # The limit comes from root's policy too, and may not be nonsense.
     policy = second_daemon(world, "perclient-policy", {"maxClientsPerUser": 0})
     entry = pwd.getpwnam(policy.user)
