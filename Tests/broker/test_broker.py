@@ -511,7 +511,7 @@ def test_one_user_cannot_hold_every_connection(world, alice, name, policy, extra
 
 def test_a_per_user_limit_in_root_s_policy_must_make_sense(world):
     # The limit comes from root's policy too, and may not be nonsense.
-    policy = second_daemon(world, "perclient-policy", {"maxClientsPerUser": 0})
+    policy = second_daemon(world, "perclient-nonsense", {"maxClientsPerUser": 0})
     entry = pwd.getpwnam(policy.user)
     done = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--", TENDERD,
                            "--socket", policy.socket, "--state", policy.state, "--policy", os.path.join(policy.base, "policy.json")],
