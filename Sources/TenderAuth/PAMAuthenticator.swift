@@ -29,6 +29,11 @@ public final class PAMAuthenticator: Authenticator {
         }
     }
 
+    /// Whether pam_wrapper (libpam_wrapper.so) is preloaded or mapped in this process: it then
+    /// chooses the PAM stack from its own environment, so an engine seeing it must run in
+    /// testing mode (audited as such and reported by `tender verify`), as with `"testing": true`.
+    public static var pamWrapperPresent: Bool { PAMServiceFile.wrapperPresent }
+
     /// The name of the user the process runs as.
     public static func processUser() throws(TenderError) -> String { try ProcessUser.name() }
 

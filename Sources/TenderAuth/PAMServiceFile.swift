@@ -15,6 +15,20 @@ enum PAMServiceFile {
         return "/etc/pam.d"
     }
 
+    /// Whether pam_wrapper is in this process: LD_PRELOAD names libpam_wrapper, or it is mapped
+    /// (/proc/self/maps), whatever the environment says now. It then picks the PAM stack, not
+    /// the configuration, so an engine that sees it runs in testing mode.
+    static var wrapperPresent: Bool {
+        if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("libpam_wrapper") { return true }
+        guard let file = fopen("/proc/self/maps", "re") else { return false }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            if strstr(line, "/libpam_wrapper") != nil { return true }
+        }
+        return false
+    }
+
     /// Whether `directory/service` is a regular file.
     static func exists(service: String, in directory: String) -> Bool {
         var info = stat()

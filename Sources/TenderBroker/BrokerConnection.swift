@@ -18,7 +18,17 @@ public final class BrokerConnection {
 
     /// Connects to the broker at `path` and says hello with the client's
     /// `authentication` policy (restrictions the daemon adds to root's policy).
+    /// Throws ``TenderError/authService(_:)`` before connecting when the process's
+    /// real and effective uids differ: the daemon knows only the effective uid
+    /// (`SO_PEERCRED`), so a setuid program or one after `setresuid` would be
+    /// served as that user, while in process the same engine is refused.
     public init(path: String, authentication: JSONValue?) throws(TenderError) {
+        let real = getuid()
+        let effective = geteuid()
+        guard real == effective else {
+            throw .authService(
+                "the real uid (\(real)) and the effective uid (\(effective)) differ; Tender acts only for a process whose real and effective users are the same, brokered or not")
+        }
         socket = try BrokerSocket.connect(path: path)
         var body: [(key: String, value: JSONValue)] = []
         if let authentication { body.append(("authentication", authentication)) }

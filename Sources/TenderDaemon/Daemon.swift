@@ -4,16 +4,22 @@ import TenderBroker
 import TenderCore
 
 /// tenderd: accepts connections on the broker socket and serves each on a
-/// thread of its own, at most `maxClients` at once (more are told so and closed).
+/// thread of its own, at most `maxClients` at once and at most
+/// `maxClientsPerUser` of one uid (more are told so and closed), so one user
+/// holding connections open cannot keep the others out.
 final class Daemon: Sendable {
     let options: DaemonOptions
     let policy: RootPolicy
     let users: ClientUsers
-    private let active = PthreadLocked(0)
+    /// Connections of one uid served at once: the option, else the policy's, else a quarter of `maxClients`
+    /// (64 of the default 256), never above `maxClients`.
+    let maxClientsPerUser: Int
+    private let active = PthreadLocked<(total: Int, byUID: [UInt32: Int])>((0, [:]))
 
     init(options: DaemonOptions, policy: RootPolicy) {
         self.options = options
         self.policy = policy
+        maxClientsPerUser = min(options.maxClientsPerUser ?? policy.maxClientsPerUser ?? max(1, options.maxClients / 4), options.maxClients)
         users = ClientUsers(state: options.state)
     }
 
@@ -21,24 +27,43 @@ final class Daemon: Sendable {
     func serve(_ listener: BrokerSocket) -> Never {
         while true {
             guard let client = listener.accept() else { continue }
-            let admitted = active.withLock { (count) -> Bool in
-                guard count < options.maxClients else { return false }
-                count += 1
-                return true
+            // The uid from the kernel (SO_PEERCRED) decides which budget the connection takes.
+            guard let uid = try? client.peerUID() else {
+                client.close()
+                continue
             }
-            guard admitted else {
-                try? client.send(BrokerMessage(.error, TenderError.storeBusy("tenderd serves \(options.maxClients) clients at once; try again").brokerBody), timeoutMilliseconds: 100)
+            let refusal = active.withLock { (state) -> String? in
+                guard state.total < options.maxClients else { return "tenderd serves \(options.maxClients) clients at once; try again" }
+                let mine = state.byUID[uid, default: 0]
+                guard mine < maxClientsPerUser else {
+                    return "tenderd serves at most \(maxClientsPerUser) connections of one user at once, and uid \(uid) has them; close one or try again"
+                }
+                state.total += 1
+                state.byUID[uid] = mine + 1
+                return nil
+            }
+            if let refusal {
+                try? client.send(BrokerMessage(.error, TenderError.storeBusy(refusal).brokerBody), timeoutMilliseconds: 100)
                 client.close()
                 continue
             }
             let started = DetachedThread.start { [self] in
                 ClientSession(socket: client, daemon: self).run()
-                active.withLock { $0 -= 1 }
+                release(uid)
             }
             if !started {
                 client.close()
-                active.withLock { $0 -= 1 }
+                release(uid)
             }
+        }
+    }
+
+    /// Gives back the slot a connection of `uid` held.
+    private func release(_ uid: UInt32) {
+        active.withLock { state in
+            state.total -= 1
+            let left = state.byUID[uid, default: 1] - 1
+            state.byUID[uid] = left > 0 ? left : nil
         }
     }
 }

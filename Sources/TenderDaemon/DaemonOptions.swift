@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
 
-/// tenderd's command line: `--socket PATH --state DIR [--policy FILE] [--timeout SECONDS] [--max-clients N]`,
-/// or `--systemd` to take the listening socket systemd passes (LISTEN_FDS).
+/// tenderd's command line: `--socket PATH --state DIR [--policy FILE] [--timeout SECONDS] [--max-clients N]
+/// [--max-clients-per-user N]`, or `--systemd` to take the listening socket systemd passes (LISTEN_FDS).
 struct DaemonOptions {
     static let usage = """
-        usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N]
+        usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
           --policy FILE      root's policy (default /etc/tender/policy.json; missing there: the defaults)
           --timeout SECONDS  how long a client may take to send a message or answer a prompt (default 120)
           --max-clients N    connections served at once; more are refused (default 256)
+          --max-clients-per-user N
+                             connections of one uid served at once (default: the policy's maxClientsPerUser, else a
+                             quarter of --max-clients; at most --max-clients); more from that uid are refused
         """
 
     var socket: String?
@@ -21,6 +24,8 @@ struct DaemonOptions {
     var policyGiven = false
     var timeoutMilliseconds: Int32 = 120_000
     var maxClients = 256
+    /// `--max-clients-per-user`, when given (it wins over the policy's `maxClientsPerUser`).
+    var maxClientsPerUser: Int?
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -45,6 +50,9 @@ struct DaemonOptions {
             case "--max-clients":
                 guard let count = Int(try value()), count >= 1, count <= 4096 else { throw .invalidArgument("--max-clients must be from 1 to 4096") }
                 maxClients = count
+            case "--max-clients-per-user":
+                guard let count = Int(try value()), count >= 1, count <= 4096 else { throw .invalidArgument("--max-clients-per-user must be from 1 to 4096") }
+                maxClientsPerUser = count
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1

@@ -5,8 +5,12 @@ import TenderCore
 /// Checks and prepares the home directory that holds the store, in the
 /// manner of ssh's StrictModes: the home, `keys/`, the store and its `-wal`
 /// and `-shm` files must belong to the effective user and must not be
-/// writable by group or others. Everything is checked before anything is
-/// created, so a refused open leaves nothing behind.
+/// writable by group or others; for writing, the directory holding the home
+/// must belong to root or that user and, when group or others may write it,
+/// carry the sticky bit. The home is created (mkdir 0700) and checked through
+/// descriptors (openat with O_NOFOLLOW, fstat), so a directory another user
+/// puts in its place meanwhile is refused. Everything is checked before
+/// anything is created, so a refused open leaves nothing behind.
 ///
 /// Ledger continuity: a home that held a ledger (a key in `keys/`, or the
 /// marker file ``markerName``) whose store is missing is refused unless a new
@@ -47,15 +51,66 @@ enum HomeDirectory {
                             + "or start a new ledger explicitly with `tender init --force` (configuration \"newLedger\": true)")
                 }
             }
+            // The home is created, or checked, through a descriptor of its parent, whose other users could otherwise
+            // swap it: a parent they can write without the sticky bit, or that another user owns, is refused.
+            let (parentPath, name) = try split(path)
+            if !homeExists { try makeDirectories(parentPath) }
+            let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard parent >= 0 else { throw .home("cannot open the directory \(parentPath) that holds the home: \(String(cString: strerror(errno)))") }
+            defer { close(parent) }
+            try checkParent(parent, parentPath)
+            if !homeExists, mkdirat(parent, name, 0o700) != 0, errno != EEXIST {
+                throw .home("cannot create the home directory: \(String(cString: strerror(errno)))")
+            }
+            // What was opened is checked, not the path: another user's directory that appeared there meanwhile is refused.
+            let home = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard home >= 0 else { throw .home("cannot open the home directory \(path): \(String(cString: strerror(errno)))") }
+            defer { close(home) }
+            var info = stat()
+            guard fstat(home, &info) == 0 else { throw .home("cannot read the home directory \(path): \(String(cString: strerror(errno)))") }
+            guard info.st_uid == geteuid() else {
+                throw .home("the home directory \(path) belongs to uid \(info.st_uid), not to the user Tender runs as (uid \(geteuid())); another user made it")
+            }
+            guard info.st_mode & 0o022 == 0 else {
+                throw .home("the home directory \(path) is writable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w it")
+            }
             if homeExists {
-                guard faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0 else { throw .home("the home directory is not writable") }
-            } else {
-                try makeDirectories(path)
+                guard faccessat(home, ".", W_OK | X_OK, AT_EACCESS) == 0 else { throw .home("the home directory is not writable") }
             }
             if !storeExists {
-                try createPrivateFile(path + "/" + markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
-                try createPrivateFile(store, contents: nil)
+                try createPrivateFile(home, markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
+                try createPrivateFile(home, SQLiteStore.fileName, contents: nil)
             }
+        }
+    }
+
+    /// `path` as the directory that holds it and its last component ("." for a relative name).
+    private static func split(_ path: String) throws(TenderError) -> (parent: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else {
+            guard trimmed != ".", trimmed != ".." else { throw .home("the home path \(path) must name a directory") }
+            return (".", String(trimmed))
+        }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        guard !name.isEmpty, name != ".", name != ".." else { throw .home("the home path \(path) must name a directory") }
+        let parent = String(trimmed[..<slash])
+        return (parent.isEmpty ? "/" : parent, name)
+    }
+
+    /// Refuses a parent (opened as `fd`) that a user other than root and the effective user could use
+    /// to put another directory in the home's place: one they own, or one group or others may write
+    /// without the sticky bit (as /tmp has it, so only an entry's owner may remove or rename it).
+    private static func checkParent(_ fd: Int32, _ path: String) throws(TenderError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .home("cannot read the directory \(path) that holds the home: \(String(cString: strerror(errno)))") }
+        guard info.st_uid == 0 || info.st_uid == geteuid() else {
+            throw .home("the directory \(path) that holds the home belongs to uid \(info.st_uid), who could replace the home; choose a home elsewhere")
+        }
+        guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+            throw .home(
+                "the directory \(path) that holds the home is writable by group or others without the sticky bit "
+                    + "(mode \(String(info.st_mode & 0o7777, radix: 8))): another user could replace the home; chmod go-w or +t it")
         }
     }
 
@@ -96,24 +151,23 @@ enum HomeDirectory {
         return lstat(path, &info) == 0
     }
 
-    /// mkdir -p with mode 0700.
+    /// mkdir -p with mode 0700, for the directories above the home (those that exist are left as they are;
+    /// the one holding the home is checked by ``checkParent(_:_:)``).
     private static func makeDirectories(_ path: String) throws(TenderError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .home("cannot create the home directory: \(String(cString: strerror(errno)))")
+                throw .home("cannot create the directories above the home: \(String(cString: strerror(errno)))")
             }
         }
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .home("the home path is not a directory") }
     }
 
-    /// Creates `path` with mode 0600 (whatever the umask) when missing, so the
+    /// Creates `name` in the home opened as `home`, with mode 0600 (whatever the umask) when missing, so the
     /// store and its journal files (which SQLite gives the same mode) are private.
-    private static func createPrivateFile(_ path: String, contents: String?) throws(TenderError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .home("cannot create \(path): \(String(cString: strerror(errno)))") }
+    private static func createPrivateFile(_ home: Int32, _ name: String, contents: String?) throws(TenderError) {
+        let fd = openat(home, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .home("cannot create \(name) in the home: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         fchmod(fd, 0o600)
         if let contents {

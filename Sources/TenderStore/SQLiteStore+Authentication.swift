@@ -52,14 +52,32 @@ extension SQLiteStore: AuthenticationRecords {
     /// write transaction: normally the one that commits that payment, so
     /// no payment is durable without its entry, and the entry costs no flush
     /// of its own. A crash before then loses it with the payment not made.
-    /// `denied` and `throttled` entries are committed and flushed at once.
+    /// `denied` and `throttled` entries are committed and flushed at once,
+    /// except that the same denial again within a minute of the first is only
+    /// counted, into one summary row written once that minute has passed
+    /// (``AuditCoalescer``): repeated denials cannot grow the table or cost a
+    /// flush each.
     public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
         let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail)
+        let now = clock.monotonicMilliseconds()
         if event == .notRequired || event == .reused || event == .authenticated, !isReadOnly {
-            pendingAudit.withLock { $0.append(row) }
+            let closed = deniedRuns.close(now: now, all: false)
+            pendingAudit.withLock { $0 += closed + [row] }
             return
         }
-        try write { (db) throws(TenderError) in try Self.insert(row, db) }
+        var closed: [AuditRow] = []
+        if AuditCoalescer.coalesces(row), !deniedRuns.admit(row, now: now, closed: &closed) { return }
+        closed += deniedRuns.close(now: now, all: false)
+        try write { (db) throws(TenderError) in
+            for summary in closed { try Self.insert(summary, db) }
+            try Self.insert(row, db)
+        }
+    }
+
+    /// Queues the summary rows of repeated denials whose minute has passed, for the next write.
+    private func queueClosedDenials() {
+        let closed = deniedRuns.close(now: clock.monotonicMilliseconds(), all: false)
+        if !closed.isEmpty { pendingAudit.withLock { $0 += closed } }
     }
 
     /// Writes, inside the caller's write transaction, the audit entries kept
@@ -76,9 +94,9 @@ extension SQLiteStore: AuthenticationRecords {
         ).run()
     }
 
-    public func hasPaid(contactID: String) throws(TenderError) -> Bool {
-        try read(scan: true) { (db) throws(TenderError) -> Bool in
-            let row = try db.statement("SELECT 1 FROM ledger WHERE type = 'payment' AND payee_contact_id = ? LIMIT 1", [contactID])
+    public func hasPaid(party: String) throws(TenderError) -> Bool {
+        try read { (db) throws(TenderError) -> Bool in
+            let row = try db.statement("SELECT 1 FROM paid_parties WHERE party = ?", [party])
             let found = try row.step()
             if found { _ = try row.step() }
             return found
@@ -105,6 +123,7 @@ extension SQLiteStore: AuthenticationRecords {
 
     /// Every audit entry, oldest first.
     public func auditEntries() throws(TenderError) -> [AuditEntry] {
+        if !isReadOnly { queueClosedDenials() }
         if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
         return try read(scan: true) { (db) throws(TenderError) in
             try db.statement("SELECT id, at_ms, user, event, intent, detail FROM audit ORDER BY id").rows {
@@ -119,6 +138,7 @@ extension SQLiteStore: AuthenticationRecords {
 extension SQLiteStore {
     /// How many audit entries came from an engine in testing mode (`"testing": true`).
     public func testingModeAuditCount() throws(TenderError) -> Int64 {
+        if !isReadOnly { queueClosedDenials() }
         if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
         return try read(scan: true) { (db) throws(TenderError) -> Int64 in
             let row = try db.statement("SELECT count(*) FROM audit WHERE detail LIKE 'testing mode%'")

@@ -159,6 +159,11 @@ extension SQLiteStore {
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
              submission.amount.currency.code, submission.amount.minorUnits]
         ).run()
+        if let party = submission.paidParty {
+            try db.statement(
+                "INSERT INTO paid_parties (party, first_sequence) VALUES (?, ?) ON CONFLICT (party) DO NOTHING", [party, entry.position.sequence]
+            ).run()
+        }
     }
 
     /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).

@@ -27,6 +27,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let computedSignatures = PthreadLocked<[Int64: String]>([:])
     /// Audit entries that let a payment go ahead, until a write transaction stores them (``audit(user:event:intent:detail:)``).
     let pendingAudit = PthreadLocked<[AuditRow]>([])
+    /// Repeated denials counted instead of written (``AuditCoalescer``).
+    let deniedRuns = AuditCoalescer()
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
@@ -69,6 +71,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     deinit {
         // Signatures computed since the last write transaction; had this failed, the next open would sign them again.
+        // Repeated denials still being counted are written as their summary rows.
+        let counted = deniedRuns.close(now: clock.monotonicMilliseconds(), all: true)
+        if !counted.isEmpty { pendingAudit.withLock { $0 += counted } }
         if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || !pendingAudit.withLock({ $0.isEmpty }) { try? write { _ in } }
     }
 

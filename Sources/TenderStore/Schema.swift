@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 7
+    static let version: Int64 = 8
 
     static let migrations: [String] = [
         """
@@ -135,6 +135,15 @@ enum Schema {
         // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
         // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
         "SELECT 1;",
+        // 8: the parties paid (a handle's kind and value), for the newPayee rule: "paid before" no longer follows a contact
+        // id whose handle a directory edit can point elsewhere. Nothing is carried over from older rows (they name a
+        // contact and handle id, not where the money went): after the upgrade every payee is new once, failing closed.
+        """
+        CREATE TABLE IF NOT EXISTS paid_parties (
+            party TEXT PRIMARY KEY,
+            first_sequence INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -38,7 +38,9 @@ public enum EngineFactory {
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
         let user = try PAMAuthenticator.actingUser()
-        let policy = configuration.authentication
+        var policy = configuration.authentication
+        // A preloaded pam_wrapper picks the PAM stack from its environment: testing mode, as "testing": true.
+        if PAMAuthenticator.pamWrapperPresent { policy.testing = true }
         let customIntents: CustomIntentCatalog
         if let givenIntents { customIntents = givenIntents } else { customIntents = try Self.customIntents(configuration.intentFiles) }
         // A restricted custom intent asks through PAM even when the policy restricts nothing else: its

@@ -77,7 +77,7 @@ import Testing
         let newPayee = try setup { $0.restrictedIntents = []; $0.newPayee = true }
         #expect(try pay(newPayee, password: nil) == .failureCredentialsUnverified)
         #expect(try pay(newPayee) == .success)
-        newPayee.records.markPaid("tim-cook")
+        newPayee.records.markPaid("email:tim@example.com")
         #expect(try pay(newPayee, password: nil) == .success)
 
         let newDevice = try setup { $0.restrictedIntents = []; $0.newDevice = true }
@@ -85,6 +85,24 @@ import Testing
         #expect(try pay(newDevice, device: "kitchen-speaker") == .success)
         #expect(try pay(newDevice, device: "kitchen-speaker", password: nil) == .success)
         #expect(try pay(newDevice, device: nil, password: nil) == .failureCredentialsUnverified)
+    }
+
+    /// Issue 30.3: "paid before" is the handle paid (its kind and value), not the contact: a contact whose
+    /// handle a directory edit points elsewhere is a new payee, and so is one paid on another of its handles.
+    @Test func newPayeeKeysOnTheHandlePaidNotOnTheContact() throws {
+        let s = try setup { $0.restrictedIntents = []; $0.newPayee = true }
+        s.records.markPaid("tim-cook")
+        s.records.markPaid("tc-work")
+        #expect(try pay(s, password: nil) == .failureCredentialsUnverified)
+        s.records.markPaid("email:tim@example.com")
+        #expect(try pay(s, password: nil) == .success)
+        s.records.markPaid("phone:1")  // John Baily's home handle, not the mobile paid below
+        let session = try Fixtures.session(
+            #"{"intent":"send_payment","payee":{"id":"john-baily","handle":"mobile"},"currencyAmount":{"amount":"5","currency":"USD"}}"#,
+            engine: s.engine)
+        session.conversation = FixedConversation(answer: nil)
+        #expect(try session.confirm().code == .ready)
+        #expect(try session.handle().code == .failureCredentialsUnverified)
     }
 
     @Test func theReuseWindowIsBoundToPayeeAmountAndTime() throws {
@@ -181,7 +199,7 @@ import Testing
             $0.testing = true
             $0.service = "tender-test"
         }
-        s.records.markPaid("tim-cook")
+        s.records.markPaid("email:tim@example.com")
         #expect(try pay(s, password: nil) == .success)  // an old payee: not asked, but audited
         #expect(s.records.auditLog.last?.contains("notRequired testing mode (PAM service tender-test): policy unrestricted") == true)
         #expect(try pay(s, payee: "john-appleseed") == .success)

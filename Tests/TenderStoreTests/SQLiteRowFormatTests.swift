@@ -130,7 +130,7 @@ import TenderCrypto
         #expect(try version(home) == 6)
 
         let store = try open(home)
-        #expect(try version(home) == 7)
+        #expect(try version(home) == Schema.version)
         #expect(try stored(home, 1).type == "text")  // nothing rewritten
         #expect(try store.submit(try submission("old-1", fingerprint: "f-1")) == .alreadyPaid(old[0]))
         #expect(throws: TenderError.self) { try store.submit(try submission("old-1", fingerprint: "f-other")) }

@@ -39,6 +39,29 @@ import TenderCrypto
         }
     }
 
+    /// Issue 30.3: the store remembers the handle paid (kind and value), in the payment's own transaction,
+    /// for the newPayee rule; a contact or handle id is not a party, and a refused payment remembers nothing.
+    @Test func aPaymentRemembersTheHandlePaidAndNothingElse() throws {
+        let home = TemporaryHome()
+        let store = try store(home)
+        let money = try Money(decimal: "10.00", currency: try Currency(code: "USD"))
+        func pay(_ key: String, _ amount: Money) -> PaymentSubmission {
+            PaymentSubmission.signed(
+                idempotencyKey: key, fingerprint: "fp-\(key)", amount: amount,
+                movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
+                payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work"), paidParty: "email:tim@example.com"
+            ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("key", .string(key))])) }
+        }
+        #expect(try !store.hasPaid(party: "email:tim@example.com"))
+        #expect(try store.submit(pay("too-much", try Money(decimal: "500.00", currency: money.currency))) == .insufficientFunds)
+        #expect(try !store.hasPaid(party: "email:tim@example.com"))
+        guard case .paid = try store.submit(pay("a", money)) else { Issue.record("not paid"); return }
+        #expect(try store.hasPaid(party: "email:tim@example.com"))
+        #expect(try !store.hasPaid(party: "tim-cook") && !store.hasPaid(party: "tc-work") && !store.hasPaid(party: "phone:+1"))
+        let reopened = try Self.openStore(home.path)
+        #expect(try reopened.hasPaid(party: "email:tim@example.com"))
+    }
+
     @Test func directoryRoundTripsInOrder() throws {
         let home = TemporaryHome()
         let store = try store(home)

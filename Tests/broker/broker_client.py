@@ -14,7 +14,12 @@ Commands (each prints one JSON line):
   engine CONFIG                open an engine with this extra configuration (JSON), print ok or the error
   swarm N PASSWORD             N connections at once from threads: the first 4 pay, the others read
   burst PASSWORD COUNT PREFIX  pay COUNT times in a row, printing each acknowledged key as it comes
+  repoint VALUE                import the directory again with John Baily's handle pointing at VALUE
+  setresuid UID                (run as root) setresuid(UID, 0, 0), then open a brokered engine and one in process
 """
+
+import copy
+import os
 
 import json
 import sys
@@ -103,6 +108,24 @@ def main(argv):
                 outcome = pay(socket, args[0], f"{args[2]}-{index}")
                 print(json.dumps({"acknowledged": outcome["key"]} if outcome["code"] == "SUCCESS" else outcome), flush=True)
             result = {"done": True}
+        elif command == "repoint":
+            directory = copy.deepcopy(DIRECTORY)
+            directory["contacts"][0]["handles"][0]["value"] = args[0]
+            with engine(socket) as e:
+                e.import_directory(directory)
+            result = {"ok": True}
+        elif command == "setresuid":
+            os.setresuid(int(args[0]), 0, 0)
+            try:
+                with tender.Engine("/nonexistent-home/in-process"):
+                    in_process = "ok"
+            except tender.TenderError as error:
+                in_process = type(error).__name__
+            try:
+                with engine(socket):
+                    result = {"ok": True, "inProcess": in_process}
+            except tender.TenderError as error:
+                result = {"error": type(error).__name__, "message": str(error), "inProcess": in_process}
         elif command == "engine":
             with engine(socket, **json.loads(args[0])):
                 result = {"ok": True}

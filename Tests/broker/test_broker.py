@@ -49,8 +49,8 @@ pytestmark = [
 class Daemon:
     """tenderd run as the daemon user, with root's policy naming the test PAM stack."""
 
-    def __init__(self, base, user, groups=None):
-        self.base, self.user, self.groups = base, user, groups
+    def __init__(self, base, user, groups=None, extra=()):
+        self.base, self.user, self.groups, self.extra = base, user, groups, list(extra)
         self.socket = os.path.join(base, "run", "socket")
         self.state = os.path.join(base, "state")
         self.process = None
@@ -61,7 +61,7 @@ class Daemon:
         self.process = subprocess.Popen(
             ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}",
              f"--groups={self.groups}" if self.groups else "--clear-groups", "--", TENDERD, "--socket", self.socket, "--state", self.state, "--policy", os.path.join(self.base, "policy.json"),
-             "--timeout", str(TIMEOUT)],
+             "--timeout", str(TIMEOUT), *self.extra],
             stdout=self.log, stderr=self.log, env={"PATH": os.environ["PATH"]})
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -382,3 +382,139 @@ def test_tender_intent_and_ask_pay_through_the_broker(world, alice):
     # Only the person's sentences, said by the daemon's session.
     assert asked.returncode == 0 and asked.stdout.splitlines()[-1] == "Sent $6 to John Baily.", asked.stdout + asked.stderr
     assert "cli-intent" in client(world, alice, "payments")["keys"]
+
+
+def second_daemon(world, name, policy, extra=()):
+    """Another tenderd of the world's daemon user, on the world's PAM stack, with root's `policy` (testing mode)."""
+    entry = pwd.getpwnam(world["daemon"].user)
+    base = os.path.join(world["base"], name)
+    os.mkdir(base, 0o755)
+    pam = os.path.join(world["base"], "pam")
+    authentication = {"service": SERVICE, "pamConfigDirectory": pam,
+                      "throttle": {"freeAttempts": 5, "baseDelaySeconds": 1, "maxDelaySeconds": 60}}
+    authentication.update(policy.pop("authentication", {}))
+    with open(os.path.join(base, "policy.json"), "w") as f:
+        json.dump({"testing": True, "authentication": authentication, **policy}, f)
+    for directory, mode in (("state", 0o700), ("run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    return Daemon(base, world["daemon"].user, extra=extra)
+
+
+def test_a_handle_re_pointed_over_the_broker_is_a_new_payee(world, alice):
+    """Issue 30.3: root's policy asks only for new payees. Code running as Alice re-points John Baily's
+    handle, already paid, to its own number through the broker (no password needed for the directory),
+    then pays John: "paid before" is the handle paid, not the contact, so PAM asks."""
+    daemon = second_daemon(world, "newpayee", {"authentication": {"restrictedIntents": [], "newPayee": True}})
+    daemon.start()
+    try:
+        local = {"daemon": daemon}
+        password = world["passwords"][alice]
+        assert client(local, alice, "setup") == {"ok": True}
+        assert client(local, alice, "pay", "-", "np-0")["code"] == "FAILURE_CREDENTIALS_UNVERIFIED"  # never paid: asks
+        assert client(local, alice, "pay", password, "np-1")["code"] == "SUCCESS"
+        assert client(local, alice, "pay", "-", "np-2")["code"] == "SUCCESS"  # paid before: not asked
+        assert client(local, alice, "repoint", "+1 555 0666") == {"ok": True}
+        outcome = client(local, alice, "pay", "-", "np-3")
+        assert outcome["code"] == "FAILURE_CREDENTIALS_UNVERIFIED", outcome
+        assert client(local, alice, "pay", password, "np-4")["code"] == "SUCCESS"
+        assert client(local, alice, "pay", "-", "np-5")["code"] == "SUCCESS"
+        # Pointing it back: that number was paid, so it is not new.
+        assert client(local, alice, "repoint", "+1 408 555 0102") == {"ok": True}
+        assert client(local, alice, "pay", "-", "np-6")["code"] == "SUCCESS"
+        assert client(local, alice, "payments")["keys"] == ["np-1", "np-2", "np-4", "np-5", "np-6"]
+    finally:
+        daemon.kill(signal.SIGTERM)
+
+
+def test_root_s_policy_cannot_rely_on_new_device(world):
+    """Issue 30.3: the device is named by the client, so behind the broker newDevice would hold nothing
+    against code running as the user: tenderd refuses a root policy that sets it."""
+    daemon = second_daemon(world, "newdevice", {"authentication": {"restrictedIntents": [], "newDevice": True}})
+    entry = pwd.getpwnam(daemon.user)
+    done = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--", TENDERD,
+                           "--socket", daemon.socket, "--state", daemon.state, "--policy", os.path.join(daemon.base, "policy.json")],
+                          capture_output=True, text=True, timeout=20, env={"PATH": os.environ["PATH"]})
+    assert done.returncode == 2 and "newDevice cannot hold in tenderd" in done.stderr, done.stderr
+
+
+def test_a_process_whose_real_and_effective_uids_differ_is_refused_by_the_client(world, alice):
+    """Issue 30.11: setresuid(alice, 0, 0) then a brokered engine: the daemon would see uid 0 (SO_PEERCRED
+    has the effective uid) and serve it as root; the client refuses, as an engine in process does."""
+    uid = pwd.getpwnam(alice).pw_uid
+    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": os.path.join(ROOT, "python"), "TENDER_LIBRARY": LIBRARY}
+    done = subprocess.run([sys.executable, CLIENT, world["daemon"].socket, "setresuid", str(uid)],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result.get("error") == "AuthServiceError" and "real uid" in result["message"], result
+    assert result["inProcess"] == "AuthServiceError", result
+    # With the uids equal again, the same process is served (as root).
+    done = subprocess.run([sys.executable, CLIENT, world["daemon"].socket, "engine", "{}"], env=env, capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout.splitlines()[-1]) == {"ok": True}, done.stdout + done.stderr
+
+
+def read_frame(s):
+    header = b""
+    while len(header) < 4:
+        chunk = s.recv(4 - len(header))
+        if not chunk:
+            return None
+        header += chunk
+    (length,) = struct.unpack(">I", header)
+    body = b""
+    while len(body) < length:
+        chunk = s.recv(length - len(body))
+        if not chunk:
+            return None
+        body += chunk
+    return json.loads(body)
+
+
+@pytest.mark.parametrize("name, policy, extra, served", [
+    ("option", {}, ["--max-clients", "4", "--max-clients-per-user", "2"], 2),
+    ("policy", {"maxClientsPerUser": 3}, ["--max-clients", "4"], 3),
+    ("default", {}, ["--max-clients", "4"], 1),  # a quarter of --max-clients
+])
+def test_one_user_cannot_hold_every_connection(world, alice, name, policy, extra, served):
+    """Issue 30.14: with --max-clients 4, one uid holding connections open (and alive) used to take every
+    slot and the others got storeBusy. Each uid now gets at most --max-clients-per-user of them (or root's
+    policy's maxClientsPerUser, or a quarter of --max-clients)."""
+    daemon = second_daemon(world, f"perclient-{name}", policy, extra=extra)
+    daemon.start()
+    time.sleep(0.5)  # the start-up probe's connection is let go
+    held = []
+    try:
+        answers = []
+        for _ in range(4):  # root (uid 0) opens four and keeps them
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(TIMEOUT + 5)
+            s.connect(daemon.socket)
+            try:
+                s.sendall(frame({"tender": 1, "op": "hello"}))
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # refused at once: the daemon's answer is waiting to be read
+            answers.append(read_frame(s))
+            held.append(s)
+        assert [a["op"] for a in answers] == ["ok"] * served + ["error"] * (4 - served), answers
+        assert answers[-1]["body"]["code"] == "storeBusy" and "connections of one user" in answers[-1]["body"]["message"]
+        for s in held[:served]:  # keep-alive frames: the ones served stay open
+            s.sendall(frame({"tender": 1, "op": "signedIn"}))
+            assert read_frame(s)["op"] == "ok"
+        assert client({"daemon": daemon}, alice, "payments") == {"keys": []}
+        if served < 3:
+            assert client({"daemon": daemon}, world["bob"], "payments") == {"keys": []}
+    finally:
+        for s in held:
+            s.close()
+        daemon.kill(signal.SIGTERM)
+
+
+def test_a_per_user_limit_in_root_s_policy_must_make_sense(world):
+    # The limit comes from root's policy too, and may not be nonsense.
+    policy = second_daemon(world, "perclient-nonsense", {"maxClientsPerUser": 0})
+    entry = pwd.getpwnam(policy.user)
+    done = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--", TENDERD,
+                           "--socket", policy.socket, "--state", policy.state, "--policy", os.path.join(policy.base, "policy.json")],
+                          capture_output=True, text=True, timeout=20, env={"PATH": os.environ["PATH"]})
+    assert done.returncode == 2 and "maxClientsPerUser must be a whole number from 1 to 4096" in done.stderr, done.stderr

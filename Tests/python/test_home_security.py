@@ -7,6 +7,7 @@
 - read-only opens create and change nothing and work on a read-only home (18.5);
 - one uid: a process whose real and effective uids differ is refused (18.6);
 - a refused open leaves nothing behind (20.2);
+- the home is created through descriptors, and its parent must be safe (30.12);
 - ledger continuity: a home that held a ledger does not silently start over (20.3).
 
 The tests that need other users create them with useradd and remove them
@@ -227,6 +228,43 @@ for authentication in ({{"service": "tender-test", "pamConfigDirectory": {pam_di
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and all(line.startswith("AuthServiceError") and "real uid" in line for line in lines), done.stdout
     assert os.listdir(home) == []
+
+
+# ------------------------------------------------------ 30.12 the home creation race
+
+
+@needs_root
+@pytest.mark.skipif(shutil.which("perl") is None, reason="the attacker's loop is a perl one-liner")
+def test_a_home_another_user_makes_meanwhile_is_never_used(shared, users):
+    """Issue 30.12: in a shared sticky directory another user loops mkdir (0777) and rmdir on the home's
+    path. Whatever Tender's mkdir meets there, it opens the directory and checks that: it never writes
+    its store into a home of that user (before, it did within about a hundred tries)."""
+    attacker = users[1]
+    home = os.path.join(shared, "home")
+    loop = subprocess.Popen(
+        ["setpriv", f"--reuid={attacker.pw_uid}", f"--regid={attacker.pw_gid}", "--clear-groups", "--", "perl", "-e",
+         'umask 0; while (1) { mkdir($ARGV[0], 0777); rmdir($ARGV[0]); }', home],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    refused = made = 0
+    try:
+        for _ in range(300):
+            try:
+                with tender.Engine(home, authentication=NO_AUTH):
+                    pass
+            except tender.HomeError:
+                refused += 1
+                continue
+            finally:
+                info = os.lstat(home) if os.path.lexists(home) else None
+                assert info is None or info.st_uid != attacker.pw_uid or not os.path.exists(os.path.join(home, STORE)), \
+                    "the store was written into a home the other user made"
+            made += 1
+            assert os.stat(home).st_uid == 0 and os.stat(home).st_mode & 0o777 == 0o700
+            shutil.rmtree(home)
+    finally:
+        loop.kill()
+        loop.wait()
+    assert refused > 0 and made > 0, (refused, made)  # the race was run both ways
 
 
 # ------------------------------------------------------ 20.2 a refusal leaves nothing

@@ -19,6 +19,8 @@ import pytest
 
 import libtender as tender
 
+CLI = os.environ.get("TENDER_CLI") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "bin", "tender")
+
 WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
 EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -76,7 +78,8 @@ def test_the_right_password_pays(tmp_path, services):
     assert "(answered from $TENDER_EXAMPLE_PASSWORD)" in out  # PAM asked through the conversation
     assert "handle: SUCCESS (success)" in out
     assert '"status": "completed"' in out and "jws: " in out
-    assert "audit: authenticated send_payment (restrictedIntent: PAM service tender)" in out
+    # pam_wrapper picked the stack, not the configuration: the engine ran in testing mode and says so.
+    assert "audit: authenticated send_payment (testing mode (PAM service tender): restrictedIntent: PAM service tender)" in out
     assert PASSWORD not in out + proc.stderr
     with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
         [record] = engine.payments()
@@ -97,7 +100,7 @@ def test_a_wrong_password_is_denied(tmp_path, services):
     with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
         assert engine.payments() == []
         [entry] = engine.audit()
-        assert entry["event"] == "denied" and entry["detail"].startswith("wrongCredentials: ")
+        assert entry["event"] == "denied" and entry["detail"].startswith("testing mode (PAM service tender): wrongCredentials: ")
         assert engine.directory()["accounts"][0]["balance"]["amount"] == "1000.00"
 
 
@@ -108,7 +111,7 @@ def test_without_a_password_the_example_asks_nothing(tmp_path, services):
     assert "authentication: off (restrictedIntents [])" in proc.stdout
     assert "tender asks" not in proc.stdout
     # every payment is audited, saying why it did not ask
-    assert "audit: notRequired send_payment (policy unrestricted: no rule restricts this payment)" in proc.stdout
+    assert "audit: notRequired send_payment (testing mode (PAM service tender): policy unrestricted: no rule restricts this payment)" in proc.stdout
 
 
 def test_the_service_file_is_looked_up_in_the_wrapper_directory(tmp_path, services):
@@ -116,3 +119,23 @@ def test_the_service_file_is_looked_up_in_the_wrapper_directory(tmp_path, servic
     proc = run_example(tmp_path / "home", services, PASSWORD)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "TENDER_E_AUTH_SERVICE" in proc.stderr and os.fspath(services) in proc.stderr
+
+
+def test_a_preloaded_pam_wrapper_puts_the_engine_in_testing_mode(tmp_path):
+    """Issue 30.4: pam_wrapper preloaded with a pam_permit stack makes a wrong password pay. Tender cannot
+    stop what a preloaded library does to PAM, but the engine must not pass it off as the system's login:
+    it runs in testing mode, its audit entries say so and `tender verify` reports them."""
+    permit = tmp_path / "permit"
+    permit.mkdir()
+    (permit / "tender").write_text("auth required pam_permit.so\naccount required pam_permit.so\n")
+    (permit / "other").write_text("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    home = tmp_path / "home"
+    proc = run_example(home, permit, "not-the-password")
+    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        [entry] = engine.audit()
+        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
+    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout

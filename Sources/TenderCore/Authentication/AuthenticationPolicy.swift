@@ -22,7 +22,8 @@ public struct AuthenticationPolicy: Equatable, Sendable {
     public var restrictsCustomMoneyMovement = true
     /// Amounts above these (per currency) need authentication for any intent.
     public var aboveAmount: [String: Money] = [:]
-    /// A payee never paid before needs authentication.
+    /// A payee never paid before needs authentication: "paid before" is keyed on the handle paid
+    /// (``Handle/paymentAddress``), so a directory edit re-pointing a handle makes the payee new again.
     public var newPayee = false
     /// A device (the intent's "device") that never authenticated before needs authentication.
     public var newDevice = false
@@ -143,14 +144,14 @@ public struct AuthenticationPolicy: Equatable, Sendable {
                 guard let limit = limits[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed in the definition)" }
                 if amount > limit { return "aboveAmount (the definition's)" }
             }
-            if newPayee, !payeeID.isEmpty, try !records.hasPaid(contactID: payeeID) { return "newPayee (the definition's)" }
+            if newPayee, !payeeID.isEmpty, try !records.hasPaid(party: payeeID) { return "newPayee (the definition's)" }
         }
         if let amount, !aboveAmount.isEmpty {
             // Fails closed: a currency the rule does not list is restricted.
             guard let limit = aboveAmount[amount.currency.code] else { return "aboveAmount (\(amount.currency.code) is not listed)" }
             if amount > limit { return "aboveAmount" }
         }
-        if newPayee, !payeeID.isEmpty, try !records.hasPaid(contactID: payeeID) { return "newPayee" }
+        if newPayee, !payeeID.isEmpty, try !records.hasPaid(party: payeeID) { return "newPayee" }
         if newDevice {
             guard let device, try records.isKnownDevice(device, remember: false) else { return "newDevice" }
         }

@@ -15,7 +15,7 @@ extension DialogSession {
         if plan.movesMoney {
             guard let payment = plan.payment(response: nil, status: .completed) else { throw .internal("\(definition.name) moves money without an amount") }
             if engine.requiresAgreement, !agreed {
-                throw .notAgreed("the person has not said yes to \"\(plan.question)\"; ask and record the answer (agree) before handle")
+                throw .notAgreed("the person has not said yes to the confirmation question; ask it and record the answer (agree) before handle")
             }
             if let earlier = try engine.ledger.payment(idempotencyKey: idempotencyKey) {
                 guard earlier.fingerprint == payment.fingerprint else {

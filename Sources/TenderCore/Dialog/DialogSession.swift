@@ -292,7 +292,7 @@ public final class DialogSession {
             return try handle(custom)
         case let .payment(payment):
             if engine.requiresAgreement, !agreed {
-                throw .notAgreed("the person has not said yes to \"\(payment.question)\"; ask and record the answer (agree) before handle")
+                throw .notAgreed("the person has not said yes to the confirmation question; ask it and record the answer (agree) before handle")
             }
             let paidBefore = try alreadyPaid(payment)
             // A retry of a payment already made pays nothing, so it asks nothing;
@@ -328,7 +328,7 @@ public final class DialogSession {
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
             movements: movements, payee: payment.payee, paidBill: payment.paidBill,
-            completionMovements: completion
+            completionMovements: completion, paidParty: payment.paidParty
         ) { position in
             position.payload(type: "payment", body: body)
         }

@@ -13,8 +13,12 @@ struct PaymentPlan: Sendable {
     let movements: [BalanceMovement]
     let payee: RecentPayee?
     let paidBill: PaidBill?
-    /// Who or what is paid, for the authentication rules (contact, bill payee or account id).
+    /// Who or what is paid, for the authentication rules: a person's handle as ``Handle/paymentAddress``
+    /// (send payment), else the bill payee, account or contact id.
     let partyID: String
+    /// The party the ledger remembers as paid once this payment is recorded (the `newPayee` rule's
+    /// "paid before"): the handle's ``Handle/paymentAddress`` for send payment, nil for the others.
+    var paidParty: String? = nil
     /// Balances moved when this pending payment later completes (a request's money arriving).
     var completionMovements: [BalanceMovement] = []
     /// What identifies the payment when the details hold things that change once it is made (a bill's status).

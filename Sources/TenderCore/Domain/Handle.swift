@@ -19,6 +19,11 @@ public struct Handle: Equatable, Sendable {
         self.value = value
     }
 
+    /// Where a payment to this handle goes, as the `newPayee` rule and the reuse window key it:
+    /// its kind and value ("phone:+1 408 555 0102"), never the contact's or the handle's id, so a
+    /// directory edit that points a paid contact's handle elsewhere makes a payee never paid.
+    public var paymentAddress: String { kind.rawValue + ":" + value }
+
     public var json: JSONValue {
         .object([("id", .string(id)), ("label", .string(label)), ("type", .string(kind.rawValue)), ("value", .string(value))])
     }

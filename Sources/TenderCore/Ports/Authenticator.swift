@@ -81,8 +81,9 @@ public protocol AuthenticationRecords: Sendable {
     func settleAttempt(user: String, outcome: AttemptOutcome, throttle: ThrottlePolicy) throws(TenderError)
     /// Appends an audit entry (never a secret).
     func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError)
-    /// Whether any payment was ever made to this contact.
-    func hasPaid(contactID: String) throws(TenderError) -> Bool
+    /// Whether any payment was ever recorded to `party` (``PaymentSubmission/paidParty``: a handle's
+    /// ``Handle/paymentAddress``, its kind and value, so a re-pointed handle is a party never paid).
+    func hasPaid(party: String) throws(TenderError) -> Bool
     /// Whether this device ever authenticated successfully; remembers it when `remember`.
     func isKnownDevice(_ device: String, remember: Bool) throws(TenderError) -> Bool
 }

@@ -29,6 +29,9 @@ public struct PaymentSubmission: Sendable {
     public let paidBill: PaidBill?
     /// Balances the store changes when this pending payment later completes (a request's money arriving).
     public let completionMovements: [BalanceMovement]
+    /// The party the store remembers as paid, in the same transaction (``AuthenticationRecords/hasPaid(party:)``):
+    /// a handle's ``Handle/paymentAddress``; nil remembers nothing.
+    public let paidParty: String?
     /// Builds the record's JSON once the ledger knows where it goes. The
     /// store reads the fingerprint and effects back from the record's
     /// `"ledger"` member (``ledgerColumns(idempotencyKey:fingerprint:amount:movements:payee:effects:)``), which it must carry.
@@ -36,7 +39,8 @@ public struct PaymentSubmission: Sendable {
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
-        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], makePayload: @escaping @Sendable (LedgerPosition) -> String
+        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], paidParty: String? = nil,
+        makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
@@ -45,6 +49,7 @@ public struct PaymentSubmission: Sendable {
         self.payee = payee
         self.paidBill = paidBill
         self.completionMovements = completionMovements
+        self.paidParty = paidParty
         self.makePayload = makePayload
     }
 

@@ -82,7 +82,7 @@ final class FakeAuthenticationRecords: AuthenticationRecords {
         state.withLock { $0.audit.append("\(event.rawValue) \(detail)") }
     }
 
-    func hasPaid(contactID: String) throws(TenderError) -> Bool { state.withLock { $0.paid.contains(contactID) } }
+    func hasPaid(party: String) throws(TenderError) -> Bool { state.withLock { $0.paid.contains(party) } }
 
     func isKnownDevice(_ device: String, remember: Bool) throws(TenderError) -> Bool {
         state.withLock { s in

@@ -14,10 +14,13 @@ struct SendPaymentDialog: IntentDialog {
         guard let account = try c.directory.payingAccount(for: amount.currency) else {
             return Confirmation(.failureNoBankAccount, [("intent", PaymentPlan.shown(.sendPayment, details))])
         }
-        let plan = PaymentPlan(
+        // The rules key on the handle paid (its kind and value), not on the contact: a directory edit
+        // that re-points a paid contact's handle makes a new payee.
+        var plan = PaymentPlan(
             intent: .sendPayment, status: .completed, amount: amount, account: account, fee: nil, details: details,
             movements: [BalanceMovement(accountID: account.id, currency: amount.currency, delta: -amount.minorUnits)],
-            payee: RecentPayee(contactID: payee.contact.id, handleID: handle.id), paidBill: nil, partyID: payee.contact.id)
+            payee: RecentPayee(contactID: payee.contact.id, handleID: handle.id), paidBill: nil, partyID: handle.paymentAddress)
+        plan.paidParty = handle.paymentAddress
         let code: ResponseCode = account.balance.minorUnits >= amount.minorUnits ? .ready : .failureInsufficientFunds
         return Confirmation(code, [("intent", plan.intentJSON), ("account", account.reference)], plan: .payment(plan))
     }
