@@ -54,8 +54,10 @@ extension SQLiteStore: AuthenticationRecords {
     /// of its own. A crash before then loses it with the payment not made.
     /// `denied` and `throttled` entries are committed and flushed at once.
     public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
-        let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail)
-        if event == .notRequired || event == .reused || event == .authenticated, !isReadOnly {
+        let allows = event == .notRequired || event == .reused || event == .authenticated
+        let testing = allows && testingMode.withLock { $0.map { !$0.marked } ?? false }
+        let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail, testing: testing)
+        if allows, !isReadOnly {
             pendingAudit.withLock { $0.append(row) }
             return
         }
@@ -63,11 +65,28 @@ extension SQLiteStore: AuthenticationRecords {
     }
 
     /// Writes, inside the caller's write transaction, the audit entries kept
-    /// in memory; returns how many (to forget once the transaction commits).
-    func storePendingAudit(_ db: Database) throws(TenderError) -> Int {
+    /// in memory; returns how many (to forget once the transaction commits),
+    /// and whether it wrote this store's ``TestingModeMark``: the first entry
+    /// an engine in testing mode keeps for a payment it lets through is
+    /// preceded by that signed ledger entry, which no SQL edit removes unseen.
+    func storePendingAudit(_ db: Database) throws(TenderError) -> (count: Int, marked: Bool) {
         let rows = pendingAudit.withLock { $0 }
+        var marked = false
+        if rows.contains(where: \.testing), let stack = testingMode.withLock({ $0 }), !stack.marked {
+            try append(type: TestingModeMark.entryType, db) { position in
+                TestingModeMark.payload(at: position, service: stack.service, configDirectory: stack.configDirectory)
+            }
+            marked = true
+        }
         for row in rows { try Self.insert(row, db) }
-        return rows.count
+        return (rows.count, marked)
+    }
+
+    /// Tells the store that the engine on it runs in testing mode with the PAM
+    /// `service` (in `configDirectory` when given): before the first payment such
+    /// an engine lets through, the store appends a signed ``TestingModeMark``. Thread-safe.
+    public func noteTestingMode(service: String, configDirectory: String?) {
+        testingMode.withLock { $0 = (service, configDirectory, false) }
     }
 
     private static func insert(_ row: AuditRow, _ db: Database) throws(TenderError) {
@@ -137,4 +156,6 @@ struct AuditRow: Sendable {
     let event: String
     let intent: String
     let detail: String
+    /// Whether an engine in testing mode let a payment through (a ``TestingModeMark`` must precede it).
+    var testing = false
 }
