@@ -10,7 +10,8 @@ import TenderCore
 extension SQLiteStore {
     /// Keeps a checkpoint at `path` from now on, writing one at once when the ledger is not empty.
     /// `path` must be absolute and outside `home`; throws ``TenderError/invalidArgument(_:)`` otherwise,
-    /// and ``TenderError/store(_:)`` when the first checkpoint cannot be written. A later write that fails
+    /// ``TenderError/ledgerTampered(_:)`` (writing nothing) when a store open for writing no longer holds
+    /// what the checkpoint already there covers, and ``TenderError/store(_:)`` when the first checkpoint cannot be written. A later write that fails
     /// does not fail the payment that was committed: the next commit tries again.
     public func keepCheckpoint(at path: String, home: String) throws(TenderError) {
         guard path.hasPrefix("/"), !path.contains("\0") else { throw .invalidArgument("configuration.checkpointPath must be an absolute path") }
@@ -20,11 +21,40 @@ extension SQLiteStore {
         }
         var count: Int64 = 0
         if !isReadOnly {
+            // The ledger must still extend the checkpoint kept there, or writing a new one would erase the evidence.
+            if let kept = try CheckpointFile.read(path) { try checkExtends(kept, path: path) }
             // Written before the store keeps it, so this first one's failure is the caller's error.
             count = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             if count > 0 { try CheckpointFile.write(try checkpoint(), to: path) }
         }
         checkpointFile.withLock { $0 = (path, count) }
+    }
+
+    /// Throws ``TenderError/ledgerTampered(_:)`` unless the ledger holds at least the records `kept`
+    /// (a checkpoint's JWS) covers, the last of them with the hash it names. A quick check of the stored
+    /// hashes, not a verification: verify checks the signatures and links.
+    private func checkExtends(_ kept: String, path: String) throws(TenderError) {
+        let payload: JSONValue
+        do throws(TenderError) { payload = try JSONParser.parse(try CompactJWS(parsing: kept).payload) } catch {
+            throw .ledgerTampered("the checkpoint kept at \(path) is not a checkpoint: \(error.message)")
+        }
+        guard payload["type"]?.stringValue == "checkpoint", case let .number(text)? = payload["count"], let count = Int64(text), count >= 0,
+            let head = payload["headHash"]?.stringValue
+        else { throw .ledgerTampered("the checkpoint kept at \(path) is not a checkpoint") }
+        let stored = try read { (db) throws(TenderError) -> (Int64, String?) in
+            let length = try Self.head(db).sequence
+            guard count > 0 else { return (length, LedgerPosition.genesisHash) }
+            let row = try db.statement("SELECT hash FROM ledger WHERE sequence = ?", [count])
+            guard try row.step() else { return (length, nil) }
+            let hash = row.text(0)
+            _ = try row.step()
+            return (length, hash)
+        }
+        guard stored.0 >= count, stored.1 == head else {
+            throw .ledgerTampered(
+                "the checkpoint kept at \(path) covers \(count) records, but the ledger holds \(stored.0)"
+                    + (stored.0 >= count ? " and differs from it" : "") + ": records were removed or rewritten (tender verify --checkpoint \(path))")
+        }
     }
 
     /// The checkpoint a transaction that grew the ledger past the kept one must leave, signed inside it; nil otherwise.

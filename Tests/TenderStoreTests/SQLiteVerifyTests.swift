@@ -255,6 +255,14 @@ import TenderCrypto
         let reader = try readOnly(home)
         try reader.keepCheckpoint(at: path, home: home.path)
         expectTampered(reader, naming: ["truncated"])
+        // A store open for writing refuses to replace the kept checkpoint with one of the shorter ledger.
+        #expect {
+            try store.keepCheckpoint(at: path, home: home.path)
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("covers 4 records, but the ledger holds 2: records were removed or rewritten")
+        }
+        #expect(try CheckpointFile.read(path) == kept)
     }
 
     // MARK: item 18
