@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 7
+    static let version: Int64 = 8
 
     static let migrations: [String] = [
         """
@@ -134,6 +134,12 @@ enum Schema {
         // 7: a new payment row keeps its fingerprint as the SHA-256 digest (a BLOB) and its effects only in the signed
         // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
         // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
+        "SELECT 1;",
+        // 8: the directory signs balances, currencies and removed accounts as chained `balances` ledger entries
+        // (BalanceAnchors), and a testing-mode engine a `testing_mode` entry; balance_anchor is no longer written.
+        // Nothing is rewritten: an account signed beside it by an earlier version is checked against it until the
+        // directory sets it again. The version keeps older builds, which would take the new entries' accounts for
+        // unsigned ones and write balances the chain does not hold, from writing or verifying the store.
         "SELECT 1;",
     ]
 
