@@ -89,7 +89,7 @@ def main(argv):
             result = pay(socket, *args)
         elif command == "payments":
             with engine(socket) as e:
-                result = {"keys": [p["idempotencyKey"] for p in e.payments()]}
+                result = {"keys": [p["idempotencyKey"] for p in e.payments()], "entries": len(e.ledger())}
         elif command == "checkpoint":
             with engine(socket) as e:
                 result = {"checkpoint": e.checkpoint()}
