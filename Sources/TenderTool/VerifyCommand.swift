@@ -71,7 +71,7 @@ struct VerifyCommand: ParsableCommand {
                 }
                 if !report.testingMode.isEmpty {
                     let records = report.testingMode.prefix(20).map(String.init).joined(separator: ", ") + (report.testingMode.count > 20 ? ", ..." : "")
-                    print("TESTING MODE: the signed ledger records \(report.testingMode.count) engine(s) in testing mode (a PAM stack that is not the system's \"tender\") that let payments through, from record(s) \(records) on")
+                    print("TESTING MODE: the signed ledger records payments let through by engines in testing mode (a PAM stack that is not the system's \"tender\"): \(report.testingMode.count) stack(s), marked at record(s) \(records)")
                 }
                 if testing > 0 {
                     print("TESTING MODE: \(testing) audit entr\(testing == 1 ? "y" : "ies") of this home came from an engine in testing mode (a PAM stack that is not the system's \"tender\")")

@@ -171,7 +171,8 @@ def test_the_testing_mode_mark_is_signed_and_survives_the_audit_rows_removed(tmp
     sql(home, "DELETE FROM audit")
     done = cli("verify", "--home", home)
     assert done.returncode == 0, done.stderr
-    assert "TESTING MODE: the signed ledger records 1 engine(s) in testing mode" in done.stdout, done.stdout
+    assert "TESTING MODE: the signed ledger records payments let through by engines in testing mode" in done.stdout, done.stdout
+    assert "1 stack(s), marked at record(s) 2" in done.stdout, done.stdout
     assert "not signed, not checked: the audit log" in done.stdout
     report = json.loads(cli("verify", "--home", home, "--json").stdout)
     assert len(report["testingMode"]) == 1 and "testingModeEntries" not in report
