@@ -44,7 +44,8 @@ def run(*args, stdin="", env=None):
 
 @pytest.fixture
 def home(tmp_path):
-    """A fresh home seeded by `tender demo` (3 records in its ledger)."""
+    """A fresh home seeded by `tender demo`: 5 records in its ledger (the directory's signed
+    balances, the mark of the demo's PAM stack, in testing mode, and 3 payments)."""
     path = str(tmp_path / "home")
     done = run("demo", "--home", path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -194,9 +195,9 @@ def test_send_payment_turn_by_turn_to_a_signed_record(home):
     assert record["payee"]["handle"]["id"] == "john-baily-mobile"
     assert record["currencyAmount"] == {"amount": "20.00", "currency": "USD"}
     assert record["note"] == "lunch"
-    assert record["sequence"] == 4
+    assert record["sequence"] == 6
     assert jws_payload(handle["jws"]) == record
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -257,7 +258,7 @@ def test_a_wrong_password_is_a_failure_code_and_pays_nothing(home):
     check_protocol(turns, ["yes"])
     assert of_kind(turns, "authenticate")
     assert turns[-1] == {"turn": "handle", "code": "failureCredentialsUnverified", "denied": "wrongCredentials"}
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, WRONG_PASSWORD, PASSWORD)
 
 
@@ -269,7 +270,7 @@ def test_a_confirm_failure_ends_the_dialog_with_status_1(home):
     assert turns[0]["intent"] == "transfer_money"
     assert turns[-1]["turn"] == "confirm" and turns[-1]["code"] == "failureInsufficientFunds"
     assert not of_kind(turns, "authenticate") and not of_kind(turns, "handle")
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
 
 
 def test_out_of_scope_is_status_2_after_the_understood_turn_only(home):
@@ -278,7 +279,7 @@ def test_out_of_scope_is_status_2_after_the_understood_turn_only(home):
     assert turns_of(done) == [{"turn": "understood", "intent": "out_of_scope", "parameters": None,
                                "text": "what's the weather like", "language": "en", "source": "model",
                                "score": turns_of(done)[0]["score"], "namedApp": False}]
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -318,7 +319,7 @@ def test_an_answer_that_fits_no_option_is_asked_again_naming_the_options(home):
     assert "John Baily" in rejected[0]["message"]
     assert "yes or no" in rejected[1]["message"]
     assert turns[-1]["code"] == "success"
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -329,7 +330,7 @@ def test_wrong_replies_up_to_max_prompts_end_the_dialog(home):
     check_protocol(turns, ["nobody"] * 5)
     assert len(of_kind(turns, "rejected")) == 4  # the fifth wrong reply (maxPrompts 5) ends it
     assert turns[-1]["turn"] == "error" and "after 5 tries" in turns[-1]["message"]
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -343,7 +344,7 @@ def test_no_to_the_confirmation_question_pays_nothing(home):
     assert question["question"] == "Send $5 to Tim Cook from Checking? There is no fee."
     assert turns[-1]["turn"] == "declined"
     assert not of_kind(turns, "authenticate") and not of_kind(turns, "handle")
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -382,7 +383,7 @@ def test_without_json_the_dialog_is_in_words(home):
     assert "Send $20 to John Baily from Checking? There is no fee. (yes/no)" in done.stdout
     assert "handle → success" in done.stdout
     assert "Password" in done.stderr  # PAM's prompt goes to standard error
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -390,5 +391,5 @@ def test_without_json_a_wrong_password_is_status_1(home):
     done = ask(home, "send $5 to Tim Cook", answers=["yes", WRONG_PASSWORD], json_mode=False)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "failureCredentialsUnverified" in done.stdout + done.stderr
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, WRONG_PASSWORD, PASSWORD)

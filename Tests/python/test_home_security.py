@@ -167,7 +167,7 @@ def test_verify_and_list_work_on_a_read_only_home(shared, users):
             os.chmod(os.path.join(root, name), 0o400)
     before = listing(home)
     verified = cli("verify", "--home", home, user=reader)
-    assert verified.returncode == 0 and "ledger valid: 1 records" in verified.stdout, verified.stderr
+    assert verified.returncode == 0 and "ledger valid: 2 records" in verified.stdout, verified.stderr
     listed = cli("directory", "list", "--home", home, user=reader)
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout)["contacts"]
