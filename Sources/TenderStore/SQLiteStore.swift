@@ -31,7 +31,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// The PAM stack of an engine in testing mode on this store (``noteTestingMode(service:configDirectory:)``),
     /// and whether this store wrote its ``TestingModeMark`` yet.
     let testingMode = PthreadLocked<(service: String, configDirectory: String?, marked: Bool)?>(nil)
-    /// Where a checkpoint is kept after each commit that grows the ledger (``keepCheckpoint(at:)``), and the
+    /// Where a checkpoint is kept after each commit that grows the ledger (``keepCheckpoint(at:home:)``), and the
     /// ledger length it last held.
     let checkpointFile = PthreadLocked<(path: String, count: Int64)?>(nil)
 
@@ -88,7 +88,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
         self.keys = keys
         self.crypto = crypto
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
-        if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys().keys) }
+        if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys()) }
         if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else { try checkContinuity(home: home) }
         if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
     }
@@ -110,9 +110,10 @@ public final class SQLiteStore: Directory, PaymentLedger {
     private func checkContinuity(home: String) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
         guard !files.isEmpty else { return }
-        let (entries, known) = try recordedKeys()
+        let known = try recordedKeys()
         let unknown = files.filter { !known.contains($0) }
         guard unknown.isEmpty else {
+            let entries = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             let what = entries == 0 ? "is empty" : "holds \(entries) record(s)"
             throw .home(
                 "the ledger in \(home)/\(SQLiteStore.fileName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
@@ -125,19 +126,13 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// continuity check (``checkContinuity(home:)``) holds for the new one.
     private func retireEarlierKeys(home: String) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
-        guard !files.isEmpty, try recordedKeys().keys.isEmpty else { return }
+        guard !files.isEmpty, try recordedKeys().isEmpty else { return }
         try HomeDirectory.retireKeys(home: home, ids: files)
     }
 
-    /// How many entries the ledger holds and the key ids the store recorded.
-    private func recordedKeys() throws(TenderError) -> (entries: Int64, keys: [String]) {
-        try read(scan: true) { (db) throws(TenderError) -> (Int64, [String]) in
-            let count = try db.statement("SELECT count(*) FROM ledger")
-            _ = try count.step()
-            let entries = count.int64(0)
-            _ = try count.step()
-            return (entries, try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" })
-        }
+    /// The key ids the store recorded.
+    private func recordedKeys() throws(TenderError) -> [String] {
+        try read { (db) throws(TenderError) in try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" } }
     }
 
     /// Runs `body` in a read transaction: a short one on the writing
