@@ -289,7 +289,8 @@ typedef struct tender_engine tender_engine;
  * HOME/keys is unsafe), TENDER_E_AUTH_SERVICE (the policy needs authentication and
  * the PAM service, "tender" by default, has no file in the PAM configuration
  * directory: Linux-PAM would silently use "other"), TENDER_E_NOT_FOUND (the
- * vocabulary file cannot be read). Thread-safe.
+ * vocabulary file cannot be read), TENDER_E_LEDGER_TAMPERED (the checkpoint at
+ * "checkpointPath" covers records the ledger no longer holds). Thread-safe.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_new(const char *config_json, size_t config_len,
                                 tender_engine **engine_out);
