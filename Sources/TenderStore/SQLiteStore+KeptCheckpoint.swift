@@ -27,7 +27,7 @@ extension SQLiteStore {
             count = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             if count > 0 { try CheckpointFile.write(try checkpoint(), to: path) }
         }
-        checkpointFile.withLock { $0 = (path, count) }
+        checkpointFile.withLock { $0 = KeptCheckpoint(path: path, count: count) }
     }
 
     /// Throws ``TenderError/ledgerTampered(_:)`` unless the ledger holds at least the records `kept`
@@ -66,15 +66,36 @@ extension SQLiteStore {
         return (head.sequence, try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text)
     }
 
-    /// Replaces the kept checkpoint with `checkpoint` unless a newer one is there already (another thread's).
+    /// Replaces the kept checkpoint with `checkpoint` unless a newer one is there already. While another
+    /// thread writes the file, `checkpoint` waits as the newest pending one, which that thread writes next:
+    /// a commit never queues behind another commit's file flush.
     func keep(_ checkpoint: (count: Int64, text: String)) {
-        checkpointFile.withLock { kept in
-            guard let file = kept, checkpoint.count > file.count else { return }
-            do throws(TenderError) {
-                try CheckpointFile.write(checkpoint.text, to: file.path)
-                kept?.count = checkpoint.count
-            } catch {
-                // The payment is committed; the next commit writes a newer checkpoint.
+        var next: (path: String, checkpoint: (count: Int64, text: String))? = checkpointFile.withLock { state in
+            guard var kept = state, checkpoint.count > kept.count else { return nil }
+            if kept.writing {
+                if checkpoint.count > kept.pending?.count ?? 0 { kept.pending = checkpoint }
+                state = kept
+                return nil
+            }
+            kept.writing = true
+            state = kept
+            return (kept.path, checkpoint)
+        }
+        while let (path, checkpoint) = next {
+            // The payment is committed: a write that fails is left for the next commit to do.
+            let written = (try? CheckpointFile.write(checkpoint.text, to: path)) != nil
+            next = checkpointFile.withLock { state in
+                guard var kept = state else { return nil }
+                if written, checkpoint.count > kept.count { kept.count = checkpoint.count }
+                let pending = kept.pending
+                kept.pending = nil
+                if let pending, pending.count > kept.count {
+                    state = kept
+                    return (kept.path, pending)
+                }
+                kept.writing = false
+                state = kept
+                return nil
             }
         }
     }

@@ -33,7 +33,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let testingMode = PthreadLocked<(service: String, configDirectory: String?, marked: Bool)?>(nil)
     /// Where a checkpoint is kept after each commit that grows the ledger (``keepCheckpoint(at:home:)``), and the
     /// ledger length it last held.
-    let checkpointFile = PthreadLocked<(path: String, count: Int64)?>(nil)
+    let checkpointFile = PthreadLocked<KeptCheckpoint?>(nil)
 
     /// The home directory holding the store and `keys/`.
     let home: String

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderTestSupport
+import Dispatch
 import Glibc
 import Testing
 import TenderCore
@@ -263,6 +264,22 @@ import TenderCrypto
             return message.contains("covers 4 records, but the ledger holds 2: records were removed or rewritten")
         }
         #expect(try CheckpointFile.read(path) == kept)
+    }
+
+    @Test func concurrentCommitsLeaveTheKeptCheckpointAtTheLedgersEnd() throws {
+        let home = TemporaryHome()
+        let outside = TemporaryHome()
+        let path = outside.path + "/tender.checkpoint"
+        let store = try open(home)
+        try importAccounts(store, checking: "100.00")
+        try store.keepCheckpoint(at: path, home: home.path)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for index in 0..<10 { try? self.pay(store, "w\(worker)-\(index)") }
+        }
+        let kept = try #require(try CheckpointFile.read(path))
+        let payload = try JSONParser.parse(String(decoding: try CompactJWS(parsing: kept).payload, as: UTF8.self))
+        #expect(payload["count"] == .number("41"))
+        #expect(try store.verify(checkpoint: kept, trustedKeys: nil).count == 41)
     }
 
     // MARK: item 18
