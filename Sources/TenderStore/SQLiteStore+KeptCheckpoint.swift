@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import Glibc
 import TenderCore
 
 /// A checkpoint kept outside the home automatically (configuration
@@ -15,8 +16,11 @@ extension SQLiteStore {
     /// does not fail the payment that was committed: the next commit tries again.
     public func keepCheckpoint(at path: String, home: String) throws(TenderError) {
         guard path.hasPrefix("/"), !path.contains("\0") else { throw .invalidArgument("configuration.checkpointPath must be an absolute path") }
-        let inside = home.hasSuffix("/") ? home : home + "/"
-        guard !path.hasPrefix(inside), !(home.hasPrefix("/") && path == home) else {
+        // Compared as resolved paths (symbolic links, a relative home), the file's directory and the home.
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        let resolvedHome = Self.resolved(home)
+        let resolvedDirectory = Self.resolved(directory.isEmpty ? "/" : directory)
+        guard resolvedDirectory != resolvedHome, !resolvedDirectory.hasPrefix(resolvedHome.hasSuffix("/") ? resolvedHome : resolvedHome + "/") else {
             throw .invalidArgument("configuration.checkpointPath must be outside the home: whoever can change the home could change it too")
         }
         var count: Int64 = 0
@@ -28,6 +32,13 @@ extension SQLiteStore {
             if count > 0 { try CheckpointFile.write(try checkpoint(), to: path) }
         }
         checkpointFile.withLock { $0 = KeptCheckpoint(path: path, count: count) }
+    }
+
+    /// `path` with its symbolic links and relative parts resolved, or as given when it cannot be.
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Throws ``TenderError/ledgerTampered(_:)`` unless the ledger holds at least the records `kept`

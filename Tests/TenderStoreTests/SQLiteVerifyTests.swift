@@ -241,6 +241,9 @@ import TenderCrypto
         let store = try open(home)
         #expect(throws: TenderError.self) { try store.keepCheckpoint(at: home.path + "/cp", home: home.path) }
         #expect(throws: TenderError.self) { try store.keepCheckpoint(at: "relative/cp", home: home.path) }
+        // A directory outside that is a link into the home is the home.
+        #expect(symlink(home.path, outside.path + "/into-home") == 0)
+        #expect(throws: TenderError.self) { try store.keepCheckpoint(at: outside.path + "/into-home/cp", home: home.path) }
         try store.keepCheckpoint(at: path, home: home.path)
         #expect(access(path, F_OK) != 0)  // nothing to keep for an empty ledger
         try importAccounts(store, checking: "100.00")
