@@ -275,8 +275,7 @@ def test_kill_9_mid_payment_loses_no_acknowledged_payment(world, alice):
     acknowledged += [json.loads(line)["acknowledged"] for line in rest.splitlines() if "acknowledged" in line]
     assert rest and "error" in rest.splitlines()[-1], rest + errors  # the payment in flight failed at the client
     daemon.start()
-    listed = client(world, alice, "payments")
-    keys = listed["keys"]
+    keys = client(world, alice, "payments")["keys"]
     assert acknowledged and all(key in keys for key in acknowledged)
     # What the daemon recorded is whole: the ledger verifies, against a checkpoint too.
     checkpoint = client(world, alice, "checkpoint")["checkpoint"]
@@ -285,7 +284,7 @@ def test_kill_9_mid_payment_loses_no_acknowledged_payment(world, alice):
         f.write(checkpoint)
     report = client(world, alice, "verify", path)["report"]
     # Every entry: the payments, the directory's signed balances, and the testing-mode mark of root's test stack.
-    assert report["valid"] and report["records"] == listed["entries"] >= len(keys)
+    assert report["valid"] and report["records"] == client(world, alice, "ledger")["entries"] > len(keys)
 
 
 def test_tender_verify_through_the_broker_against_a_checkpoint(world, alice):
