@@ -263,7 +263,13 @@ typedef struct tender_engine tender_engine;
  * `pamConfigDirectory`; the audit then says "testing mode". `"readOnly": true`
  * opens the store read-only: nothing is created or changed, writes fail with
  * TENDER_E_STORE. `"newLedger": true` starts a new ledger in a home that held
- * one whose store is missing (otherwise refused with TENDER_E_HOME).
+ * one whose store is missing, or whose keys/ holds keys the store never
+ * recorded (otherwise refused with TENDER_E_HOME); the earlier ledger's key
+ * files are renamed KID.pem.retired. `"checkpointPath": "/elsewhere/file"`
+ * (absolute, outside the home) keeps a signed checkpoint there, replaced
+ * atomically after every commit that grows the ledger; tender_engine_verify()
+ * without a checkpoint then verifies against it, which is the only thing that
+ * sees the last records removed (docs/ledger.md).
  * `"broker": "/run/tender/socket"` (or the environment variable TENDER_BROKER)
  * makes a brokered engine: tenderd keeps the store and the key and runs PAM,
  * sessions and engine calls are relayed to it, `"home"` may be left out, and
@@ -283,7 +289,8 @@ typedef struct tender_engine tender_engine;
  * HOME/keys is unsafe), TENDER_E_AUTH_SERVICE (the policy needs authentication and
  * the PAM service, "tender" by default, has no file in the PAM configuration
  * directory: Linux-PAM would silently use "other"), TENDER_E_NOT_FOUND (the
- * vocabulary file cannot be read). Thread-safe.
+ * vocabulary file cannot be read), TENDER_E_LEDGER_TAMPERED (the checkpoint at
+ * "checkpointPath" covers records the ledger no longer holds). Thread-safe.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_new(const char *config_json, size_t config_len,
                                 tender_engine **engine_out);
@@ -467,8 +474,9 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tende
 /**
  * Writes the whole ledger, oldest first, as a JSON array to *json_out: one
  * `{"sequence", "type", "record", "jws"}` per entry, where type is "payment",
- * "payment_status", "key_rotation" or "intent" (a recorded custom information
- * intent, docs/ledger.md), record the signed JSON and jws its compact JWS. Free
+ * "payment_status", "key_rotation", "intent" (a recorded custom information
+ * intent), "balances" (the directory's balances and removed accounts) or
+ * "testing_mode" (docs/ledger.md), record the signed JSON and jws its compact JWS. Free
  * the text with tender_string_free(). Errors: TENDER_E_NULL_ARGUMENT,
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_LEDGER_TAMPERED (an entry is
  * not a JWS). Thread-safe.
@@ -484,15 +492,23 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_ledger(tender_engine *en
  * as PEM or JWK text, e.g. saved from tender_engine_public_key()), else the
  * first key the store recorded; pinning a key you keep elsewhere protects
  * against someone who can rewrite the store. With `checkpoint` (a JWS from
- * tender_engine_checkpoint(); NULL for none), also checks that no record it
- * covers was removed or rewritten. Then checks every column the store keeps
+ * tender_engine_checkpoint(); NULL for the one the configuration's
+ * "checkpointPath" keeps, if any), also checks that no record it covers was
+ * removed or rewritten; without any checkpoint, records removed from the end
+ * of the ledger cannot be seen. Then checks every column the store keeps
  * beside a record against the signed record, and re-derives every account's
- * balance from its signed balance (signed when the directory set it) and the
- * ledger (docs/ledger.md). On success writes a report
+ * balance and currency from the ledger's signed "balances" entries (written
+ * when the directory sets or removes accounts) and the payments after them,
+ * naming an account missing from the directory too (docs/ledger.md). On
+ * success writes a report
  * `{"valid": true, "records": N, "headHash": "...", "keys": [...]}`, with
  * `"resigned": [sequence, ...]` added when records had to be signed again
  * after their commit (their process ended before storing the signature; see
- * docs/ledger.md).
+ * docs/ledger.md), `"testingMode": [sequence, ...]` when an engine in testing
+ * mode let payments through (its signed "testing_mode" entries), and
+ * `"unchainedBalances": [account, ...]` for accounts whose balance an earlier
+ * version signed beside them (not ordered by the chain). The audit log, the
+ * contacts, bills and vocabulary are not signed and not checked.
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_LEDGER_TAMPERED (tender_last_error()
  * names the first bad record, column, or every account whose balance disagrees), TENDER_E_INVALID_ARGUMENT (trusted_key is not an
  * Ed25519 public key), TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,

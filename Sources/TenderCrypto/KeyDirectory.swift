@@ -4,7 +4,7 @@ import Synchronization
 import TenderCore
 
 /// The ``KeyStore`` port on files: one PKCS#8 PEM file per key,
-/// `HOME/keys/KID.pem`, in a 0700 directory. Loaded signers are cached.
+/// `HOME/keys/KID.pem` (`KID.pem.new` until the store recorded the key), in a 0700 directory. Loaded signers are cached.
 /// Thread-safe; several processes may share the directory.
 public final class KeyDirectory: KeyStore {
     /// The directory holding the key files, HOME/keys.
@@ -31,12 +31,27 @@ public final class KeyDirectory: KeyStore {
     /// The file of key `keyID` (base64url, so always a plain file name).
     public func file(for keyID: String) -> String { "\(path)/\(keyID).pem" }
 
+    /// The suffix of a key file written before the store recorded its key: a crash before that commit
+    /// leaves a file no store names, which the continuity check (HomeDirectory) does not take for a
+    /// replaced store's key. The store renames it to ``file(for:)`` once its key is recorded.
+    public static let unrecordedSuffix = ".new"
+
+    /// The file a key is read from: ``file(for:)``, or while its key is not known recorded, that name with ``unrecordedSuffix``.
+    private func existingFile(for keyID: String) -> String {
+        let recorded = file(for: keyID)
+        var info = stat()
+        if lstat(recorded, &info) != 0, errno == ENOENT, lstat(recorded + Self.unrecordedSuffix, &info) == 0 {
+            return recorded + Self.unrecordedSuffix
+        }
+        return recorded
+    }
+
     public func createKey() throws(TenderError) -> (keyID: String, publicKey: [UInt8]) {
         let key = try Ed25519PrivateKey.generate()
         let signer = try Ed25519Signer(key: key)
         var pem = try key.pkcs8PEM()
         defer { KeyFile.wipe(&pem) }
-        try KeyFile.create(at: file(for: signer.keyID), contents: pem)
+        try KeyFile.create(at: file(for: signer.keyID) + Self.unrecordedSuffix, contents: pem)
         fsyncDirectory()
         signers.withLock { $0[signer.keyID] = signer }
         return (signer.keyID, signer.publicKey)
@@ -44,7 +59,7 @@ public final class KeyDirectory: KeyStore {
 
     public func signer(keyID: String) throws(TenderError) -> any RecordSigner {
         if let cached = signers.withLock({ $0[keyID] }) { return cached }
-        var pem = try KeyFile.load(at: file(for: keyID))
+        var pem = try KeyFile.load(at: existingFile(for: keyID))
         defer { KeyFile.wipe(&pem) }
         let signer = try Ed25519Signer(key: try Ed25519PrivateKey(pem: pem))
         guard signer.keyID == keyID else { throw .keyFile("the key file \(file(for: keyID)) holds another key") }
@@ -54,7 +69,7 @@ public final class KeyDirectory: KeyStore {
 
     public func destroyKey(keyID: String) throws(TenderError) {
         signers.withLock { $0[keyID] = nil }
-        if unlink(file(for: keyID)) != 0 && errno != ENOENT {
+        for name in [file(for: keyID), file(for: keyID) + Self.unrecordedSuffix] where unlink(name) != 0 && errno != ENOENT {
             throw .keyFile("cannot remove the retired key \(keyID): \(String(cString: strerror(errno)))")
         }
         fsyncDirectory()

@@ -32,6 +32,8 @@ final class ClientUser: Sendable {
         } else {
             let authenticator = policy.asksAnything
                 ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory, user: name) : nil
+            // Root's test stack: the first payment it lets through is preceded by a signed testing_mode entry.
+            if policy.testing { store.noteTestingMode(service: policy.service, configDirectory: policy.configDirectory) }
             gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store, user: name, clock: clock)
             gates.withLock { list in
                 if list.count >= 16 { list.removeFirst() }

@@ -126,6 +126,28 @@ enum HomeDirectory {
         return ids.sorted()
     }
 
+    /// Renames `keys/ID.pem.new` (a key file written before its key was recorded) to `keys/ID.pem`
+    /// for each of `recorded` that has no `ID.pem` yet. A failure is left for the next open.
+    static func promoteKeys(home: String, recorded: [String]) {
+        for id in recorded {
+            let file = "\(home)/keys/\(id).pem"
+            var info = stat()
+            guard lstat(file, &info) != 0, errno == ENOENT, lstat(file + ".new", &info) == 0 else { continue }
+            _ = rename(file + ".new", file)
+        }
+    }
+
+    /// Renames each key file `keys/ID.pem` of `ids` to `keys/ID.pem.retired` (the keys of a ledger
+    /// replaced by a new one on request): kept, but no longer a key of this home. Throws ``TenderError/home(_:)``.
+    static func retireKeys(home: String, ids: [String]) throws(TenderError) {
+        for id in ids {
+            let file = "\(home)/keys/\(id).pem"
+            guard rename(file, file + ".retired") == 0 else {
+                throw .home("cannot retire the key \(file) of the earlier ledger: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     /// False when `path` does not exist; throws unless it is a directory
     /// (or a regular file) of the effective user that group and others cannot write.
     private static func checkOwned(_ path: String, what: String, directory: Bool) throws(TenderError) -> Bool {

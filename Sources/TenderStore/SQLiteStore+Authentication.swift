@@ -58,9 +58,11 @@ extension SQLiteStore: AuthenticationRecords {
     /// (``AuditCoalescer``): repeated denials cannot grow the table or cost a
     /// flush each.
     public func audit(user: String, event: AuditEvent, intent: String, detail: String) throws(TenderError) {
-        let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail)
         let now = clock.monotonicMilliseconds()
-        if event == .notRequired || event == .reused || event == .authenticated, !isReadOnly {
+        let allows = event == .notRequired || event == .reused || event == .authenticated
+        let testing = allows && testingMode.withLock { $0.map { !$0.marked } ?? false }
+        let row = AuditRow(at: clock.nowMilliseconds(), user: user, event: event.rawValue, intent: intent, detail: detail, testing: testing)
+        if allows, !isReadOnly {
             let closed = deniedRuns.close(now: now, all: false)
             pendingAudit.withLock { $0 += closed + [row] }
             return
@@ -81,11 +83,54 @@ extension SQLiteStore: AuthenticationRecords {
     }
 
     /// Writes, inside the caller's write transaction, the audit entries kept
-    /// in memory; returns how many (to forget once the transaction commits).
-    func storePendingAudit(_ db: Database) throws(TenderError) -> Int {
+    /// in memory; returns how many (to forget once the transaction commits),
+    /// and whether this store's testing mode is marked now: the first entry an
+    /// engine in testing mode keeps for a payment it lets through is preceded by
+    /// a signed ``TestingModeMark`` (one per PAM stack and ledger), which no SQL
+    /// edit removes unseen.
+    func storePendingAudit(_ db: Database) throws(TenderError) -> (count: Int, marked: Bool) {
         let rows = pendingAudit.withLock { $0 }
+        var marked = false
+        if rows.contains(where: \.testing), let stack = testingMode.withLock({ $0 }), !stack.marked {
+            if try !Self.hasTestingMark(stack.service, stack.configDirectory, db) {
+                let mark = try append(type: TestingModeMark.entryType, db) { position in
+                    TestingModeMark.payload(at: position, service: stack.service, configDirectory: stack.configDirectory)
+                }
+                try db.statement(
+                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    [Self.testingMarkSetting(stack.service, stack.configDirectory), String(mark.sequence)]
+                ).run()
+            }
+            marked = true
+        }
         for row in rows { try Self.insert(row, db) }
-        return rows.count
+        return (rows.count, marked)
+    }
+
+    /// The settings row naming the sequence of the ledger's mark for this PAM stack.
+    private static func testingMarkSetting(_ service: String, _ configDirectory: String?) -> String {
+        "testingModeMark " + JSONWriter.string(.array([.string(service), configDirectory.map(JSONValue.string) ?? .null]))
+    }
+
+    /// Whether the ledger holds a ``TestingModeMark`` for this PAM stack already: the entry the settings row
+    /// names, read back and compared (a row pointing anywhere else is ignored and a new mark written).
+    private static func hasTestingMark(_ service: String, _ configDirectory: String?, _ db: Database) throws(TenderError) -> Bool {
+        let setting = try db.statement("SELECT value FROM settings WHERE key = ?", [testingMarkSetting(service, configDirectory)])
+        guard try setting.step(), let sequence = setting.text(0).flatMap({ Int64($0) }) else { return false }
+        _ = try setting.step()
+        let row = try db.statement("SELECT jws FROM ledger WHERE sequence = ? AND type = ?", [sequence, TestingModeMark.entryType])
+        guard try row.step(), let jws = row.text(0) else { return false }
+        _ = try row.step()
+        guard let parsed = try? CompactJWS(parsing: jws), let payload = try? JSONParser.parse(parsed.payload) else { return false }
+        return payload["service"]?.stringValue == service && payload["configDirectory"]?.stringValue == configDirectory
+    }
+
+    /// Tells the store that the engine on it runs in testing mode with the PAM
+    /// `service` (in `configDirectory` when given): before the first payment such
+    /// an engine lets through, the store appends a signed ``TestingModeMark``
+    /// unless the ledger holds one for that stack already. Thread-safe.
+    public func noteTestingMode(service: String, configDirectory: String?) {
+        testingMode.withLock { $0 = (service, configDirectory, false) }
     }
 
     private static func insert(_ row: AuditRow, _ db: Database) throws(TenderError) {
@@ -157,4 +202,6 @@ struct AuditRow: Sendable {
     let event: String
     let intent: String
     let detail: String
+    /// Whether an engine in testing mode let a payment through (a ``TestingModeMark`` must precede it).
+    var testing = false
 }

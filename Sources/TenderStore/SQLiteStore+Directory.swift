@@ -97,7 +97,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Adds or replaces every item of `document`, in one transaction.
+    /// Adds or replaces every item of `document`, in one transaction; the accounts' balances
+    /// and currencies are signed in one ledger entry (``anchorBalances(set:removed:_:)``).
     /// Throws ``TenderError/notFound(_:)`` for a bill whose payee is in neither the document nor the store.
     public func importDirectory(_ document: DirectoryDocument) throws(TenderError) {
         try write { (db) throws(TenderError) in
@@ -129,8 +130,8 @@ extension SQLiteStore {
                     [account.id, account.nickname, account.organizationName, account.type.rawValue, account.balance.currency.code,
                      account.balance.minorUnits, account.points, account.miles, account.isDefault]
                 ).run()
-                try anchorBalance(account.id, account.balance, db)
             }
+            try anchorBalances(set: document.accounts.map { ($0.id, $0.balance) }, removed: [], db)
             for payee in document.billPayees {
                 try db.statement(
                     """
@@ -161,7 +162,7 @@ extension SQLiteStore {
     }
 
     /// Removes the listed items, in one transaction: `{"contacts": [ids], "accounts": [...], "billPayees": [...], "bills": [...]}`.
-    /// A bill payee takes its bills with it. Throws ``TenderError/notFound(_:)`` (and removes nothing) when an id does not exist.
+    /// A bill payee takes its bills with it; the accounts' removal is signed in a ledger entry. Throws ``TenderError/notFound(_:)`` (and removes nothing) when an id does not exist.
     public func removeFromDirectory(_ removal: DirectoryRemoval) throws(TenderError) {
         try write { (db) throws(TenderError) in
             // Bills before their payees: a payee's removal takes its bills, which would then look missing.
@@ -172,6 +173,7 @@ extension SQLiteStore {
                     guard db.changes > 0 else { throw .notFound("\(table) has no \"\(id.prefix(64))\"") }
                 }
             }
+            try anchorBalances(set: [], removed: removal.accounts, db)
         }
     }
 

@@ -2,7 +2,8 @@
 import TenderCore
 
 extension SQLiteStore {
-    /// The signer of the active key, creating the first key on first use.
+    /// The signer of the active key, creating the first key on first use (its file is
+    /// named as not recorded until the transaction commits, see ``write(lazy:_:)``).
     func activeSigner(_ db: Database) throws(TenderError) -> any RecordSigner {
         let row = try db.statement("SELECT kid FROM signing_keys WHERE active = 1")
         if try row.step(), let kid = row.text(0) {
@@ -10,6 +11,7 @@ extension SQLiteStore {
             return try keys.signer(keyID: kid)
         }
         let created = try keys.createKey()
+        createdKeys.withLock { $0.append(created.keyID) }
         try db.statement(
             "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
             [created.keyID, created.publicKey, clock.nowMilliseconds()]
@@ -43,6 +45,7 @@ extension SQLiteStore {
             // Every record committed before its signature was stored (by any process) is signed while the old key exists.
             try signUnsignedRecords(db, noting: false)
             let created = try keys.createKey()
+            createdKeys.withLock { $0.append(created.keyID) }
             try append(type: "key_rotation", db) { position in
                 KeyRotation.payload(at: position, newKeyID: created.keyID, newPublicKey: created.publicKey)
             }

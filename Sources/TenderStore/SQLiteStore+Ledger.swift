@@ -280,12 +280,14 @@ extension SQLiteStore {
         }
     }
 
-    /// Verifies every entry, optionally against an earlier checkpoint. The
+    /// Verifies every entry, optionally against an earlier checkpoint (without one, the checkpoint
+    /// kept at the configured `"checkpointPath"`, when there is one: ``keepCheckpoint(at:home:)``). The
     /// root of trust is `trustedKeys` when given (a pinned key), else the first
     /// key this store recorded; later keys are trusted only through signed rotations.
     /// Then checks every column kept beside the records against their signed
     /// payloads (``verifyColumns(payloads:hashes:)``), and re-derives every account's balance
-    /// from its signed anchor and the ledger (``verifyBalances(trustedKeys:verified:)``).
+    /// and currency from the signed ledger (``verifyBalances(trustedKeys:verified:)``); the report lists the
+    /// accounts whose balance was signed beside them by an earlier version (`unchainedBalances`).
     /// A record whose signature is not stored yet is verified with the one
     /// its seal lets the store compute; the report lists it (`resigned`),
     /// with the records an open signed again after a crash.
@@ -305,9 +307,11 @@ extension SQLiteStore {
             if let first = try publicKeys().first { trusted[first.keyID] = first.publicKey }
         }
         var verifier = LedgerVerifier(crypto: crypto, trustedKeys: trusted)
-        var report = try verifier.verify(entries, checkpoint: checkpoint, progress: progress)
+        var against = checkpoint
+        if against == nil { against = try keptCheckpoint() }
+        var report = try verifier.verify(entries, checkpoint: against, progress: progress)
         try verifyColumns(payloads: verifier.payloads, hashes: verifier.hashes)
-        try verifyBalances(trustedKeys: verifier.trustedKeys, verified: verifier.payloads)
+        report.unchainedBalances = try verifyBalances(trustedKeys: verifier.trustedKeys, verified: verifier.payloads)
         // Not the ones this store computed itself and will store with its next write: those are not signed again.
         let computed = computedSignatures.withLock { Set($0.keys) }
         report.resigned = Array(Set(try resignedRecords() + signedNow.filter { !computed.contains($0) })).sorted()

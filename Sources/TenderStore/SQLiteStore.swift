@@ -30,6 +30,19 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Repeated denials counted instead of written (``AuditCoalescer``).
     let deniedRuns = AuditCoalescer()
 
+    /// The PAM stack of an engine in testing mode on this store (``noteTestingMode(service:configDirectory:)``),
+    /// and whether this store wrote its ``TestingModeMark`` yet.
+    let testingMode = PthreadLocked<(service: String, configDirectory: String?, marked: Bool)?>(nil)
+    /// Where a checkpoint is kept after each commit that grows the ledger (``keepCheckpoint(at:home:)``), and the
+    /// ledger length it last held.
+    let checkpointFile = PthreadLocked<KeptCheckpoint?>(nil)
+
+    /// The home directory holding the store and `keys/`.
+    let home: String
+    /// Keys created by the write transaction running now, whose files are renamed to their
+    /// recorded name once it commits (``HomeDirectory/promoteKeys(home:recorded:)``).
+    let createdKeys = PthreadLocked<[String]>([])
+
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
 
@@ -37,26 +50,37 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// checks ownership and modes and, for `.readWrite`, creates the home and
     /// the store). Records are signed with keys from `keys`; hashes and
     /// verification use `crypto`. Refuses (``TenderError/home(_:)``) a store
-    /// whose ledger is empty while HOME/keys holds a key it never recorded (a
-    /// store replaced by a fresh one) unless `access` asks for a new ledger;
+    /// while HOME/keys holds a key it never recorded (a store replaced by a
+    /// fresh one, or by one signed by another key) unless `access` asks for a new
+    /// ledger, which then retires those key files when the store records no key yet;
     /// throws ``TenderError/store(_:)`` when SQLite fails. Times are read from `clock`.
     public init(
         home: String, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess = .readWrite(newLedger: false),
         clock: any TenderClock = SystemClock()
     ) throws(TenderError) {
         self.clock = clock
+        self.home = home
         let path = home + "/" + SQLiteStore.fileName
         isReadOnly = access == .readOnly
         if isReadOnly {
-            // A read-only WAL connection would create -wal and -shm (and cannot create them on read-only media):
-            // a store with no -wal (checkpointed, no writer open) is read as immutable and nothing is created.
-            // With a -wal present (a writer is open) it reads through the WAL, which then exists already.
-            var info = stat()
-            let immutable = lstat(path + "-wal", &info) != 0
-            let reading = try Database(path: path, readOnly: true, immutable: immutable)
+            // A read-only open changes nothing in the home, not even SQLite's -shm index (which a plain
+            // read-only WAL connection rewrites). A store with no -wal (checkpointed, no writer open) is read
+            // as immutable; with a -wal and its -shm it reads through the WAL with the -shm opened read-only,
+            // so committed frames a writer has not checkpointed are still seen.
+            var wal = stat()
+            var shm = stat()
+            let hasWAL = lstat(path + "-wal", &wal) == 0
+            let hasSHM = lstat(path + "-shm", &shm) == 0
+            if hasWAL, !hasSHM, wal.st_size > 0 {
+                throw .store(
+                    "the store's -wal holds changes but its -shm is missing, which a read-only open would have to create: "
+                        + "open the home for writing once (any tender command that writes), then verify again")
+            }
+            let immutable = !(hasWAL && hasSHM)
+            let reading = try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable)
             try Schema.knownVersion(reading)
             writer = PthreadLocked(reading)
-            reader = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable))
+            reader = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable))
         } else {
             let writing = try Database(path: path)
             try Schema.migrate(writing)
@@ -65,7 +89,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
         }
         self.keys = keys
         self.crypto = crypto
-        if access != .readWrite(newLedger: true) { try checkContinuity(home: home) }
+        // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
+        if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys()) }
+        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else { try checkContinuity(home: home) }
         if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
     }
 
@@ -84,24 +110,34 @@ public final class SQLiteStore: Directory, PaymentLedger {
         try HomeDirectory.prepare(home, access: access)
     }
 
-    /// An empty ledger while HOME/keys holds a key the store never recorded: the store was replaced.
+    /// HOME/keys holds a key the store never recorded: the store was replaced (by an empty one, or by a
+    /// whole store signed by another key), whatever its ledger holds. Checked on every open, read-only too.
     private func checkContinuity(home: String) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
         guard !files.isEmpty else { return }
-        let (entries, known) = try read(scan: true) { (db) throws(TenderError) -> (Int64, [String]) in
-            let count = try db.statement("SELECT count(*) FROM ledger")
-            _ = try count.step()
-            let entries = count.int64(0)
-            _ = try count.step()
-            return (entries, try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" })
-        }
-        guard entries == 0 else { return }
+        let known = try recordedKeys()
         let unknown = files.filter { !known.contains($0) }
         guard unknown.isEmpty else {
+            let entries = try read { (db) throws(TenderError) in try Self.head(db).sequence }
+            let what = entries == 0 ? "is empty" : "holds \(entries) record(s)"
             throw .home(
-                "the ledger in \(home)/\(SQLiteStore.fileName) is empty, but keys/ holds \(unknown.count) key(s) it never recorded "
+                "the ledger in \(home)/\(SQLiteStore.fileName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
                     + "(\(unknown[0]).pem): the store was replaced; restore it, or start a new ledger explicitly with `tender init --force`")
         }
+    }
+
+    /// A new ledger asked for (`tender init --force`, `"newLedger": true`) in a store that records no key yet:
+    /// the key files of the ledger it replaces are renamed `KID.pem.retired`, so every later open's
+    /// continuity check (``checkContinuity(home:)``) holds for the new one.
+    private func retireEarlierKeys(home: String) throws(TenderError) {
+        let files = HomeDirectory.keyIDs(home: home)
+        guard !files.isEmpty, try recordedKeys().isEmpty else { return }
+        try HomeDirectory.retireKeys(home: home, ids: files)
+    }
+
+    /// The key ids the store recorded.
+    private func recordedKeys() throws(TenderError) -> [String] {
+        try read { (db) throws(TenderError) in try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" } }
     }
 
     /// Runs `body` in a read transaction: a short one on the writing
@@ -121,20 +157,37 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Runs `body` in a write transaction, which first stores the signatures
     /// computed and the audit entries kept since the last one. `lazy`: the
     /// commit does not wait for the disk (``Database/lazyWriteTransaction(_:)``);
-    /// the next durable commit flushes it.
+    /// the next durable commit flushes it. A durable commit that grew the
+    /// ledger replaces the kept checkpoint, if any (``keepCheckpoint(at:home:)``), after the lock is released.
     func write<T: Sendable>(lazy: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
-        try writer.withLock { (db: inout Database) throws(TenderError) -> T in
+        let (result, checkpoint) = try writer.withLock { (db: inout Database) throws(TenderError) -> (T, (count: Int64, text: String)?) in
             var stored: [Int64] = []
-            var audited = 0
+            var audited = (count: 0, marked: false)
+            var checkpoint: (count: Int64, text: String)?
             let work = { () throws(TenderError) -> T in
                 stored = try self.storeComputedSignatures(db)
                 audited = try self.storePendingAudit(db)
-                return try body(db)
+                let result = try body(db)
+                if !lazy { checkpoint = try self.checkpointToKeep(db) }
+                return result
             }
-            let result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
+            let result: T
+            do throws(TenderError) {
+                result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
+            } catch {
+                // A key created by a transaction rolled back keeps its unrecorded name: no store names it.
+                createdKeys.withLock { $0.removeAll() }
+                throw error
+            }
+            let created = createdKeys.withLock { (keys) -> [String] in defer { keys.removeAll() }; return keys }
+            if !created.isEmpty { HomeDirectory.promoteKeys(home: home, recorded: created) }
             if !stored.isEmpty { computedSignatures.withLock { for sequence in stored { $0[sequence] = nil } } }
-            if audited > 0 { pendingAudit.withLock { $0.removeFirst(audited) } }
-            return result
+            if audited.count > 0 { pendingAudit.withLock { $0.removeFirst(audited.count) } }
+            if audited.marked { testingMode.withLock { $0?.marked = true } }
+            return (result, checkpoint)
         }
+        // Outside the write lock: the next batch commits while the checkpoint file is flushed.
+        if let checkpoint { keep(checkpoint) }
+        return result
     }
 }

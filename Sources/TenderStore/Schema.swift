@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 8
+    static let version: Int64 = 9
 
     static let migrations: [String] = [
         """
@@ -144,6 +144,12 @@ enum Schema {
             first_sequence INTEGER NOT NULL
         );
         """,
+        // 9: the directory signs balances, currencies and removed accounts as chained `balances` ledger entries
+        // (BalanceAnchors), and a testing-mode engine a `testing_mode` entry; balance_anchor is no longer written.
+        // Nothing is rewritten: an account signed beside it by an earlier version is checked against it until the
+        // directory sets it again. The version keeps older builds, which would take the new entries' accounts for
+        // unsigned ones and write balances the chain does not hold, from writing or verifying the store.
+        "SELECT 1;",
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -7,7 +7,13 @@ import TenderCrypto
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify every signature and hash link of the ledger; exit 1 naming the first bad record.")
+        abstract: "Verify every signature and hash link of the ledger; exit 1 naming the first bad record.",
+        discussion: """
+            Without --checkpoint, records removed from the end of the ledger (with the balances set back to \
+            match) cannot be seen: keep checkpoints outside the home (tender checkpoint, or the configuration's \
+            "checkpointPath") and verify against them. The audit log, the directory's contacts, bills and \
+            vocabulary, and the authentication throttle are not signed and not checked.
+            """)
 
     @OptionGroup var home: HomeOption
     @OptionGroup var broker: BrokerOption
@@ -63,9 +69,20 @@ struct VerifyCommand: ParsableCommand {
                     let listed = report.resigned.prefix(20).map(String.init).joined(separator: ", ") + (report.resigned.count > 20 ? ", ..." : "")
                     print("signed again after their commit (their process ended before storing the signature): \(report.resigned.count) record(s): \(listed)")
                 }
+                if !report.testingMode.isEmpty {
+                    let records = report.testingMode.prefix(20).map(String.init).joined(separator: ", ") + (report.testingMode.count > 20 ? ", ..." : "")
+                    print("TESTING MODE: the signed ledger records payments let through by engines in testing mode (a PAM stack that is not the system's \"tender\"): \(report.testingMode.count) stack(s), marked at record(s) \(records)")
+                }
                 if testing > 0 {
                     print("TESTING MODE: \(testing) audit entr\(testing == 1 ? "y" : "ies") of this home came from an engine in testing mode (a PAM stack that is not the system's \"tender\")")
                 }
+                if !report.unchainedBalances.isEmpty {
+                    print("balances signed by a version before chained balances (an older one put back would not be seen until the directory sets them again): \(report.unchainedBalances.joined(separator: ", "))")
+                }
+                if checkpoint == nil {
+                    print("not checked: whether records were removed from the end of the ledger (with the balances set back): verify against a checkpoint kept elsewhere (--checkpoint FILE; tender checkpoint, or the configuration's \"checkpointPath\")")
+                }
+                print("not signed, not checked: the audit log (authentication, reuse, denials), the authentication throttle and known devices, the contacts, bill payees, bills, vocabulary and settings")
             }
         } catch {
             finished()

@@ -30,6 +30,9 @@ public enum EngineFactory {
     ) throws(TenderError) -> AssembledEngine {
         if given == nil, let path = configuration.broker ?? brokerFromEnvironment() {
             guard host == nil else { throw .invalidArgument("an engine with a host's own directory and payments cannot be brokered") }
+            guard configuration.checkpointPath == nil else {
+                throw .invalidArgument("checkpointPath: a brokered engine's store is tenderd's; keep its checkpoints with `tender checkpoint --broker`")
+            }
             guard configuration.intentFiles.isEmpty, givenIntents == nil else {
                 throw .invalidArgument("custom intents run in process: a brokered engine (tenderd) runs the built-in intents only")
             }
@@ -58,6 +61,9 @@ public enum EngineFactory {
             let access: StoreAccess = configuration.readOnly ? .readOnly : .readWrite(newLedger: configuration.newLedger)
             store = try openStore(home: configuration.home, access: access, clock: clock)
         }
+        if let path = configuration.checkpointPath { try store.keepCheckpoint(at: path, home: configuration.home) }
+        // The first payment an engine in testing mode lets through is preceded by a signed ledger entry saying so.
+        if policy.testing { store.noteTestingMode(service: policy.service, configDirectory: policy.configDirectory) }
         let gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store, user: user, clock: clock)
         let hostDirectory = host.map { $0.directory(store) }
         let engine = Engine(

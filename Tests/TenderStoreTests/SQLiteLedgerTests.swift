@@ -40,11 +40,14 @@ import TenderCrypto
         let home = TemporaryHome()
         let store = try paidStore(home, payments: 3)
         let report = try store.verify()
-        #expect(report.count == 3)
+        // The directory's balances are the first entry; the payments follow.
+        #expect(report.count == 4)
         let records = try store.records()
-        #expect(records.map(\.sequence) == [1, 2, 3])
+        #expect(records.map(\.sequence) == [2, 3, 4])
+        let balances = try JSONParser.parse(String(decoding: try CompactJWS(parsing: try store.ledgerEntries()[0].jws).payload, as: UTF8.self))
+        #expect(balances["type"] == .string("balances") && balances["previousHash"] == .string(LedgerPosition.genesisHash))
         let first = try JSONParser.parse(records[0].json)
-        #expect(first["previousHash"] == .string(LedgerPosition.genesisHash))
+        #expect(first["previousHash"] == .string(try LedgerEntry.hash(ofPayload: Array(JSONWriter.string(balances).utf8), crypto: OpenSSLLedgerCrypto())))
         let second = try JSONParser.parse(records[1].json)
         let link = try LedgerEntry.hash(ofPayload: Array(records[0].json.utf8), crypto: OpenSSLLedgerCrypto())
         #expect(second["previousHash"] == .string(link))
@@ -78,12 +81,12 @@ import TenderCrypto
         let home = TemporaryHome()
         let store = try paidStore(home, payments: 4)
         let checkpoint = try store.checkpoint()
-        #expect(try store.verify(checkpoint: checkpoint).count == 4)
-        try execute(home, "PRAGMA foreign_keys = OFF; DELETE FROM ledger WHERE sequence > 2")
+        #expect(try store.verify(checkpoint: checkpoint).count == 5)
+        try execute(home, "PRAGMA foreign_keys = OFF; DELETE FROM ledger WHERE sequence > 3")
         // The balance re-derived from the shorter ledger disagrees; put back, only the checkpoint can tell.
         expectTampered(store, checkpoint: nil, naming: "the stored balance disagrees with the signed ledger for: checking")
         try execute(home, "UPDATE accounts SET balance_minor = 9800 WHERE id = 'checking'")
-        #expect(try store.verify().count == 2)
+        #expect(try store.verify().count == 3)
         expectTampered(store, checkpoint: checkpoint, naming: "truncated")
     }
 
@@ -102,7 +105,8 @@ import TenderCrypto
             payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
         ) { position in JSONWriter.string(.object(position.members(type: "payment"))) })
         let report = try store.verify(trustedKeys: [old.keyID: old.publicKey])
-        #expect(report.count == 4 && report.keyIDs == [old.keyID, new.keyID])
+        // The directory's balances, 2 payments, the rotation, the balances again, a payment.
+        #expect(report.count == 6 && report.keyIDs == [old.keyID, new.keyID])
         #expect(try store.publicKeys().map(\.keyID) == [old.keyID, new.keyID])
         // A second process that still had the old key loaded now signs with the new one.
         let other = try SQLiteStoreTests.openStore(home.path)

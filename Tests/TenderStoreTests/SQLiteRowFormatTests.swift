@@ -8,6 +8,7 @@ import TenderCrypto
 /// A payment row keeps its fingerprint as a digest and its effects only in
 /// the signed payload (schema 7); rows a schema-6 store wrote keep both as
 /// text. Both kinds pay exactly once, change status and verify, column by column.
+/// (Entry 1 is the directory's signed balances; the payments follow.)
 @Suite struct SQLiteRowFormatTests {
     private let usd = try! Currency(code: "USD")
 
@@ -71,7 +72,7 @@ import TenderCrypto
         let store = try open(home)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
         let record = try paid(try store.submit(try submission("a", fingerprint: "the canonical parameters")))
-        let row = try stored(home, 1)
+        let row = try stored(home, 2)
         #expect(row.type == "blob" && row.bytes == 32 && row.effectsNull)
         #expect(try store.submit(try submission("a", fingerprint: "the canonical parameters")) == .alreadyPaid(record))
         #expect(throws: TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")) {
@@ -80,7 +81,7 @@ import TenderCrypto
         // The text comes back from the signed payload.
         let found = try #require(try store.payment(idempotencyKey: "a"))
         #expect(found.fingerprint == "the canonical parameters" && found.record == record)
-        #expect(try store.verify().count == 1)
+        #expect(try store.verify().count == 2)
     }
 
     @Test func aDigestOrEffectsThatDisagreeWithTheSignedPayloadAreNamed() throws {
@@ -91,21 +92,21 @@ import TenderCrypto
         _ = try paid(try store.submit(try submission("b", fingerprint: "f-b")))
         let db = try database(home)
         // Another row's digest: the exactly-once check would take b's parameters for a's.
-        try db.execute("UPDATE ledger SET fingerprint = (SELECT fingerprint FROM ledger WHERE sequence = 2) WHERE sequence = 1")
+        try db.execute("UPDATE ledger SET fingerprint = (SELECT fingerprint FROM ledger WHERE sequence = 3) WHERE sequence = 2")
         expectTampered(store, naming: "fingerprint")
         #expect(throws: TenderError.self) { try store.payment(idempotencyKey: "a") }
         #expect(throws: TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")) {
             try store.submit(try submission("a", fingerprint: "f-a"))
         }
-        try db.execute("UPDATE ledger SET fingerprint = zeroblob(32) WHERE sequence = 1")
+        try db.execute("UPDATE ledger SET fingerprint = zeroblob(32) WHERE sequence = 2")
         expectTampered(store, naming: "fingerprint")
         // The text of the right fingerprint in a new row, without the effects an old row kept: named too.
-        try db.statement("UPDATE ledger SET fingerprint = ? WHERE sequence = 1", ["f-a"]).run()
+        try db.statement("UPDATE ledger SET fingerprint = ? WHERE sequence = 2", ["f-a"]).run()
         expectTampered(store, naming: "effects")
-        try db.statement("UPDATE ledger SET fingerprint = ? WHERE sequence = 1", [try StoredFingerprint.digest(of: "f-a", crypto: OpenSSLLedgerCrypto())]).run()
-        #expect(try store.verify().count == 2)
+        try db.statement("UPDATE ledger SET fingerprint = ? WHERE sequence = 2", [try StoredFingerprint.digest(of: "f-a", crypto: OpenSSLLedgerCrypto())]).run()
+        #expect(try store.verify().count == 3)
         // Effects beside a new row, even the signed ones, are not what this version writes.
-        try db.execute("UPDATE ledger SET effects = '{\"movements\":[],\"onCompletion\":[]}' WHERE sequence = 2")
+        try db.execute("UPDATE ledger SET effects = '{\"movements\":[],\"onCompletion\":[]}' WHERE sequence = 3")
         expectTampered(store, naming: "effects")
     }
 
@@ -119,36 +120,36 @@ import TenderCrypto
             old.append(try paid(try store.submit(try submission("old-2", fingerprint: "f-2", cents: 250, status: .pending))))
         }
         try makeVersion6(home)
-        #expect(try stored(home, 1).type == "text" && !(try stored(home, 2).effectsNull))
+        #expect(try stored(home, 2).type == "text" && !(try stored(home, 3).effectsNull))
 
         // Read-only (tender verify): verifies as it is and changes nothing.
         do {
             let reader = try SQLiteStore(home: home.path, keys: try KeyDirectory(home: home.path), crypto: OpenSSLLedgerCrypto(), access: .readOnly)
-            #expect(try reader.verify().count == 2)
+            #expect(try reader.verify().count == 3)
             #expect(try reader.payment(idempotencyKey: "old-1")?.fingerprint == "f-1")
         }
         #expect(try version(home) == 6)
 
         let store = try open(home)
         #expect(try version(home) == Schema.version)
-        #expect(try stored(home, 1).type == "text")  // nothing rewritten
+        #expect(try stored(home, 2).type == "text")  // nothing rewritten
         #expect(try store.submit(try submission("old-1", fingerprint: "f-1")) == .alreadyPaid(old[0]))
         #expect(throws: TenderError.self) { try store.submit(try submission("old-1", fingerprint: "f-other")) }
         #expect(try store.payment(idempotencyKey: "old-2")?.fingerprint == "f-2")
         let new = try paid(try store.submit(try submission("new", fingerprint: "f-3")))
-        #expect(try stored(home, 3).type == "blob")
+        #expect(try stored(home, 4).type == "blob")
         #expect(try store.submit(try submission("new", fingerprint: "f-3")) == .alreadyPaid(new))
         // The old pending payment's effects still undo it.
         let before = try store.accounts()[0].balance.minorUnits
         _ = try store.changeStatus(idempotencyKey: "old-2", to: .canceled)
         #expect(try store.accounts()[0].balance.minorUnits == before + 250)
-        #expect(try store.verify().count == 4)
+        #expect(try store.verify().count == 5)
 
         // An old row's text columns are still checked.
         let db = try database(home)
-        try db.execute("UPDATE ledger SET fingerprint = 'f-other' WHERE sequence = 1")
+        try db.execute("UPDATE ledger SET fingerprint = 'f-other' WHERE sequence = 2")
         expectTampered(store, naming: "fingerprint")
-        try db.execute("UPDATE ledger SET fingerprint = 'f-1', effects = NULL WHERE sequence = 1")
+        try db.execute("UPDATE ledger SET fingerprint = 'f-1', effects = NULL WHERE sequence = 2")
         expectTampered(store, naming: "effects")
     }
 

@@ -44,12 +44,12 @@ import TenderCrypto
         let home = TemporaryHome()
         let store = try openPaid(home)
         let first = try pay(store, "a")
-        let stored = try row(home, 1)
+        let stored = try row(home, 2)
         #expect(stored.seal != nil && stored.jws.hasSuffix(".") && first.jws.hasPrefix(stored.jws))
         #expect(try store.records().map(\.jws) == [first.jws])
         #expect(try store.verify().resigned.isEmpty)
         _ = try pay(store, "b")
-        #expect(try row(home, 1) == (first.jws, nil))
+        #expect(try row(home, 2) == (first.jws, nil))
     }
 
     @Test func anOpenAfterACrashSignsAgainTheSameJWSAndVerifySaysSo() throws {
@@ -60,13 +60,13 @@ import TenderCrypto
             for key in ["a", "b", "c"] { records.append(try pay(store, key)) }
             crash(store)
         }
-        #expect(try row(home, 3).seal != nil)
+        #expect(try row(home, 4).seal != nil)
         let reopened = try SQLiteStoreTests.openStore(home.path)
-        #expect(try row(home, 3) == (records[2].jws, nil))
+        #expect(try row(home, 4) == (records[2].jws, nil))
         #expect(try reopened.records().map(\.jws) == records.map(\.jws))
         let report = try reopened.verify()
-        #expect(report.count == 3 && report.resigned == [3])
-        #expect(report.json["resigned"] == .array([.number("3")]))
+        #expect(report.count == 4 && report.resigned == [4])
+        #expect(report.json["resigned"] == .array([.number("4")]))
     }
 
     @Test func aRowWithoutTheKeysSealIsNeverSigned() throws {
@@ -79,14 +79,14 @@ import TenderCrypto
         }
         // Someone without the key rewrites the unsigned record's payload (here: its previousHash).
         let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
-        try db.execute("UPDATE ledger SET jws = replace(jws, substr(jws, 200, 4), 'AAAA') WHERE sequence = 2")
+        try db.execute("UPDATE ledger SET jws = replace(jws, substr(jws, 200, 4), 'AAAA') WHERE sequence = 3")
         let reopened = try SQLiteStoreTests.openStore(home.path)
-        #expect(try row(home, 2).seal != nil)
+        #expect(try row(home, 3).seal != nil)
         #expect {
             _ = try reopened.verify()
         } throws: { error in
             guard case let .ledgerTampered(message) = error as? TenderError else { return false }
-            return message.contains("record 2") && message.contains("seal does not check")
+            return message.contains("record 3") && message.contains("seal does not check")
         }
     }
 
@@ -96,11 +96,11 @@ import TenderCrypto
         let rotating = try SQLiteStoreTests.openStore(home.path)
         let old = try rotating.activeKey().keyID
         let record = try pay(paying, "a")
-        #expect(try row(home, 1).seal != nil)
+        #expect(try row(home, 2).seal != nil)
         _ = try rotating.rotateKey()
-        #expect(try row(home, 1) == (record.jws, nil))
+        #expect(try row(home, 2) == (record.jws, nil))
         crash(paying)
         let report = try rotating.verify()
-        #expect(report.count == 2 && report.keyIDs.first == old)
+        #expect(report.count == 3 && report.keyIDs.first == old)
     }
 }

@@ -42,18 +42,18 @@ import TenderCore
 
         let entry = try store.changeStatus(idempotencyKey: "bill", to: .canceled)
         let json = try JSONParser.parse(entry.json)
-        #expect(json["type"] == .string("payment_status") && json["payment"] == .number("1") && json["sequence"] == .number("2"))
+        #expect(json["type"] == .string("payment_status") && json["payment"] == .number("2") && json["sequence"] == .number("3"))
         #expect(json["previousStatus"] == .string("pending") && json["status"] == .string("canceled") && json["id"] == .string("id-bill"))
         #expect(try CompactJWS(parsing: entry.jws).payload == Array(entry.json.utf8))
         #expect(try balances(store) == [10_000, 500])
         #expect(try store.bills()[0].status == .unpaid && store.bills()[0].paymentDate == nil)
         #expect(try store.changedStatuses() == ["bill": .canceled])
-        #expect(try store.verify().count == 2)
+        #expect(try store.verify().count == 3)  // the directory's balances, the payment, the change
 
         // The same change again records nothing; a final status does not change.
         #expect(try store.changeStatus(idempotencyKey: "bill", to: .canceled) == entry)
         #expect(throws: TenderError.self) { try store.changeStatus(idempotencyKey: "bill", to: .completed) }
-        #expect(try store.ledgerEntries().count == 2 && balances(store) == [10_000, 500])
+        #expect(try store.ledgerEntries().count == 3 && balances(store) == [10_000, 500])
     }
 
     @Test func aCompletedRequestCreditsItsAccountAndACompletedBillIsPaid() throws {
@@ -70,7 +70,7 @@ import TenderCore
         #expect(try balances(store) == [1_580, 2_500])
         #expect(try store.bills()[0].status == .completed && store.bills()[0].paymentDate == day)
         #expect(try store.changedStatuses() == ["request": .completed, "bill": .completed])
-        #expect(try store.verify().count == 4)
+        #expect(try store.verify().count == 5)
     }
 
     @Test func refusedChangesChangeNothing() throws {
@@ -94,9 +94,9 @@ import TenderCore
             guard case let .wrongState(message) = error as? TenderError else { return false }
             return message.contains("is completed")
         }
-        #expect(try store.changeStatus(idempotencyKey: "done", to: .completed).sequence == 1)
+        #expect(try store.changeStatus(idempotencyKey: "done", to: .completed).sequence == 2)
         #expect(throws: TenderError.self) { try store.changeStatus(idempotencyKey: "nobody", to: .failed) }
-        #expect(try balances(store) == before && store.ledgerEntries().count == 3 && store.changedStatuses().isEmpty)
+        #expect(try balances(store) == before && store.ledgerEntries().count == 4 && store.changedStatuses().isEmpty)
 
         // A payment recorded before schema 4 kept no effects, in its record or beside it: its status cannot change.
         let old = PaymentSubmission(idempotencyKey: "old", fingerprint: "old", amount: try Money(minorUnits: 100, currency: usd), movements: []) {
@@ -120,16 +120,16 @@ import TenderCore
             "done", intent: "send_payment", status: .completed, cents: 100, movements: [BalanceMovement(accountID: "checking", currency: usd, delta: -100)]))
         // Signed with the store's own key, so only the status rule can catch it.
         try store.write { (db) throws(TenderError) in
-            try store.append(type: PaymentStatusChange.entryType, db, subject: 1, status: "canceled") { position in
+            try store.append(type: PaymentStatusChange.entryType, db, subject: 2, status: "canceled") { position in
                 PaymentStatusChange.payload(
-                    at: position, paymentSequence: 1, paymentID: "id-done", intent: "send_payment", idempotencyKey: "done", from: .pending, to: .canceled)
+                    at: position, paymentSequence: 2, paymentID: "id-done", intent: "send_payment", idempotencyKey: "done", from: .pending, to: .canceled)
             }
         }
         #expect {
             _ = try store.verify()
         } throws: { error in
             guard case let .ledgerTampered(message) = error as? TenderError else { return false }
-            return message.contains("record 2") && message.contains("does not allow")
+            return message.contains("record 3") && message.contains("does not allow")
         }
     }
 }

@@ -96,7 +96,7 @@ import TenderCrypto
         let home = TemporaryHome()
         let store = try store(home)
         guard case let .paid(record) = try store.submit(try submission(key: "a")) else { Issue.record("not paid"); return }
-        #expect(record.sequence == 1)
+        #expect(record.sequence == 2)  // after the directory's signed balances
         #expect(try store.submit(try submission(key: "a")) == .alreadyPaid(record))
         #expect(throws: TenderError.self) { try store.submit(try submission(key: "a", amount: "11.00")) }
         #expect(try store.accounts()[0].balance.decimalString == "90.00")
@@ -178,6 +178,6 @@ import TenderCrypto
         }
         #expect(try store.records().count == 10)
         #expect(try store.accounts()[0].balance.decimalString == "90.00")
-        #expect(try store.records().map(\.sequence) == Array(1...10))
+        #expect(try store.records().map(\.sequence) == Array(2...11))  // after the directory's signed balances
     }
 }

@@ -9,6 +9,7 @@ Commands (each prints one JSON line):
                                prompts with PASSWORD ("-" for none: cancel); AUTH is the client's
                                own authentication policy as JSON
   payments                     the idempotency keys of every payment
+  ledger                       how many entries the ledger holds
   checkpoint                   a checkpoint of the ledger
   verify CHECKPOINT_FILE       verify the ledger against a checkpoint
   engine CONFIG                open an engine with this extra configuration (JSON), print ok or the error
@@ -95,6 +96,9 @@ def main(argv):
         elif command == "payments":
             with engine(socket) as e:
                 result = {"keys": [p["idempotencyKey"] for p in e.payments()]}
+        elif command == "ledger":
+            with engine(socket) as e:
+                result = {"entries": len(e.ledger())}
         elif command == "checkpoint":
             with engine(socket) as e:
                 result = {"checkpoint": e.checkpoint()}

@@ -44,7 +44,8 @@ def run(*args, stdin="", env=None):
 
 @pytest.fixture
 def home(tmp_path):
-    """A fresh home seeded by `tender demo` (3 records in its ledger)."""
+    """A fresh home seeded by `tender demo`: 5 records in its ledger (the directory's signed
+    balances, the mark of the demo's PAM stack, in testing mode, and 3 payments)."""
     path = str(tmp_path / "home")
     done = run("demo", "--home", path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -197,9 +198,9 @@ def test_send_payment_turn_by_turn_to_a_signed_record(home):
     assert record["payee"]["handle"]["id"] == "john-baily-mobile"
     assert record["currencyAmount"] == {"amount": "20.00", "currency": "USD"}
     assert record["note"] == "lunch"
-    assert record["sequence"] == 4
+    assert record["sequence"] == 6
     assert jws_payload(handle["jws"]) == record
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -261,7 +262,7 @@ def test_a_wrong_password_is_a_failure_code_and_pays_nothing(home):
     assert of_kind(turns, "authenticate")
     assert turns[-1] == {"turn": "handle", "code": "failureCredentialsUnverified", "denied": "wrongCredentials",
                          "say": "That password didn't work. Nothing was paid."}
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, WRONG_PASSWORD, PASSWORD)
 
 
@@ -273,7 +274,7 @@ def test_a_confirm_failure_ends_the_dialog_with_status_1(home):
     assert turns[0]["intent"] == "transfer_money"
     assert turns[-1]["turn"] == "confirm" and turns[-1]["code"] == "failureInsufficientFunds"
     assert not of_kind(turns, "authenticate") and not of_kind(turns, "handle")
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
 
 
 def test_out_of_scope_is_status_2_after_the_understood_turn_only(home):
@@ -282,7 +283,7 @@ def test_out_of_scope_is_status_2_after_the_understood_turn_only(home):
     assert turns_of(done) == [{"turn": "understood", "intent": "out_of_scope", "parameters": None,
                                "text": "what's the weather like", "language": "en", "source": "model",
                                "score": turns_of(done)[0]["score"], "namedApp": False}]
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -322,7 +323,7 @@ def test_an_answer_that_fits_no_option_is_asked_again_naming_the_options(home):
     assert rejected[0]["message"] == "Sorry, I didn't get that. Which person: John Appleseed or John Baily?"
     assert "yes or no" in rejected[1]["message"]
     assert turns[-1]["code"] == "success"
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -333,7 +334,7 @@ def test_wrong_replies_up_to_max_prompts_end_the_dialog(home):
     check_protocol(turns, ["nobody"] * 5)
     assert len(of_kind(turns, "rejected")) == 4  # the fifth wrong reply (maxPrompts 5) ends it
     assert turns[-1]["turn"] == "error" and "after 5 tries" in turns[-1]["message"]
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -347,7 +348,7 @@ def test_no_to_the_confirmation_question_pays_nothing(home):
     assert question["question"] == "Send $5 to Tim Cook from Checking? There is no fee."
     assert turns[-1]["turn"] == "declined"
     assert not of_kind(turns, "authenticate") and not of_kind(turns, "handle")
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, PASSWORD)
 
 
@@ -386,7 +387,7 @@ def test_without_json_the_dialog_is_in_words(home):
     assert done.stdout.splitlines()[-1] == "Sent $20 to John Baily."
     assert "understood" not in done.stdout and "→" not in done.stdout
     assert "Password" in done.stderr  # PAM's prompt goes to standard error
-    assert ledger_records(home) == 4
+    assert ledger_records(home) == 6
     no_secret(done, PASSWORD)
 
 
@@ -394,5 +395,5 @@ def test_without_json_a_wrong_password_is_status_1(home):
     done = ask(home, "send $5 to Tim Cook", answers=["yes", WRONG_PASSWORD], json_mode=False)
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "That password didn't work. Nothing was paid."
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
     no_secret(done, WRONG_PASSWORD, PASSWORD)

@@ -87,7 +87,7 @@ def test_ask_round_up_is_restricted_and_signed(home, handler):
     assert handled["response"]["text"] == "Done: $5 moved into your savings."
     assert json.loads(open(handler + ".log").read())["parameters"] == {"amount": {"amount": "5.00", "currency": "USD"}}
     verified = run("verify", "--home", home)
-    assert verified.returncode == 0 and "ledger valid: 4 records" in verified.stdout, verified.stdout + verified.stderr
+    assert verified.returncode == 0 and "ledger valid: 6 records" in verified.stdout, verified.stdout + verified.stderr
     assert PASSWORD not in done.stdout + done.stderr
 
 
@@ -140,7 +140,7 @@ def test_demo_plays_both_examples(tmp_path):
     assert "You have $120 left in vacation." in out
     assert "Move $5? (yes/no)" in out and "Done: $5 moved into your savings." in out
     assert '"intent":"round_up_savings","status":"completed"' in out
-    assert "round-up pot: 5.00 USD" in out and "verify → ledger valid: 4 signed record(s)" in out
+    assert "round-up pot: 5.00 USD" in out and "verify → ledger valid: 6 signed record(s)" in out
 
 
 def test_a_shortcut_starts_a_custom_intent_in_ask(home, handler):

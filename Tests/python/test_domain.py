@@ -330,7 +330,7 @@ def test_pay_the_electric_company_bill_at_one_of_two_addresses(engine):
     before.pop("checking")
     assert after == before
     assert engine.payments() == [record]
-    assert engine.verify()["records"] == 1
+    assert engine.verify()["records"] == 2  # the directory's signed balances, the payment
 
 
 def test_pay_bill_by_nickname_and_minimum_due_resolves_at_once(engine):
@@ -706,7 +706,7 @@ def test_transfer_from_checking_to_savings_moves_balances_and_charges_the_fee(en
     assert record["paymentMethod"] == {"type": "checking", "name": "Checking"}
     assert balance(engine, "checking") == "2299.50"  # amount plus fee
     assert balance(engine, "savings") == "8200.00"   # the amount
-    assert engine.verify()["records"] == 1
+    assert engine.verify()["records"] == 2
 
 
 def test_transfer_without_a_configured_fee_is_free_and_to_the_same_account_unsupported(
@@ -1244,12 +1244,12 @@ def test_a_request_completes_and_its_money_arrives(engine):
     assert again == entry and again.jws == entry.jws
     with pytest.raises(tender.WrongStateError):
         engine.set_payment_status(request["idempotencyKey"], "canceled")
-    assert ledger_types(engine) == ["payment", "payment_status"]
+    assert ledger_types(engine) == ["balances", "payment", "payment_status"]
     assert engine.verify()["valid"]
     # an independent JOSE library verifies the status entry like any record
     jwk = engine.public_key("jwk")
     payloads = python_verify([e["jws"] for e in engine.ledger()], {jwk["kid"]: jwk}, root=jwk["kid"])
-    assert payloads[1] == dict(entry)
+    assert payloads[2] == dict(entry)
 
 
 def test_canceling_a_scheduled_bill_payment_gives_the_money_back(engine):
@@ -1266,7 +1266,7 @@ def test_canceling_a_scheduled_bill_payment_gives_the_money_back(engine):
     # the bill can be paid again
     assert pay(engine, {"intent": "pay_bill", "billPayee": {"id": "electric-main"},
                         "transactionAmount": {"amountType": "amountDue"}})["status"] == "completed"
-    assert engine.verify()["records"] == 3
+    assert engine.verify()["records"] == 4
 
 
 def test_status_changes_that_cannot_be_made_change_nothing(engine):
@@ -1285,7 +1285,7 @@ def test_status_changes_that_cannot_be_made_change_nothing(engine):
         engine.set_payment_status(b"\xff\xfe", "failed")
     with pytest.raises(TypeError):
         engine.set_payment_status(pending["idempotencyKey"], None)
-    assert balances(engine) == before and ledger_types(engine) == ["payment", "payment"]
+    assert balances(engine) == before and ledger_types(engine) == ["balances", "payment", "payment"]
     # a failed scheduled transfer gives back both sides (and the fee)
     assert before != start
     engine.set_payment_status(pending["idempotencyKey"], "failed")

@@ -44,11 +44,14 @@ import pytest
 import libtender as tender
 from libtender import ResponseCode
 
-from conftest import NO_AUTH, make_engine
+from conftest import DIRECTORY, NO_AUTH, make_engine
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_HERE))
 GENESIS = "A" * 43  # base64url of 32 zero bytes: the previousHash of record 1
+# Importing the test directory signs its balances as the first ledger entry (type "balances"): the
+# payments of an engine from the `engine` fixture start at sequence 2.
+FIRST = 2
 
 
 # ------------------------------------------------------------------ helpers
@@ -309,11 +312,12 @@ def _child_env():
 
 @pytest.fixture
 def five(engine, home):
-    """An engine with 5 payments of $1.00 ... $5.00 (sequences 1-5) and a
-    checkpoint taken after them, then closed. Returns (home, records, checkpoint)."""
+    """An engine with the directory's signed balances (sequence 1) and 5 payments of
+    $1.00 ... $5.00 (sequences 2-6) and a checkpoint taken after them, then closed.
+    Returns (home, records, checkpoint)."""
     records = [pay(engine, f"five-{i}", f"{i}.00") for i in range(1, 6)]
     checkpoint = engine.checkpoint()
-    assert engine.verify(checkpoint)["records"] == 5
+    assert engine.verify(checkpoint)["records"] == 6
     engine.close()
     return home, records, checkpoint
 
@@ -324,8 +328,8 @@ def five(engine, home):
 def test_record_is_a_dict_with_its_jws(engine):
     record = pay(engine, "shape-1", note="Café ☕")
     assert isinstance(record, dict)
-    assert record["type"] == "payment" and record["sequence"] == 1
-    assert record["previousHash"] == GENESIS
+    assert record["type"] == "payment" and record["sequence"] == FIRST
+    assert record["previousHash"] == link_hash(engine.ledger()[0]["jws"])
     assert record.header == {"alg": "Ed25519", "kid": engine.public_key("jwk")["kid"]}
     assert record.kid == engine.public_key("jwk")["kid"]
     # the JWS payload is the record, byte for byte
@@ -388,7 +392,8 @@ def test_public_key_formats(engine):
         engine.public_key(None)
 
 
-def test_empty_ledger(engine):
+def test_empty_ledger(home):
+    engine = tender.Engine(home, authentication=NO_AUTH)
     assert engine.ledger() == []
     report = engine.verify()
     assert report == {"valid": True, "records": 0, "headHash": GENESIS, "keys": []}
@@ -396,6 +401,7 @@ def test_empty_ledger(engine):
     header, payload, _ = jws_parts(checkpoint)
     assert json.loads(payload)["count"] == 0
     assert engine.verify(checkpoint)["records"] == 0
+    engine.close()
 
 
 def test_closed_engine_ledger_calls(home):
@@ -409,8 +415,8 @@ def test_closed_engine_ledger_calls(home):
 def test_verify_checkpoint_argument(engine):
     pay(engine, "cp-1")
     checkpoint = engine.checkpoint()
-    assert engine.verify(checkpoint + "\n")["records"] == 1  # whitespace is ignored
-    assert engine.verify(checkpoint.encode())["records"] == 1
+    assert engine.verify(checkpoint + "\n")["records"] == 2  # whitespace is ignored
+    assert engine.verify(checkpoint.encode())["records"] == 2
     with pytest.raises(tender.LedgerTamperedError) as info:
         engine.verify("not a checkpoint")
     assert info.value.message.startswith("checkpoint:")
@@ -427,10 +433,12 @@ def test_every_record_verifies_with_joserfc(engine):
     records = [pay(engine, f"jose-{i}", f"{i}.25", **({"note": "Café ☕ 🍰"} if i == 2 else {}))
                for i in range(1, 6)]
     jwk = engine.public_key("jwk")
-    ledger = engine.ledger()
-    assert [e["sequence"] for e in ledger] == [1, 2, 3, 4, 5]
-    assert [e["type"] for e in ledger] == ["payment"] * 5
-    previous = GENESIS
+    whole = engine.ledger()
+    assert [e["sequence"] for e in whole] == [1, 2, 3, 4, 5, 6]
+    assert [e["type"] for e in whole] == ["balances"] + ["payment"] * 5
+    balances, ledger = whole[0], whole[1:]
+    assert balances["record"]["accounts"] == [{"account": "checking", "currency": "USD", "balanceMinor": 100000}]
+    previous = link_hash(balances["jws"])
     for entry, record in zip(ledger, records):
         assert entry["jws"] == record.jws
         assert entry["record"] == record
@@ -442,16 +450,16 @@ def test_every_record_verifies_with_joserfc(engine):
         previous = link_hash(record.jws)
     assert records[1]["note"] == "Café ☕ 🍰"
     # the whole ledger, verified without Tender
-    assert python_verify([e["jws"] for e in ledger], {jwk["kid"]: jwk}) == records
+    assert python_verify([e["jws"] for e in whole], {jwk["kid"]: jwk}) == [balances["record"]] + records
     report = engine.verify()
-    assert report == {"valid": True, "records": 5, "headHash": previous, "keys": [jwk["kid"]]}
+    assert report == {"valid": True, "records": 6, "headHash": previous, "keys": [jwk["kid"]]}
 
     # the checkpoint is a JWS too, over the count and the head hash
     header, payload = joserfc_verify(engine.checkpoint(), jwk)
     checkpoint = json.loads(payload)
     assert header["kid"] == jwk["kid"]
     assert checkpoint["type"] == "checkpoint"
-    assert checkpoint["count"] == 5 and checkpoint["headHash"] == previous
+    assert checkpoint["count"] == 6 and checkpoint["headHash"] == previous
 
     # joserfc rejects a changed payload and a foreign key
     from joserfc.errors import BadSignatureError
@@ -480,11 +488,12 @@ def test_chain_link_definition(engine, home):
     """previousHash is pinned here (and in link_hash) as base64url SHA-256 of
     the previous record's payload bytes: the base64url-decoded middle part of
     its JWS, which is the record JSON the API returns, byte for byte. Record
-    1 links to 32 zero bytes. The head hashes of verify() and of checkpoints
-    are the hash of the last payload."""
+    1 (the directory's signed balances) links to 32 zero bytes. The head hashes
+    of verify() and of checkpoints are the hash of the last payload."""
     first, second = pay(engine, "link-1"), pay(engine, "link-2", note="Café ☕")
     assert GENESIS == b64e(bytes(32)) and len(GENESIS) == 43
-    assert first["previousHash"] == GENESIS
+    balances = engine.ledger()[0]
+    assert balances["record"]["previousHash"] == GENESIS and first["previousHash"] == link_hash(balances["jws"])
     first_payload = jws_parts(first.jws)[1]
     assert second["previousHash"] == b64e(hashlib.sha256(first_payload).digest()) == link_hash(first.jws), (
         "the chain link is not SHA-256 of the previous payload; update link_hash()")
@@ -502,7 +511,7 @@ def test_chain_link_definition(engine, home):
     assert json.loads(jws_parts(engine.checkpoint())[1])["headHash"] == head
     # the store's hash column holds the same link hashes
     with store(home) as db:
-        assert [r["hash"] for r in read_ledger(db)] == [link_hash(first.jws), head]
+        assert [r["hash"] for r in read_ledger(db)] == [link_hash(balances["jws"]), link_hash(first.jws), head]
 
 
 def test_store_schema_has_one_ledger_table(engine, home):
@@ -514,7 +523,8 @@ def test_store_schema_has_one_ledger_table(engine, home):
         assert "ledger" in tables and "payments" not in tables
         assert "signing_keys" in tables
         assert [r[1] for r in db.execute("PRAGMA table_info(ledger)")] == LEDGER_COLUMNS
-        (row,) = read_ledger(db)
+        (balances, row) = read_ledger(db)
+        assert balances["type"] == "balances" and balances["idempotency_key"] is None
         assert row["type"] == "payment" and row["idempotency_key"] == "schema-1"
         assert row["amount_minor"] == 100 and row["currency"] == "USD"
         assert paid_in_store(db, "schema-1") and not paid_in_store(db, "schema-2")
@@ -570,7 +580,7 @@ def test_cli_agrees_with_the_library(five, cli, tmp_path):
     assert shown.returncode == 0 and shown.stdout == pem, shown
     verified = cli("verify", "--home", home)
     assert verified.returncode == 0, verified.stderr
-    assert "ledger valid: 5 records" in verified.stdout
+    assert "ledger valid: 6 records" in verified.stdout
     verified = cli("verify", "--home", home, "--json")
     assert verified.returncode == 0 and json.loads(verified.stdout) == report
     (tmp_path / "cp.jws").write_text(checkpoint + "\n")
@@ -580,17 +590,17 @@ def test_cli_agrees_with_the_library(five, cli, tmp_path):
     # a checkpoint from the CLI is accepted by the library
     made = cli("checkpoint", "--home", home)
     assert made.returncode == 0, made.stderr
-    assert verify_fresh(home, made.stdout)["records"] == 5
+    assert verify_fresh(home, made.stdout)["records"] == 6
 
     # after tampering: exit status 1, naming the record
     with store(home) as db:
-        jws = db.execute("SELECT jws FROM ledger WHERE sequence = 3").fetchone()[0]
+        jws = db.execute("SELECT jws FROM ledger WHERE sequence = 4").fetchone()[0]
         head, body, sig = jws.split(".")
         payload = b64d(body).replace(b'"amount":"3.00"', b'"amount":"8.00"')
-        db.execute("UPDATE ledger SET jws = ? WHERE sequence = 3", (f"{head}.{b64e(payload)}.{sig}",))
+        db.execute("UPDATE ledger SET jws = ? WHERE sequence = 4", (f"{head}.{b64e(payload)}.{sig}",))
     failed = cli("verify", "--home", home)
     assert failed.returncode == 1, failed
-    assert "record 3" in failed.stderr
+    assert "record 4" in failed.stderr
     failed = cli("verify", "--home", home, "--json")
     assert failed.returncode == 1 and json.loads(failed.stdout)["valid"] is False
 
@@ -599,11 +609,11 @@ def test_cli_agrees_with_the_library(five, cli, tmp_path):
 
 
 def _edit_payload_byte(db, rows):
-    head, body, sig = rows[2]["jws"].split(".")
+    head, body, sig = rows[3]["jws"].split(".")
     payload = bytearray(b64d(body))
     at = payload.index(b'"amount":"3.00"') + len(b'"amount":"')
     payload[at] = ord("9")  # one byte: 3.00 -> 9.00
-    db.execute("UPDATE ledger SET jws = ? WHERE sequence = 3", (f"{head}.{b64e(bytes(payload))}.{sig}",))
+    db.execute("UPDATE ledger SET jws = ? WHERE sequence = 4", (f"{head}.{b64e(bytes(payload))}.{sig}",))
 
 
 def _delete_and_renumber(db, rows):
@@ -625,7 +635,7 @@ def _insert_copy_after_2(db, rows):
 
 
 def _append_copy(db, rows):
-    insert_row(db, dict(duplicate(rows[-1]), sequence=6))
+    insert_row(db, dict(duplicate(rows[-1]), sequence=7))
 
 
 def _resign_1_with_a_foreign_key(db, rows):
@@ -653,12 +663,12 @@ def _garbage_jws(db, rows):
 
 
 @pytest.mark.parametrize("tamper, record, why", [
-    (_edit_payload_byte, 3, "the signature does not verify"),
+    (_edit_payload_byte, 4, "the signature does not verify"),
     (_delete_and_renumber, 3, "its signed sequence number is not 3"),
     (_delete_leaving_a_gap, 3, "stored at position 4"),
     (_swap_2_and_4, 2, "its signed sequence number is not 2"),
     (_insert_copy_after_2, 3, "its signed sequence number is not 3"),
-    (_append_copy, 6, "its signed sequence number is not 6"),
+    (_append_copy, 7, "its signed sequence number is not 7"),
     (_resign_1_with_a_foreign_key, 1, "signed by an untrusted key "),
     (_resign_2_with_a_foreign_key, 2, "was the signing key then"),
     (_resign_2_with_a_foreign_key_claiming_the_real_kid, 2, "the signature does not verify"),
@@ -680,7 +690,7 @@ def test_truncating_the_tail_needs_a_checkpoint(five):
     home, records, checkpoint = five
     removed = sum(r["ledger"]["amountMinor"] for r in records[3:])
     with store(home) as db:
-        db.execute("DELETE FROM ledger WHERE sequence > 3")
+        db.execute("DELETE FROM ledger WHERE sequence > 4")
     # The balances re-derived from the shorter ledger disagree with the store.
     assert "disagrees with the signed ledger for: checking" in tampered_message(home)
     with store(home) as db:
@@ -689,10 +699,10 @@ def test_truncating_the_tail_needs_a_checkpoint(five):
     # at the end leaves every signature and link intact. Only a checkpoint
     # kept elsewhere can tell.
     report = verify_fresh(home)
-    assert report["records"] == 3
+    assert report["records"] == 4
     assert report["headHash"] == link_hash(records[2].jws)
     message = tampered_message(home, checkpoint)
-    assert "checkpoint covers 5" in message and "truncated" in message, message
+    assert "checkpoint covers 6" in message and "truncated" in message, message
 
 
 def test_ledger_with_an_entry_that_is_not_a_jws(five):
@@ -730,17 +740,17 @@ def test_key_rotation(engine, home):
 
     after = [pay(engine, f"rot-{i}") for i in range(3, 5)]
     report = engine.verify(checkpoint)
-    assert report["records"] == 6 and report["keys"] == [old["kid"], new_kid]
+    assert report["records"] == 7 and report["keys"] == [old["kid"], new_kid]
 
     ledger = engine.ledger()
-    assert [e["type"] for e in ledger] == ["payment"] * 3 + ["key_rotation"] + ["payment"] * 2
-    rotation = ledger[3]
+    assert [e["type"] for e in ledger] == ["balances"] + ["payment"] * 3 + ["key_rotation"] + ["payment"] * 2
+    rotation = ledger[4]
     assert rotation["record"]["newKid"] == new_kid
     assert rotation["record"]["newKey"] == {"kty": "OKP", "crv": "Ed25519", "x": new["x"]}
-    assert rotation["record"]["sequence"] == 4
+    assert rotation["record"]["sequence"] == 5
     assert rotation["record"]["previousHash"] == link_hash(before[-1].jws)
     # the hand-over is signed by the old key, what follows by the new one
-    assert [jws_parts(e["jws"])[0]["kid"] for e in ledger] == [old["kid"]] * 4 + [new_kid] * 2
+    assert [jws_parts(e["jws"])[0]["kid"] for e in ledger] == [old["kid"]] * 5 + [new_kid] * 2
     assert [r.kid for r in after] == [new_kid] * 2
 
     # each entry verifies with joserfc under its own key only
@@ -758,7 +768,7 @@ def test_key_rotation(engine, home):
     # a fresh engine (another process would do the same) signs with the new key
     with tender.Engine(home, authentication=NO_AUTH) as second:
         assert pay(second, "rot-5").kid == new_kid
-        assert second.verify()["records"] == 7
+        assert second.verify()["records"] == 8
 
 
 class Rotated:
@@ -770,8 +780,8 @@ class Rotated:
 
 
 def _rotated_ledger(engine, home):
-    """3 payments, a rotation, 2 payments (entries 1-3 and the rotation 4
-    signed by the old key, 5-6 by the new one); the engine is closed."""
+    """3 payments, a rotation, 2 payments (after the directory's balances, entry 1:
+    entries 2-4 and the rotation 5 signed by the old key, 6-7 by the new one); the engine is closed."""
     from cryptography.hazmat.primitives.serialization import load_pem_private_key
     before = len(engine.ledger())
     for i in range(3):
@@ -815,16 +825,16 @@ def test_a_retired_key_cannot_sign_after_its_rotation(engine, home):
     r = _rotated_ledger(engine, home)
     with store(home) as db:
         rows = read_ledger(db)
-        record = json.loads(jws_parts(rows[5]["jws"])[1])
+        record = json.loads(jws_parts(rows[6]["jws"])[1])
         record["currencyAmount"]["amount"] = "0.01"
-        rows[5] = resign(rows[5], _sign_record(r.old_key, r.old["kid"], record))
+        rows[6] = resign(rows[6], _sign_record(r.old_key, r.old["kid"], record))
         rewrite_ledger(db, rows)
     tokens = [row["jws"] for row in rows]
-    # well-formed: signed, numbered and linked; only the key is wrong for entry 6
+    # well-formed: signed, numbered and linked; only the key is wrong for entry 7
     python_verify(tokens, {r.old["kid"]: r.old, r.new["kid"]: r.new})
-    with pytest.raises(ForgeryError, match="entry 6: "):  # and the chain of trust refuses it
+    with pytest.raises(ForgeryError, match="entry 7: "):  # and the chain of trust refuses it
         python_verify(tokens, {r.old["kid"]: r.old}, root=r.old["kid"])
-    expected = f"record 6: signed by key {r.old['kid']}, but {r.new['kid']} was the signing key then"
+    expected = f"record 7: signed by key {r.old['kid']}, but {r.new['kid']} was the signing key then"
     assert tampered_message(home) == expected
     assert tampered_message(home, trusted_key=r.old_pem) == expected
 
@@ -840,7 +850,7 @@ def test_a_new_key_cannot_sign_before_its_rotation(engine, home, first_forged):
         for index in range(first_forged - 1, len(rows)):
             record = json.loads(jws_parts(rows[index]["jws"])[1])
             record["previousHash"] = previous
-            if index == first_forged - 1:
+            if index == first_forged - 1 and "currencyAmount" in record:  # entry 1 is the directory's balances
                 record["currencyAmount"]["amount"] = "0.01"
             token = _sign_record(r.new_key, r.new["kid"], record)
             previous = link_hash(token)
@@ -888,8 +898,8 @@ def test_the_default_root_does_not_depend_on_the_wall_clock(engine, home):
     with store(home) as db:
         (created,) = db.execute("SELECT created_at_ms FROM signing_keys WHERE kid = ?", (old["kid"],)).fetchone()
         db.execute("UPDATE signing_keys SET created_at_ms = ? WHERE kid = ?", (created - 60_000, new_kid))
-    assert verify_fresh(home, trusted_key=old)["records"] == 3  # the ledger itself is genuine
-    assert verify_fresh(home)["records"] == 3
+    assert verify_fresh(home, trusted_key=old)["records"] == 4  # the ledger itself is genuine
+    assert verify_fresh(home)["records"] == 4
 
 
 # ---------------------------------------------------------- pinned root key
@@ -904,9 +914,9 @@ def test_pinning_the_original_key_verifies_across_a_rotation(engine, home, tmp_p
     for pinned in (r.old_pem, r.old_pem.encode("ascii"), r.old, without_kid, json.dumps(r.old),
                    json.dumps(r.old).encode("utf-8")):
         report = verify_fresh(home, trusted_key=pinned)
-        assert report["valid"] is True and report["records"] == 7, pinned
+        assert report["valid"] is True and report["records"] == 8, pinned
         assert report["keys"] == expected_keys
-        assert verify_fresh(home, checkpoint, trusted_key=pinned)["records"] == 7
+        assert verify_fresh(home, checkpoint, trusted_key=pinned)["records"] == 8
     assert verify_fresh(home) == verify_fresh(home, trusted_key=r.old_pem)
     cli = _cli_runner()
     if cli is not None:
@@ -930,17 +940,21 @@ def test_pinning_the_new_key_as_root_fails_at_record_1(engine, home, tmp_path):
         assert pinned.returncode == 1 and "record 1" in pinned.stderr, pinned
 
 
-def test_pinned_key_and_checkpoint_of_an_empty_ledger(engine):
+def test_pinned_key_and_checkpoint_of_an_empty_ledger(home):
+    engine = tender.Engine(home, authentication=NO_AUTH)
     pem = engine.public_key("pem")  # creates the key; the ledger stays empty
     checkpoint = engine.checkpoint()
     foreign = foreign_key()[1]
-    # no record to check, but the balances the directory set are signed, by the genuine key only
-    with pytest.raises(tender.LedgerTamperedError, match="checking .no valid signed balance."):
-        engine.verify(trusted_key=foreign)
     assert engine.verify(checkpoint, trusted_key=pem)["records"] == 0
+    # the balances the directory sets are signed, by the genuine key only
+    engine.import_directory(DIRECTORY)
+    with pytest.raises(tender.LedgerTamperedError, match="record 1: signed by an untrusted key"):
+        engine.verify(trusted_key=foreign)
+    assert engine.verify(checkpoint, trusted_key=pem)["records"] == 1
     with pytest.raises(tender.LedgerTamperedError) as info:
         engine.verify(checkpoint, trusted_key=foreign)
-    assert info.value.message.startswith("checkpoint: "), info.value.message
+    assert info.value.message.startswith("record 1: "), info.value.message
+    engine.close()
 
 
 def _non_ed25519_pem(kind):
@@ -986,7 +1000,7 @@ def test_trusted_key_argument_types(engine):
     for wrong in (42, 1.5, object()):
         with pytest.raises(TypeError):
             engine.verify(trusted_key=wrong)
-    assert engine.verify(None, None)["records"] == 1
+    assert engine.verify(None, None)["records"] == 2
 
 
 def _register_key(db, jwk, created_at_ms):
@@ -996,20 +1010,20 @@ def _register_key(db, jwk, created_at_ms):
 
 def _resign_from(db, key, jwk, first):
     """Re-signs (and re-links) every record from `first` on with `key`,
-    changing record `first`'s amount to 0.01. Returns the new rows."""
+    changing record `first`'s amount to 0.01 (when it is a payment). Returns the new rows."""
     rows = read_ledger(db)
     previous = rows[first - 2]["hash"] if first > 1 else GENESIS
     for index in range(first - 1, len(rows)):
         payload = json.loads(jws_parts(rows[index]["jws"])[1])
         payload["previousHash"] = previous
-        if index == first - 1:
+        if index == first - 1 and "currencyAmount" in payload:
             payload["currencyAmount"]["amount"] = "0.01"
         token = _sign_record(key, jwk["kid"], payload)
         previous = link_hash(token)
         rows[index] = resign(rows[index], token)
     rewrite_ledger(db, rows)
-    # a forger holding a key re-signs the signed balances too
-    for account, anchor in db.execute("SELECT id, balance_anchor FROM accounts").fetchall():
+    # a forger holding a key re-signs the signed balances too (kept beside the accounts before schema 8)
+    for account, anchor in db.execute("SELECT id, balance_anchor FROM accounts WHERE balance_anchor IS NOT NULL").fetchall():
         db.execute("UPDATE accounts SET balance_anchor = ? WHERE id = ?",
                    (_sign_record(key, jwk["kid"], json.loads(jws_parts(anchor)[1])), account))
     return rows
@@ -1049,7 +1063,7 @@ def test_an_earlier_timestamp_does_not_make_a_registered_key_the_root(five):
     with store(home) as db:
         created = db.execute("SELECT created_at_ms FROM signing_keys").fetchone()[0]
         _register_key(db, jwk, created - 60_000)
-    assert verify_fresh(home, checkpoint)["records"] == 5
+    assert verify_fresh(home, checkpoint)["records"] == 6
     assert verify_fresh(home)["keys"] == [genuine["kid"]]
     with store(home) as db:
         _resign_from(db, key, jwk, 1)
@@ -1062,9 +1076,10 @@ def test_a_forged_first_recorded_key_passes_only_an_unpinned_verify(five, tmp_pa
     """What we observe: verify() without a pinned key trusts the first key
     the store recorded (the first row of signing_keys). Someone who can
     write the store can make a key of their own that first key (here by
-    deleting the genuine row) and re-sign the whole history with it: the
-    unpinned verify() then accepts the forgery (as tender.h says: pinning
-    protects against this). It is found by pinning the genuine key and by a
+    deleting the genuine row) and re-sign the whole history with it: once
+    the genuine key file is also out of keys/ (else every open refuses the
+    home as a replaced store), the unpinned verify() accepts the forgery (as
+    tender.h says: pinning protects against this). It is found by pinning the genuine key and by a
     checkpoint kept elsewhere."""
     home, records, checkpoint = five
     with tender.Engine(home, authentication=NO_AUTH) as engine:
@@ -1074,16 +1089,22 @@ def test_a_forged_first_recorded_key_passes_only_an_unpinned_verify(five, tmp_pa
         created = db.execute("SELECT created_at_ms FROM signing_keys").fetchone()[0]
         _register_key(db, jwk, created + 1)
         db.execute("DELETE FROM signing_keys WHERE kid = ?", (genuine["kid"],))
+    # keys/ still holds the genuine key, which the store no longer records: every open refuses the home
+    with pytest.raises(tender.HomeError, match="never recorded"):
+        verify_fresh(home)
+    # the forger (the same user) moves it out of keys/ too
+    keys = os.path.join(home, "keys")
+    os.rename(os.path.join(keys, f"{genuine['kid']}.pem"), tmp_path / "genuine-key.pem")
     # the key table alone changed: the genuine ledger no longer verifies
     # without a pin (its root is now the forged key), but does with one
     assert tampered_message(home) == f"record 1: signed by an untrusted key {genuine['kid']}"
-    assert verify_fresh(home, checkpoint, trusted_key=genuine_pem)["records"] == 5
+    assert verify_fresh(home, checkpoint, trusted_key=genuine_pem)["records"] == 6
 
     with store(home) as db:
         rows = _resign_from(db, key, jwk, 1)
     python_verify([r["jws"] for r in rows], {jwk["kid"]: jwk}, root=jwk["kid"])
     report = verify_fresh(home)  # the forgery passes the unpinned verify
-    assert report["records"] == 5 and report["keys"] == [jwk["kid"]]
+    assert report["records"] == 6 and report["keys"] == [jwk["kid"]]
     assert report["headHash"] == link_hash(rows[-1]["jws"])
     # ... and nothing else
     pinned = f"record 1: signed by an untrusted key {jwk['kid']}"
@@ -1140,7 +1161,7 @@ def test_key_file_permissions(home, directory_doc):
             assert balance_minor(unsafe) == before
             assert unsafe.payments() == [paid]
             # verifying needs only the public keys
-            assert unsafe.verify()["records"] == 1
+            assert unsafe.verify()["records"] == 2
 
     os.chmod(key_file, 0o600)
     with tender.Engine(home, authentication=NO_AUTH) as fixed:
@@ -1200,8 +1221,8 @@ def test_idempotency_across_processes(home, directory_doc, tmp_path):
         assert sorted(p["idempotencyKey"] for p in payments) == sorted(f"same-{i}" for i in range(keys))
         assert balance_minor(engine) == 100000 - keys * 700
         report = engine.verify()
-        assert report["records"] == keys and len(report["keys"]) == 1
-        by_key = {e["record"]["idempotencyKey"]: e for e in engine.ledger()}
+        assert report["records"] == keys + 1 and len(report["keys"]) == 1  # and the directory's balances
+        by_key = {e["record"]["idempotencyKey"]: e for e in engine.ledger() if e["type"] == "payment"}
     assert len(os.listdir(os.path.join(home, "keys"))) == 1
     for key in by_key:
         seen = [o["results"][key] for o in outputs]
@@ -1259,8 +1280,8 @@ def test_crash_while_paying(home, directory_doc):
         assert keys in (expected, expected + [f"k-{len(acked)}"]), (keys[-3:], expected[-3:])
         assert 100000000 - balance_minor(engine) == len(keys) * 100
         report = engine.verify()
-        assert report["records"] == len(keys)
-        ledger = engine.ledger()
+        assert report["records"] == len(keys) + 1  # and the directory's balances
+        ledger = engine.ledger()[1:]
         assert [e["record"]["idempotencyKey"] for e in ledger] == keys
     print(f"\ncrash test: {rounds} rounds in {elapsed:.1f}s, {len(acked)} acknowledged, "
           f"{len(keys)} paid, {retried_paid} retries of a key paid before its ack")
@@ -1288,7 +1309,7 @@ def test_verify_checks_every_column_against_the_signed_payload(engine, home, cli
     checkpoint = engine.checkpoint()
     pinned = engine.public_key()
     engine.close()
-    assert verify_fresh(home)["records"] == 3
+    assert verify_fresh(home)["records"] == 4
     with store(home) as db:
         db.execute(edit)
     for args in ((None, None), (checkpoint, None), (None, pinned)):
@@ -1309,9 +1330,9 @@ def test_verify_rederives_balances_and_names_the_account_that_disagrees(engine, 
     """Issue 18.4: someone raises a balance in SQLite; verify used to say valid."""
     for n in range(2):
         pay(engine, f"bal-{n}", amount="7.00")
-    assert engine.verify()["records"] == 2
+    assert engine.verify()["records"] == 3
     engine.close()
-    assert verify_fresh(home)["records"] == 2
+    assert verify_fresh(home)["records"] == 3
     with store(home) as db:
         db.execute("UPDATE accounts SET balance_minor = balance_minor + 1000000 WHERE id = 'checking'")
     message = tampered_message(home)
@@ -1320,8 +1341,8 @@ def test_verify_rederives_balances_and_names_the_account_that_disagrees(engine, 
     assert done.returncode == 1 and "checking" in done.stderr, done.stderr
     with store(home) as db:
         db.execute("UPDATE accounts SET balance_minor = balance_minor - 1000000 WHERE id = 'checking'")
-    assert verify_fresh(home)["records"] == 2
-    # the signed balance itself cannot be edited or dropped either
+    assert verify_fresh(home)["records"] == 3
+    # the signed balance itself (the ledger's first entry) cannot be edited or dropped either
     with store(home) as db:
-        db.execute("UPDATE accounts SET balance_anchor = NULL WHERE id = 'checking'")
-    assert "checking (no valid signed balance)" in tampered_message(home)
+        db.execute("DELETE FROM ledger WHERE sequence = 1")
+    assert tampered_message(home).startswith("record 1: ")

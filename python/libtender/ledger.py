@@ -119,14 +119,21 @@ class _LedgerCalls(_EngineBase):
         protected against that.
 
         With ``checkpoint`` (a JWS from :meth:`checkpoint`, surrounding
-        whitespace ignored), also checks that no record it covers was removed
-        or rewritten; only a checkpoint can detect records removed at the end.
+        whitespace ignored; without it, the one the engine's ``checkpointPath=``
+        configuration keeps after every commit, if any), also checks that no
+        record it covers was removed or rewritten; only a checkpoint can detect
+        records removed at the end. Balances and currencies are re-derived from
+        the ledger's signed ``balances`` entries; the audit log, contacts, bills
+        and vocabulary are not signed and not checked.
 
         Returns the report ``{"valid": True, "records": N, "headHash": str,
         "keys": [kid, ...]}`` (``headHash``: base64url SHA-256 of the last
         record's payload, i.e. its record JSON; ``keys``: every key that
         signed, in order of first use), with ``"resigned": [sequence, ...]``
-        when records were signed again after their commit (docs/ledger.md).
+        when records were signed again after their commit, ``"testingMode":
+        [sequence, ...]`` when engines in testing mode let payments through, and
+        ``"unchainedBalances": [account, ...]`` for balances an earlier version
+        signed beside their accounts (docs/ledger.md).
 
         Raises :class:`LedgerTamperedError` (its message names the first bad
         record, ``"record N: ..."``, or the checkpoint),

@@ -64,7 +64,7 @@ public enum BrokerWire {
 
     /// A verification report as ``LedgerVerifier/Report/json`` writes it.
     public static func report(_ json: JSONValue) throws(TenderError) -> LedgerVerifier.Report {
-        let reader = try ObjectReader(json, name: "report", allowed: ["valid", "records", "headHash", "keys", "resigned"])
+        let reader = try ObjectReader(json, name: "report", allowed: ["valid", "records", "headHash", "keys", "resigned", "testingMode", "unchainedBalances"])
         guard try reader.bool("valid") == true else { throw .invalidArgument("report.valid must be true") }
         var report = LedgerVerifier.Report(
             count: try required(reader, "records"), headHash: try reader.string("headHash", maxLength: 128) ?? "",
@@ -75,6 +75,13 @@ public enum BrokerWire {
             }
             report.resigned.append(sequence)
         }
+        for item in try reader.array("testingMode") ?? [] {
+            guard case let .number(text) = item, text.count <= 15, let sequence = Int64(text), sequence > 0 else {
+                throw .invalidArgument("report.testingMode must hold record sequence numbers")
+            }
+            report.testingMode.append(sequence)
+        }
+        report.unchainedBalances = try reader.strings("unchainedBalances", maxCount: 100_000, maxLength: 256)
         return report
     }
 

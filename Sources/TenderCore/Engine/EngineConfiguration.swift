@@ -20,6 +20,9 @@ public struct EngineConfiguration: Equatable, Sendable {
     public let readOnly: Bool
     /// Custom intent definition documents to load, in order (`"intents"`: paths; docs/custom-intents.md).
     public var intentFiles: [String] = []
+    /// Where the store keeps a signed checkpoint after every commit that grows the ledger, outside the
+    /// home (`"checkpointPath"`); verify then checks against it when given no checkpoint (docs/ledger.md).
+    public var checkpointPath: String?
 
     public init(
         home: String, limits: PaymentLimits = .standard, authentication: AuthenticationPolicy = AuthenticationPolicy(),
@@ -36,7 +39,8 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.vocabularyFile = vocabularyFile
     }
 
-    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "intents", "locale"}`.
+    /// Parses `{"home", "limits", "authentication", "dialog", "vocabulary" | "vocabularyFile", "testing", "newLedger", "readOnly", "intents", "locale",
+    /// "checkpointPath"}`.
     /// `"testing": true` allows a PAM service other than `tender` or a PAM directory of the caller's
     /// (and the audit says so); `"newLedger": true` allows starting a new ledger in a home that held one;
     /// `"readOnly": true` opens the store read-only (verify, read the directory; nothing is created or changed).
@@ -46,7 +50,7 @@ public struct EngineConfiguration: Equatable, Sendable {
             json, name: "configuration",
             allowed: [
                 "home", "limits", "authentication", "dialog", "vocabulary", "vocabularyFile", "testing", "newLedger", "readOnly", "broker",
-                "intents", "locale",
+                "intents", "locale", "checkpointPath",
             ])
         let testing = try reader.bool("testing") ?? false
         let broker = try reader.string("broker", maxLength: 107)
@@ -77,6 +81,10 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.broker = broker
         self.authenticationDocument = reader["authentication"]
         guard !(self.readOnly && self.newLedger) else { throw .invalidArgument("configuration has both readOnly and newLedger") }
+        checkpointPath = try reader.string("checkpointPath", maxLength: 4096)
+        guard checkpointPath.map({ $0.hasPrefix("/") && !$0.contains("\0") }) ?? true else {
+            throw .invalidArgument("configuration.checkpointPath must be an absolute path")
+        }
         intentFiles = try reader.strings("intents", maxCount: 100, maxLength: 4096)
         guard !intentFiles.contains(where: { $0.isEmpty || $0.contains("\0") }) else {
             throw .invalidArgument("configuration.intents must list paths of definition files")

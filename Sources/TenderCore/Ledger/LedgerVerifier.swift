@@ -23,6 +23,11 @@ public struct LedgerVerifier {
         /// The records whose signature was computed again after their commit
         /// (their committing process ended before storing it), in order; set by the store.
         public var resigned: [Int64] = []
+        /// The `testing_mode` entries (``TestingModeMark``): an engine in testing mode paid after each, in order.
+        public var testingMode: [Int64] = []
+        /// The accounts whose balance rests on a balance signed beside the account by a version before
+        /// `balances` entries, which the chain does not order (an older one put back is not seen); set by the store.
+        public var unchainedBalances: [String] = []
 
         public var json: JSONValue {
             var members: [(key: String, value: JSONValue)] = [
@@ -30,6 +35,8 @@ public struct LedgerVerifier {
                 ("keys", .array(keyIDs.map(JSONValue.string))),
             ]
             if !resigned.isEmpty { members.append(("resigned", .array(resigned.map { .number(String($0)) }))) }
+            if !testingMode.isEmpty { members.append(("testingMode", .array(testingMode.map { .number(String($0)) }))) }
+            if !unchainedBalances.isEmpty { members.append(("unchainedBalances", .array(unchainedBalances.map(JSONValue.string)))) }
             return .object(members)
         }
     }
@@ -40,6 +47,8 @@ public struct LedgerVerifier {
     private var signing: (keyID: String, publicKey: [UInt8])?
     /// Every key that signed at some point, for checkpoints.
     private var history: [String: [UInt8]] = [:]
+    /// The sequences of the `testing_mode` entries walked so far.
+    private var testingMarks: [Int64] = []
     /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
     private var payments: [Int64: (key: String, status: String)] = [:]
     /// After a successful ``verify(_:checkpoint:progress:)``: entry `i`'s signed payload, parsed, and its hash,
@@ -77,6 +86,7 @@ public struct LedgerVerifier {
         payloads.reserveCapacity(entries.count)
         self.payloads = []
         self.hashes = []
+        testingMarks = []
         var checks: [SignatureCheck] = []
         checks.reserveCapacity(entries.count)
         var used: [String] = []
@@ -102,7 +112,9 @@ public struct LedgerVerifier {
         if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes) }
         self.payloads = payloads
         self.hashes = hashes
-        return Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
+        var report = Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
+        report.testingMode = testingMarks
+        return report
     }
 
     /// The first invalid signature of `checks`: one batch, or, with `progress`, batches in order
@@ -157,6 +169,7 @@ public struct LedgerVerifier {
         case "key_rotation": try acceptRotation(payload)
         case "payment": notePayment(payload, at: expectedSequence)
         case PaymentStatusChange.entryType: try acceptStatusChange(payload)
+        case TestingModeMark.entryType: testingMarks.append(expectedSequence)
         default: break
         }
         let check = SignatureCheck(signature: jws.signature, message: jws.signingInput, publicKey: key)

@@ -15,13 +15,16 @@ final class Database {
     /// Opens (creating) the database file at `path`; with `readOnly`, opens it
     /// read-only (SQLITE_OPEN_READONLY, no pragma that writes), and with
     /// `immutable` as well (`immutable=1`: for a home on read-only media
-    /// whose WAL was checkpointed, where SQLite could not create its -shm).
-    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(TenderError) {
+    /// whose WAL was checkpointed, where SQLite could not create its -shm),
+    /// or with `readOnlyShm` (`readonly_shm=1`: the WAL's -shm index is opened
+    /// read-only, so reading through the WAL writes nothing, not even the
+    /// index; SQLite reads the WAL itself when no writer keeps the index).
+    init(path: String, readOnly: Bool = false, immutable: Bool = false, readOnlyShm: Bool = false) throws(TenderError) {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         var name = path
-        if immutable {
+        if immutable || readOnlyShm {
             flags |= SQLITE_OPEN_URI
             var escaped = ""
             for character in path {
@@ -32,7 +35,7 @@ final class Database {
                 default: escaped.append(character)
                 }
             }
-            name = "file:" + escaped + "?immutable=1"
+            name = "file:" + escaped + (immutable ? "?immutable=1" : "?mode=ro&readonly_shm=1")
         }
         let code = sqlite3_open_v2(name, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
