@@ -72,6 +72,10 @@ echo "== custom intents end to end from text (both examples/intents)"
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/custom_intents_test.c" $flags -o "$work/custom_intents_test"
 USER_FOR_TEST=$(id -un) "$work/custom_intents_test" "$work/custom-intents" "$root/examples/intents" "$pam_matrix"
 
+echo "== exactly once beyond the store: three processes, one key, a host counting its calls; kill -9 inside send"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/exactly_once_test.c" $flags -o "$work/exactly_once_test"
+"$work/exactly_once_test" "$work/exactly-once" "$stage/usr/local/bin/tender"
+
 echo "== C example"
 cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"
 "$work/send_payment" "$work/example-home"

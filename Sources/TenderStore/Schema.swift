@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 7
+    static let version: Int64 = 8
 
     static let migrations: [String] = [
         """
@@ -135,6 +135,21 @@ enum Schema {
         // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
         // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
         "SELECT 1;",
+        // 8: a claim on an idempotency key, committed before a host is asked to move money under it, so the host is
+        // asked once across threads and processes (SQLiteStore+Claims). A claim leaves with its payment's row (same
+        // transaction); `failed` keeps the code the host answered; a `calling` claim nobody holds is an unknown outcome.
+        """
+        CREATE TABLE claims (
+            idempotency_key TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            body TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('calling', 'failed')),
+            code INTEGER,
+            token TEXT NOT NULL UNIQUE,
+            owner TEXT NOT NULL,
+            claimed_at_ms INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -29,6 +29,9 @@ public struct PaymentSubmission: Sendable {
     public let paidBill: PaidBill?
     /// Balances the store changes when this pending payment later completes (a request's money arriving).
     public let completionMovements: [BalanceMovement]
+    /// Whether this session holds the key's claim (``HostCallClaims``): the store removes the claim in the
+    /// payment's own transaction, so a payment the host made and its record are never seen apart.
+    public let releasesClaim: Bool
     /// Builds the record's JSON once the ledger knows where it goes. The
     /// store reads the fingerprint and effects back from the record's
     /// `"ledger"` member (``ledgerColumns(idempotencyKey:fingerprint:amount:movements:payee:effects:)``), which it must carry.
@@ -36,7 +39,8 @@ public struct PaymentSubmission: Sendable {
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
-        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], makePayload: @escaping @Sendable (LedgerPosition) -> String
+        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], releasesClaim: Bool = false,
+        makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
@@ -45,6 +49,7 @@ public struct PaymentSubmission: Sendable {
         self.payee = payee
         self.paidBill = paidBill
         self.completionMovements = completionMovements
+        self.releasesClaim = releasesClaim
         self.makePayload = makePayload
     }
 
