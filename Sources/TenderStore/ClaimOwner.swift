@@ -27,12 +27,14 @@ enum ClaimOwner {
         return String(text.filter { $0 != "\n" })
     }()
 
-    /// Field 22 of `/proc/PID/stat`, the process's start time in clock ticks since boot.
+    /// Field 22 of `/proc/PID/stat`, the process's start time in clock ticks since boot; "ended" for a
+    /// process that exited and is not reaped yet (a zombie).
     private static func startTime(of pid: Int32) -> String? {
         guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         // Fields after the command name start with the third (state); the start time is the 22nd.
         let fields = text[text.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
+        guard fields.count > 19 else { return nil }
+        return fields[0] == "Z" || fields[0] == "X" ? "ended" : String(fields[19])
     }
 
     /// A small text file's contents, or nil when it cannot be read.

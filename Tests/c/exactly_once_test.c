@@ -102,9 +102,10 @@ static void jws_of(const char *outcome, char *jws, size_t size) {
 
 /* A child: opens its own engine, waits at the barrier (a pipe the parent closes), pays under `key`,
    writes its outcome to HOME/outcome-N and exits 0 when every check held. */
-static pid_t spawn_payer(int number, const char *key, int barrier, int crash) {
+static pid_t spawn_payer(int number, const char *key, int barrier, int barrier_end, int crash) {
     pid_t pid = fork();
     if (pid != 0) return pid;
+    if (barrier_end >= 0) close(barrier_end); /* only the parent may hold the barrier open */
     die_in_send = crash;
     tender_engine *engine = open_engine();
     char byte;
@@ -167,7 +168,7 @@ int main(int argc, char **argv) {
     int barrier[2];
     CHECK(pipe(barrier) == 0);
     pid_t payers[3];
-    for (int i = 0; i < 3; i++) payers[i] = spawn_payer(i, "three-processes", barrier[0], 0);
+    for (int i = 0; i < 3; i++) payers[i] = spawn_payer(i, "three-processes", barrier[0], barrier[1], 0);
     close(barrier[0]);
     struct timespec settle = {0, 200 * 1000000L};
     nanosleep(&settle, NULL); /* every child has its engine open */
@@ -188,7 +189,7 @@ int main(int argc, char **argv) {
     /* Killed inside send, three times: after the claim, before the record. */
     const char *crashed[3] = {"crash-completed", "crash-tool", "crash-failed"};
     for (int i = 0; i < 3; i++) {
-        int status = wait_for(spawn_payer(10 + i, crashed[i], -1, 1));
+        int status = wait_for(spawn_payer(10 + i, crashed[i], -1, -1, 1));
         CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     }
     CHECK(host_calls() == 4);

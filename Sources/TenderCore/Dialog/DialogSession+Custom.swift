@@ -15,7 +15,7 @@ extension DialogSession {
     func handle(_ plan: CustomIntentPlan) throws(TenderError) -> HandleOutcome {
         let definition = plan.definition
         if plan.movesMoney {
-            guard let payment = plan.payment(response: nil, status: .completed) else { throw .internal("\(definition.name) moves money without an amount") }
+            guard plan.amount != nil else { throw .internal("\(definition.name) moves money without an amount") }
             if engine.requiresAgreement, !agreed {
                 throw .notAgreed("the person has not said yes to \"\(plan.question)\"; ask and record the answer (agree) before handle")
             }
