@@ -10,8 +10,8 @@ extension SQLiteStore: HostCallClaims {
     /// The longest a session waits for another session's host call under the same key.
     static let claimWaitMilliseconds: Int64 = 30_000
 
-    /// The claims this process holds now (their tokens): the host is being asked under them.
-    private static let held = PthreadLocked<Set<String>>([])
+    /// The claims this process holds now (their tokens), with the thread asking the host under each.
+    private static let held = PthreadLocked<[String: pthread_t]>([:])
 
     /// How a key stands, read inside a transaction.
     private enum ClaimState {
@@ -19,6 +19,8 @@ extension SQLiteStore: HostCallClaims {
         case recorded
         case failed(token: String, code: ResponseCode)
         case inFlight(token: String)
+        /// Held by the calling thread: handle called back from inside the host's callback.
+        case reentered
         case unknown
     }
 
@@ -31,6 +33,7 @@ extension SQLiteStore: HostCallClaims {
             switch seen {
             case .recorded: return .recorded
             case .unknown: throw Self.unknown(call.idempotencyKey)
+            case .reentered: throw Self.reentered(call.idempotencyKey)
             case let .failed(token, code) where token == waitedFor: return .failed(code)
             case let .inFlight(token):
                 waitedFor = token
@@ -53,13 +56,14 @@ extension SQLiteStore: HostCallClaims {
         let token = Self.newToken()
         let owner = ClaimOwner.current()
         let known = waitedFor
-        Self.held.withLock { _ = $0.insert(token) }
+        Self.held.withLock { $0[token] = pthread_self() }
         let decided: (outcome: ClaimOutcome?, waiting: String?)
         do throws(TenderError) {
             decided = try write { (db) throws(TenderError) -> (outcome: ClaimOutcome?, waiting: String?) in
                 switch try state(of: call, db) {
                 case .recorded: return (.recorded, nil)
                 case .unknown: throw Self.unknown(call.idempotencyKey)
+                case .reentered: throw Self.reentered(call.idempotencyKey)
                 case let .failed(previous, code) where previous == known: return (.failed(code), nil)
                 case let .inFlight(other): return (nil, other)
                 case .free, .failed:
@@ -74,11 +78,11 @@ extension SQLiteStore: HostCallClaims {
                 }
             }
         } catch {
-            Self.held.withLock { _ = $0.remove(token) }
+            Self.held.withLock { $0[token] = nil }
             throw error
         }
         if case .claimed = decided.outcome { return decided.outcome }
-        Self.held.withLock { _ = $0.remove(token) }
+        Self.held.withLock { $0[token] = nil }
         if let waiting = decided.waiting { waitedFor = waiting }
         return decided.outcome
     }
@@ -92,7 +96,7 @@ extension SQLiteStore: HostCallClaims {
     }
 
     public func finish(_ token: String) {
-        Self.held.withLock { _ = $0.remove(token) }
+        Self.held.withLock { $0[token] = nil }
     }
 
     /// The key's state: its payment in the ledger (conflict when with other parameters), else its claim.
@@ -107,6 +111,9 @@ extension SQLiteStore: HostCallClaims {
         guard let claim = try storedClaim(call.idempotencyKey, db) else { return .free }
         guard claim.fingerprint == call.fingerprint else { throw Self.claimConflict }
         if claim.state == "failed" { return .failed(token: claim.token, code: claim.code) }
+        if claim.owner == ClaimOwner.current(), let thread = Self.held.withLock({ $0[claim.token] }), pthread_equal(thread, pthread_self()) != 0 {
+            return .reentered
+        }
         return Self.isHeld(claim) ? .inFlight(token: claim.token) : .unknown
     }
 
@@ -133,7 +140,7 @@ extension SQLiteStore: HostCallClaims {
 
     /// Whether a session is asking the host under `claim` now: one of this process's, or another process that still runs.
     static func isHeld(_ claim: StoredClaim) -> Bool {
-        claim.owner == ClaimOwner.current() ? held.withLock { $0.contains(claim.token) } : ClaimOwner.isRunning(claim.owner)
+        claim.owner == ClaimOwner.current() ? held.withLock { $0[claim.token] != nil } : ClaimOwner.isRunning(claim.owner)
     }
 
     private static let claimConflict = TenderError.idempotencyConflict("this idempotency key already paid, or asked the host to pay, with other parameters")
@@ -143,6 +150,13 @@ extension SQLiteStore: HostCallClaims {
             "the host was asked to pay under the idempotency key \(key) and its answer was never recorded (the session asking it ended); "
                 + "Tender does not ask again: look the payment up in the host's payment system, then settle it with "
                 + "`tender status \(key) completed` (it paid) or `failed` (it did not)")
+    }
+
+    /// Handle called back from inside the host's callback under the key the calling thread holds: it would wait for itself.
+    static func reentered(_ key: String) -> TenderError {
+        .wrongState(
+            "handle was called from inside the host's callback that is paying under the idempotency key \(key); "
+                + "the host is asked once per key, so this call asks nothing (callbacks must not call back into the engine)")
     }
 
     private static func newToken() -> String {
