@@ -173,6 +173,7 @@ enum tender_result_code {
 
     /* 600-699: the host */
     TENDER_E_CALLBACK = 600, /**< a host callback failed, answered nothing, or answered something invalid */
+    TENDER_E_OUTCOME_UNKNOWN = 601, /**< the host was asked to pay under this idempotency key and its answer was lost */
 
     /* 900-999: the library itself */
     TENDER_E_INTERNAL = 900 /**< a defect in Tender; the message says more */
@@ -341,8 +342,13 @@ typedef struct tender_host {
     /**
      * Makes `payment`: write TENDER_RESPONSE_SUCCESS or a failure code to
      * *code_out. Called by handle, after authentication, before the record
-     * is kept; a key seen before must not pay again (a crash between send
-     * and the record makes Tender send again). Required.
+     * is kept, at most once per idempotency key across the threads and
+     * processes using the home: a claim on the key is committed first,
+     * other sessions with the key wait for this call's outcome, and after a
+     * crash between this call and the record Tender does not call again
+     * (handle fails with TENDER_E_OUTCOME_UNKNOWN until the key is settled
+     * with tender_engine_set_payment_status(); docs/outcome.md). Failing
+     * (non-zero) or a failure code means nothing moved. Required.
      */
     int (*send)(void *userdata, const char *payment_json, size_t payment_len,
                 tender_response_code *code_out);
@@ -455,6 +461,13 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_payments(tender_engine *
  * Asking for the status the payment already has records nothing and returns
  * the entry (or payment record) that set it. Search results
  * (search_for_payments) show the latest status.
+ * A key whose host call's outcome is unknown (TENDER_E_OUTCOME_UNKNOWN: the
+ * process asking the host's send or a custom intent's handle ended before the
+ * record) is settled here: "completed" records the payment the session would
+ * have recorded (a signed payment entry carrying "settled": "status", written
+ * to the outputs); "failed" or "canceled" records nothing and frees the key
+ * (the next handle asks the host again): *record_out is then
+ * `{"type": "claim", "idempotencyKey", "status"}` and *jws_out empty.
  * On success writes the entry's JSON to *record_out and its compact JWS to
  * *jws_out (lengths to the length pointers when not NULL); free both with
  * tender_string_free(). No re-authentication: no money leaves an account
@@ -462,8 +475,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_payments(tender_engine *
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_INVALID_UTF8, TENDER_E_TOO_LARGE,
  * TENDER_E_INVALID_ARGUMENT (not a payment status), TENDER_E_NOT_FOUND (no
  * payment has the key), TENDER_E_WRONG_STATE (the status is final, the payment
- * predates status changes, or an account no longer holds what it would give
- * back), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
+ * predates status changes, an account no longer holds what it would give
+ * back, or a session is asking the host under the key now), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
  * TENDER_E_KEY_FILE. Thread-safe.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,
@@ -736,13 +749,17 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_reply(tender_session *s
  * with tender_string_free(). The debit, the record and the idempotency key
  * are one durable transaction. Handling again, or from another session or
  * process with the same idempotency key, returns the original record and
- * pays nothing.
+ * pays nothing. An engine with a host calls its send (or a money-moving
+ * custom intent's handle) at most once per key: sessions meeting a claim on
+ * the key wait (at most 30 s, then TENDER_E_STORE_BUSY) and answer its
+ * outcome; TENDER_E_OUTCOME_UNKNOWN when the claim's holder ended before
+ * recording the host's answer (docs/outcome.md).
  * Errors: TENDER_E_NULL_ARGUMENT, TENDER_E_WRONG_STATE (not confirmed ready),
  * TENDER_E_NOT_AGREED (money would move but the person's yes was not recorded
  * with tender_session_agree()), TENDER_E_DIALOG_ENDED (also after a no),
  * TENDER_E_IDEMPOTENCY_CONFLICT, TENDER_E_STORE, TENDER_E_STORE_BUSY,
  * TENDER_E_CRYPTO, TENDER_E_KEY_FILE, TENDER_E_CALLBACK (the host's send
- * failed; nothing is recorded).
+ * failed; nothing is recorded), TENDER_E_OUTCOME_UNKNOWN.
  *
  * A custom intent is handed to the host's tender_intent_host.handle after the
  * same agreement and authentication; the outcome document adds "response":
@@ -879,7 +896,9 @@ typedef struct tender_intent_host {
      * {"amountLeft": {"amount": "120.00", "currency": "USD"}}}`: a code of
      * success, failure, failureRequiringAppLaunch, inProgress or one of the
      * definition's own responses, and values for the definition's outputs.
-     * A key seen before must not move money again. Required.
+     * Called at most once per idempotency key for an intent that moves money
+     * (a claim is committed first; see tender_session_handle()); a host
+     * should still not move money twice for a key it has seen. Required.
      */
     int (*handle)(void *userdata, const char *request_json, size_t request_len, tender_reply *reply);
     /**

@@ -128,6 +128,14 @@ TABLE: List[Code] = [
          "raised, answered something invalid, or returned non-zero; the message says\n"
          "which (``\"the host's send callback failed\"``), and the Python exception a\n"
          "callback raised is the error's ``__cause__``."),
+    Code(601, "OUTCOME_UNKNOWN", "outcomeUnknown", "OutcomeUnknownError", None,
+         "the host was asked to pay under this idempotency key and its answer was lost",
+         "A session asked the host's ``send`` (or a money-moving custom intent's\n"
+         "``handle``) under this key and its process ended before Tender recorded the\n"
+         "answer. Tender does not ask the host again for the key: look the key up in\n"
+         "the host's payment system, then settle it with ``tender status KEY completed``\n"
+         "(records the payment) or ``failed`` (nothing moved; the key may be handled\n"
+         "again), or :meth:`~tender.Engine.set_payment_status`. See docs/outcome.md."),
     Code(900, "INTERNAL", "internal", "InternalError", None,
          "a defect in Tender; the message says more", ""),
 ]

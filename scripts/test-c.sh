@@ -76,6 +76,10 @@ echo "== a whole send in Spanish, said with the library's sentences (say) and re
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/speak_test.c" $flags -o "$work/speak_test"
 USER_FOR_TEST=$(id -un) "$work/speak_test" "$work/speak" "$pam_matrix"
 
+echo "== exactly once beyond the store: three processes, one key, a host counting its calls; kill -9 inside send"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/exactly_once_test.c" $flags -o "$work/exactly_once_test"
+"$work/exactly_once_test" "$work/exactly-once" "$stage/usr/local/bin/tender"
+
 echo "== C example"
 cc -std=c99 -Wall -Wextra -Werror "$root/examples/send_payment.c" $flags -o "$work/send_payment"
 "$work/send_payment" "$work/example-home"

@@ -75,6 +75,10 @@ extension SQLiteStore {
                         submission: submission, position: position, payload: payload, hash: hash, unsigned: input + ".",
                         seal: Base64URL.encode(try signer.seal(Array(input.utf8))))
                     try insert(entry, db)
+                    // The host's payment and its record are never seen apart: the claim leaves in this transaction.
+                    if submission.releasesClaim {
+                        try db.statement("DELETE FROM claims WHERE idempotency_key = ?", [submission.idempotencyKey]).run()
+                    }
                     decided.pendingByKey[submission.idempotencyKey] = decided.pending.count
                     decided.pending.append(entry)
                 }
@@ -147,14 +151,20 @@ extension SQLiteStore {
     /// effects only in the signed payload (``StoredFingerprint``), so a row
     /// stays near half a page and two share one.
     private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
-        let submission = entry.submission
+        try insertPayment(entry.submission, sequence: entry.position.sequence, jws: entry.unsigned, seal: entry.seal, hash: entry.hash, db)
+    }
+
+    /// Inserts a payment's row: `jws` the signed record, or its signing input and a dot with its `seal`.
+    private func insertPayment(
+        _ submission: PaymentSubmission, sequence: Int64, jws: String, seal: String?, hash: String, _ db: Database
+    ) throws(TenderError) {
         try db.statement(
             """
             INSERT INTO ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
                 payee_handle_id, currency, amount_minor)
             VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [entry.position.sequence, entry.unsigned, entry.seal, entry.hash, submission.idempotencyKey,
+            [sequence, jws, seal, hash, submission.idempotencyKey,
              try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto),
              submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
              submission.amount.currency.code, submission.amount.minorUnits]
@@ -164,6 +174,22 @@ extension SQLiteStore {
                 "INSERT INTO paid_parties (party, first_sequence) VALUES (?, ?) ON CONFLICT (party) DO NOTHING", [party, entry.position.sequence]
             ).run()
         }
+    }
+
+    /// Appends one payment signed now, not through a batch (a claim settled by `tender status`), inside the
+    /// caller's write transaction: moves its balances, marks its bill and removes its claim when it held one.
+    func appendPayment(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> PaymentRecord {
+        try apply(submission, db)
+        let head = try Self.head(db)
+        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
+        let payload = submission.makePayload(position)
+        let bytes = Array(payload.utf8)
+        let jws = try CompactJWS.sign(payload: bytes, signer: try activeSigner(db)).text
+        try insertPayment(submission, sequence: position.sequence, jws: jws, seal: nil, hash: try LedgerEntry.hash(ofPayload: bytes, crypto: crypto), db)
+        if submission.releasesClaim {
+            try db.statement("DELETE FROM claims WHERE idempotency_key = ?", [submission.idempotencyKey]).run()
+        }
+        return PaymentRecord(json: payload, jws: jws, sequence: position.sequence, idempotencyKey: submission.idempotencyKey)
     }
 
     /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).

@@ -12,6 +12,7 @@ extension SQLiteStore {
 
     public func changeStatus(idempotencyKey: String, to status: PaymentStatus) throws(TenderError) -> PaymentRecord {
         try write { (db) throws(TenderError) -> PaymentRecord in
+            if let settled = try settleClaim(idempotencyKey, to: status, db) { return settled }
             let payment = try storedPayment(idempotencyKey, db)
             guard let intent = payment.payload["intent"]?.stringValue, let id = payment.payload["id"]?.stringValue,
                 let recorded = payment.payload["status"]?.stringValue.flatMap(PaymentStatus.init(rawValue:))

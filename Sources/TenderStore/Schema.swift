@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 9
+    static let version: Int64 = 10
 
     static let migrations: [String] = [
         """
@@ -135,21 +135,7 @@ enum Schema {
         // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
         // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
         "SELECT 1;",
-        // 8: the parties paid (a handle's kind and value), for the newPayee rule: "paid before" no longer follows a contact
-        // id whose handle a directory edit can point elsewhere. Nothing is carried over from older rows (they name a
-        // contact and handle id, not where the money went): after the upgrade every payee is new once, failing closed.
-        """
-        CREATE TABLE IF NOT EXISTS paid_parties (
-            party TEXT PRIMARY KEY,
-            first_sequence INTEGER NOT NULL
-        );
-        """,
-        // 9: the directory signs balances, currencies and removed accounts as chained `balances` ledger entries
-        // (BalanceAnchors), and a testing-mode engine a `testing_mode` entry; balance_anchor is no longer written.
-        // Nothing is rewritten: an account signed beside it by an earlier version is checked against it until the
-        // directory sets it again. The version keeps older builds, which would take the new entries' accounts for
-        // unsigned ones and write balances the chain does not hold, from writing or verifying the store.
-        "SELECT 1;",
+    static let version: Int64 = 10
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -9,7 +9,9 @@ struct StatusCommand: ParsableCommand {
         abstract: "Record that a pending payment completed, was canceled or failed (a signed ledger entry).",
         discussion: """
             Prints the signed payment_status entry as JSON, then its compact JWS. Canceled or failed gives \
-            back what the payment moved; completed credits a request's account.
+            back what the payment moved; completed credits a request's account. A key whose host call's outcome \
+            is unknown (TENDER_E_OUTCOME_UNKNOWN) is settled the same way: completed records the payment (the host \
+            paid), failed records nothing and frees the key (it did not).
             """)
 
     @OptionGroup var home: HomeOption

@@ -58,7 +58,8 @@ import TenderCrypto
             guard let fingerprint = ledger?["fingerprint"]?.stringValue, let effects = ledger?["effects"] else { throw TenderError.internal("no ledger member") }
             try db.statement("UPDATE ledger SET fingerprint = ?, effects = ? WHERE sequence = ?", [fingerprint, JSONWriter.string(effects), sequence]).run()
         }
-        try db.execute("PRAGMA user_version = 6")
+        // Schema 8's claims table did not exist then.
+        try db.execute("DROP TABLE claims; PRAGMA user_version = 6")
     }
 
     private func version(_ home: TemporaryHome) throws -> Int64 {
@@ -132,6 +133,7 @@ import TenderCrypto
 
         let store = try open(home)
         #expect(try version(home) == Schema.version)
+        #expect(try database(home).statement("SELECT count(*) FROM claims").step())  // migrated: the table of schema 10
         #expect(try stored(home, 2).type == "text")  // nothing rewritten
         #expect(try store.submit(try submission("old-1", fingerprint: "f-1")) == .alreadyPaid(old[0]))
         #expect(throws: TenderError.self) { try store.submit(try submission("old-1", fingerprint: "f-other")) }

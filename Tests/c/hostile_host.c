@@ -309,10 +309,13 @@ static void test_intent_callbacks(void) {
     }
     CHECK(PAYMENTS(engine) == 0 && host.calls == 3);
 
-    /* The same session's handle from inside the host's handle: one record under the key. */
+    /* The same session's handle from inside the host's handle: the key's claim is this call's, so the
+       nested handle asks the host nothing (TENDER_E_WRONG_STATE, at once); one host call, one record. */
     host.mode = "reenter";
     host.session = session;
-    CHECK(handle(session, &json) == TENDER_RESPONSE_SUCCESS && host.nested == TENDER_RESPONSE_SUCCESS);
+    int before = host.calls;
+    CHECK(handle(session, &json) == TENDER_RESPONSE_SUCCESS && host.nested == -TENDER_E_WRONG_STATE);
+    CHECK(host.calls == before + 1);
     CHECK(count(engine, 1, "\"idempotencyKey\":\"tip-1\",\"ledger\"") == 1 && PAYMENTS(engine) == 1);
     tender_string_free(json);
     tender_session_free(session);

@@ -198,6 +198,7 @@ from .errors import (
     NotAgreedError,
     NotAskedError,
     NotFoundError,
+    OutcomeUnknownError,
     NullArgumentError,
     OutOfScopeError,
     ResultCode,
@@ -270,5 +271,6 @@ __all__ = [
     "LedgerTamperedError",
     "AuthServiceError",
     "CallbackError",
+    "OutcomeUnknownError",
     "InternalError",
 ]

@@ -178,6 +178,7 @@ class ResultCode(enum.IntEnum):
     LEDGER_TAMPERED = 402
     AUTH_SERVICE = 500
     CALLBACK = 600
+    OUTCOME_UNKNOWN = 601
     INTERNAL = 900
 
 
@@ -370,6 +371,19 @@ class CallbackError(TenderError):
     code_value = ResultCode.CALLBACK
 
 
+class OutcomeUnknownError(TenderError):
+    """TENDER_E_OUTCOME_UNKNOWN (601): the host was asked to pay under this idempotency key and its answer was lost.
+
+    A session asked the host's ``send`` (or a money-moving custom intent's
+    ``handle``) under this key and its process ended before Tender recorded the
+    answer. Tender does not ask the host again for the key: look the key up in
+    the host's payment system, then settle it with ``tender status KEY completed``
+    (records the payment) or ``failed`` (nothing moved; the key may be handled
+    again), or :meth:`~tender.Engine.set_payment_status`. See docs/outcome.md."""
+
+    code_value = ResultCode.OUTCOME_UNKNOWN
+
+
 class InternalError(TenderError):
     """TENDER_E_INTERNAL (900): a defect in Tender; the message says more."""
 
@@ -402,6 +416,7 @@ ERROR_CLASSES: Tuple[Type[TenderError], ...] = (
     LedgerTamperedError,
     AuthServiceError,
     CallbackError,
+    OutcomeUnknownError,
     InternalError,
 )
 

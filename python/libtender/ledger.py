@@ -45,7 +45,12 @@ class _LedgerCalls(_EngineBase):
         bill unpaid again; completed credits a request's account. Returns the
         signed ``payment_status`` ledger entry as a :class:`Record` (with
         ``.jws``); asking for the status the payment already has records
-        nothing and returns the entry that set it.
+        nothing and returns the entry that set it. A key whose host call's
+        outcome is unknown (:class:`OutcomeUnknownError`) is settled here:
+        ``"completed"`` records the payment as its session would have (signed,
+        with ``"settled": "status"``); ``"failed"`` or ``"canceled"`` records
+        nothing and frees the key (the record is then ``{"type": "claim", ...}``
+        and its ``.jws`` empty). See docs/outcome.md.
 
         Raises :class:`InvalidArgumentError` (not a payment status),
         :class:`NotFoundError` (no payment has the key),

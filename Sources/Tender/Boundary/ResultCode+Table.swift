@@ -31,6 +31,7 @@ extension ResultCode {
         case .ledgerTampered: return value(TENDER_E_LEDGER_TAMPERED)
         case .authService: return value(TENDER_E_AUTH_SERVICE)
         case .callback: return value(TENDER_E_CALLBACK)
+        case .outcomeUnknown: return value(TENDER_E_OUTCOME_UNKNOWN)
         case .internal: return value(TENDER_E_INTERNAL)
         }
     }
@@ -63,6 +64,7 @@ extension ResultCode {
         case value(TENDER_E_LEDGER_TAMPERED): return "TENDER_E_LEDGER_TAMPERED"
         case value(TENDER_E_AUTH_SERVICE): return "TENDER_E_AUTH_SERVICE"
         case value(TENDER_E_CALLBACK): return "TENDER_E_CALLBACK"
+        case value(TENDER_E_OUTCOME_UNKNOWN): return "TENDER_E_OUTCOME_UNKNOWN"
         case value(TENDER_E_INTERNAL): return "TENDER_E_INTERNAL"
         default: return "TENDER_E_UNKNOWN_CODE"
         }

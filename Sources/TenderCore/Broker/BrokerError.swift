@@ -40,6 +40,7 @@ extension TenderError {
         case .ledgerTampered: return "ledgerTampered"
         case .authService: return "authService"
         case .callback: return "callback"
+        case .outcomeUnknown: return "outcomeUnknown"
         case .internal: return "internal"
         }
     }
@@ -52,6 +53,7 @@ extension TenderError {
         "idempotencyConflict": TenderError.idempotencyConflict, "dialogEnded": TenderError.dialogEnded, "notAgreed": TenderError.notAgreed,
         "store": TenderError.store, "storeBusy": TenderError.storeBusy, "home": TenderError.home, "notFound": TenderError.notFound,
         "crypto": TenderError.crypto, "keyFile": TenderError.keyFile, "ledgerTampered": TenderError.ledgerTampered,
-        "authService": TenderError.authService, "callback": TenderError.callback, "internal": TenderError.internal,
+        "authService": TenderError.authService, "callback": TenderError.callback, "outcomeUnknown": TenderError.outcomeUnknown,
+        "internal": TenderError.internal,
     ]
 }

@@ -258,6 +258,10 @@ public final class DialogSession {
     /// money before ``agree(_:)`` recorded a yes (when the engine requires it),
     /// ``TenderError/dialogEnded(_:)`` after a no,
     /// ``TenderError/idempotencyConflict(_:)`` when the key already recorded something else.
+    /// With a host that moves the money (``Engine/backend``), its `send` is called at most once per key
+    /// across threads and processes, under a durable claim (``HostCallClaims``): a session meeting the
+    /// claim waits for its outcome and answers it; ``TenderError/outcomeUnknown(_:)`` when the claim's
+    /// holder ended before recording the host's answer; ``TenderError/storeBusy(_:)`` when the wait runs out.
     public func handle() throws(TenderError) -> HandleOutcome {
         let before = phase
         var outcome = try carryOut()
@@ -303,32 +307,55 @@ public final class DialogSession {
                 if let denial = lastDenial { return HandleOutcome(code: .failureCredentialsUnverified, denial: denial) }
             }
             if let backend = engine.backend, !paidBefore {
-                let code = try backend.send(backendJSON(payment))
-                guard code == .success else {
+                // The host is asked at most once per key, across threads and processes (docs/outcome.md).
+                let claims = try hostClaims()
+                switch try claims.claim(hostCall(payment)) {
+                case .recorded: return try recordedPayment(payment)
+                case let .failed(code):
                     phase = .resolving
                     return HandleOutcome(code: hostFailure(code))
+                case let .claimed(token):
+                    defer { claims.finish(token) }
+                    let code: ResponseCode
+                    do throws(TenderError) { code = try backend.send(backendJSON(payment)) } catch {
+                        try claims.release(token, failure: .failure)
+                        throw error
+                    }
+                    guard code == .success else {
+                        try claims.release(token, failure: code)
+                        phase = .resolving
+                        return HandleOutcome(code: hostFailure(code))
+                    }
+                    return try submit(payment, claimed: true)
                 }
             }
             return try submit(payment)
         }
     }
 
+    /// The record's members for `payment` that do not depend on its place in the ledger, with the
+    /// `"ledger"` member: the columns the store keeps beside the record, signed in it too so verify can check them.
+    func recordBody(_ payment: PaymentPlan) -> [UInt8] {
+        let movements = engine.backend == nil ? payment.movements : []
+        let completion = engine.backend == nil ? payment.completionMovements : []
+        let columns = PaymentSubmission.ledgerColumns(
+            idempotencyKey: idempotencyKey, fingerprint: payment.fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
+            effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
+        return payment.payloadBody(id: recordID, idempotencyKey: idempotencyKey) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
+    }
+
     /// Records `payment` in the ledger (moving its balances) and ends the session handled; a custom
-    /// intent's `response` is carried in the outcome.
-    func submit(_ payment: PaymentPlan, response: CustomIntentResponse? = nil) throws(TenderError) -> HandleOutcome {
+    /// intent's `response` is carried in the outcome. `claimed`: this session holds the key's claim
+    /// (``HostCallClaims``), which the payment's transaction removes.
+    func submit(_ payment: PaymentPlan, response: CustomIntentResponse? = nil, claimed: Bool = false) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
         let movements = engine.backend == nil ? payment.movements : []
         let completion = engine.backend == nil ? payment.completionMovements : []
-        let fingerprint = payment.fingerprint
-        // The columns the store keeps beside the record are signed in it too (its "ledger" member), so verify can check them.
-        let columns = PaymentSubmission.ledgerColumns(
-            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
-            effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
-        let body = payment.payloadBody(id: recordID, idempotencyKey: key) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
+        let body = recordBody(payment)
         let submission = PaymentSubmission(
-            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
+            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
             movements: movements, payee: payment.payee, paidBill: payment.paidBill,
-            completionMovements: completion, paidParty: payment.paidParty
+            completionMovements: completion, paidParty: payment.paidParty, releasesClaim: claimed
         ) { position in
             position.payload(type: "payment", body: body)
         }

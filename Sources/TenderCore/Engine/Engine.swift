@@ -24,13 +24,18 @@ public final class Engine: Sendable {
     public let customIntents: CustomIntentCatalog
     /// The language sentences are said in when a request does not name its own (the configuration's `locale`).
     public let language: SpeechLanguage
+    /// The durable claims that let the host be asked at most once per idempotency key: `claims`, else the
+    /// ledger when it keeps them. Nil (a brokered ledger) refuses to ask a host to move money.
+    public let claims: (any HostCallClaims)?
 
     public init(
         directory: any Directory, ledger: any PaymentLedger, limits: PaymentLimits = .standard, gate: AuthenticationGate = .open,
         dialog: DialogOptions = DialogOptions(), appVocabulary: AppVocabulary = .empty, backend: (any PaymentBackend)? = nil,
-        customIntents: CustomIntentCatalog = CustomIntentCatalog(), today: @escaping @Sendable () -> LocalDate
+        customIntents: CustomIntentCatalog = CustomIntentCatalog(), claims: (any HostCallClaims)? = nil,
+        today: @escaping @Sendable () -> LocalDate
     ) {
         self.customIntents = customIntents
+        self.claims = claims ?? (ledger as? any HostCallClaims)
         self.directory = directory
         self.ledger = ledger
         self.limits = limits

@@ -28,6 +28,9 @@ public enum TenderError: Error, Equatable, Sendable {
     case authService(String)
     /// A host callback (directory lookup, can_send, send) failed, answered nothing or answered something invalid.
     case callback(String)
+    /// The host was asked to move money under an idempotency key and its answer was never recorded (the
+    /// process asking it ended): Tender does not ask again; `tender status KEY completed|failed` settles it.
+    case outcomeUnknown(String)
     case `internal`(String)
 
     /// The detailed message.
@@ -37,7 +40,7 @@ public enum TenderError: Error, Equatable, Sendable {
             let .invalidAmount(m), let .unknownCurrency(m), let .unknownIntent(m), let .outOfScope(m), let .wrongState(m),
             let .notAsked(m), let .unknownOption(m), let .idempotencyConflict(m), let .dialogEnded(m), let .notAgreed(m), let .store(m),
             let .storeBusy(m), let .home(m), let .notFound(m), let .crypto(m), let .keyFile(m), let .ledgerTampered(m), let .authService(m),
-            let .callback(m), let .internal(m):
+            let .callback(m), let .outcomeUnknown(m), let .internal(m):
             return m
         }
     }
@@ -75,6 +78,7 @@ extension TenderError {
         case .ledgerTampered: return .ledgerTampered(message)
         case .authService: return .authService(message)
         case .callback: return .callback(message)
+        case .outcomeUnknown: return .outcomeUnknown(message)
         case .internal: return .internal(message)
         }
     }

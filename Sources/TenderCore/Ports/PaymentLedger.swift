@@ -32,6 +32,9 @@ public struct PaymentSubmission: Sendable {
     /// The party the store remembers as paid, in the same transaction (``AuthenticationRecords/hasPaid(party:)``):
     /// a handle's ``Handle/paymentAddress``; nil remembers nothing.
     public let paidParty: String?
+    /// Whether this session holds the key's claim (``HostCallClaims``): the store removes the claim in the
+    /// payment's own transaction, so a payment the host made and its record are never seen apart.
+    public let releasesClaim: Bool
     /// Builds the record's JSON once the ledger knows where it goes. The
     /// store reads the fingerprint and effects back from the record's
     /// `"ledger"` member (``ledgerColumns(idempotencyKey:fingerprint:amount:movements:payee:effects:)``), which it must carry.
@@ -39,7 +42,7 @@ public struct PaymentSubmission: Sendable {
 
     public init(
         idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee? = nil,
-        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], paidParty: String? = nil,
+        paidBill: PaidBill? = nil, completionMovements: [BalanceMovement] = [], paidParty: String? = nil, releasesClaim: Bool = false,
         makePayload: @escaping @Sendable (LedgerPosition) -> String
     ) {
         self.idempotencyKey = idempotencyKey
@@ -50,6 +53,7 @@ public struct PaymentSubmission: Sendable {
         self.paidBill = paidBill
         self.completionMovements = completionMovements
         self.paidParty = paidParty
+        self.releasesClaim = releasesClaim
         self.makePayload = makePayload
     }
 

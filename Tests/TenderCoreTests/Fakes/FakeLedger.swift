@@ -2,8 +2,10 @@
 import Synchronization
 import TenderCore
 
-/// An in-memory ``PaymentLedger`` that moves the balances of a ``FakeDirectory``, for core tests.
-final class FakeLedger: PaymentLedger {
+/// An in-memory ``PaymentLedger`` that moves the balances of a ``FakeDirectory``, for core tests; its
+/// ``HostCallClaims`` never wait (the core tests run one session at a time): a key claimed and not
+/// finished is busy, one finished without its record an unknown outcome.
+final class FakeLedger: PaymentLedger, HostCallClaims {
     private struct Entry { let fingerprint: String; let record: PaymentRecord; let payee: RecentPayee? }
     private let entries = Mutex<[String: Entry]>([:])
     private let order = Mutex<[String]>([])
@@ -38,6 +40,7 @@ final class FakeLedger: PaymentLedger {
             LedgerPosition(sequence: sequence, previousHash: LedgerPosition.genesisHash, createdAtMilliseconds: 1_795_000_000_000))
         let record = PaymentRecord(json: payload, jws: "unsigned", sequence: sequence, idempotencyKey: submission.idempotencyKey)
         entries.withLock { $0[submission.idempotencyKey] = Entry(fingerprint: submission.fingerprint, record: record, payee: submission.payee) }
+        if submission.releasesClaim { claims.withLock { $0[submission.idempotencyKey] = nil } }
         order.withLock { $0.append(submission.idempotencyKey) }
         return .paid(record)
     }
@@ -77,4 +80,29 @@ final class FakeLedger: PaymentLedger {
         intentRecords.withLock { $0.append(record) }
         return record
     }
+
+    /// Claims by key: the token, and the code when the host answered a failure.
+    let claims = Mutex<[String: (token: String, failure: ResponseCode?)]>([:])
+    private let held = Mutex<Set<String>>([])
+    private let tokens = Mutex(0)
+
+    func claim(_ call: HostCall) throws(TenderError) -> ClaimOutcome {
+        if entries.withLock({ $0[call.idempotencyKey] }) != nil { return .recorded }
+        if let claim = claims.withLock({ $0[call.idempotencyKey] }), claim.failure == nil {
+            if held.withLock({ $0.contains(claim.token) }) { throw .storeBusy("another session holds the key") }
+            throw .outcomeUnknown("the host's answer under \(call.idempotencyKey) was never recorded")
+        }
+        let token = "t\(tokens.withLock { $0 += 1; return $0 })"
+        held.withLock { _ = $0.insert(token) }
+        claims.withLock { $0[call.idempotencyKey] = (token, nil) }
+        return .claimed(token)
+    }
+
+    func release(_ token: String, failure: ResponseCode) throws(TenderError) {
+        claims.withLock { all in
+            for (key, claim) in all where claim.token == token { all[key] = (token, failure) }
+        }
+    }
+
+    func finish(_ token: String) { held.withLock { _ = $0.remove(token) } }
 }
