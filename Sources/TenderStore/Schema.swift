@@ -135,7 +135,36 @@ enum Schema {
         // payload, so two rows share a page (StoredFingerprint). Rows written before keep both texts; nothing is rewritten.
         // The version only keeps older builds, which would read a digest as text, from writing or verifying the store.
         "SELECT 1;",
-    static let version: Int64 = 10
+        // 8: the parties paid (a handle's kind and value), for the newPayee rule: "paid before" no longer follows a contact
+        // id whose handle a directory edit can point elsewhere. Nothing is carried over from older rows (they name a
+        // contact and handle id, not where the money went): after the upgrade every payee is new once, failing closed.
+        """
+        CREATE TABLE IF NOT EXISTS paid_parties (
+            party TEXT PRIMARY KEY,
+            first_sequence INTEGER NOT NULL
+        );
+        """,
+        // 9: the directory signs balances, currencies and removed accounts as chained `balances` ledger entries
+        // (BalanceAnchors), and a testing-mode engine a `testing_mode` entry; balance_anchor is no longer written.
+        // Nothing is rewritten: an account signed beside it by an earlier version is checked against it until the
+        // directory sets it again. The version keeps older builds, which would take the new entries' accounts for
+        // unsigned ones and write balances the chain does not hold, from writing or verifying the store.
+        "SELECT 1;",
+        // 10: a claim on an idempotency key, committed before a host is asked to move money under it, so the host is
+        // asked once across threads and processes (SQLiteStore+Claims). A claim leaves with its payment's row (same
+        // transaction); `failed` keeps the code the host answered; a `calling` claim nobody holds is an unknown outcome.
+        """
+        CREATE TABLE IF NOT EXISTS claims (
+            idempotency_key TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            body TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('calling', 'failed')),
+            code INTEGER,
+            token TEXT NOT NULL UNIQUE,
+            owner TEXT NOT NULL,
+            claimed_at_ms INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.
