@@ -58,7 +58,7 @@ import TenderCrypto
             guard let fingerprint = ledger?["fingerprint"]?.stringValue, let effects = ledger?["effects"] else { throw TenderError.internal("no ledger member") }
             try db.statement("UPDATE ledger SET fingerprint = ?, effects = ? WHERE sequence = ?", [fingerprint, JSONWriter.string(effects), sequence]).run()
         }
-        // Schema 8's claims table did not exist then.
+        // Schema 10's claims table did not exist then.
         try db.execute("DROP TABLE claims; PRAGMA user_version = 6")
     }
 

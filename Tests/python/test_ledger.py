@@ -1022,7 +1022,7 @@ def _resign_from(db, key, jwk, first):
         previous = link_hash(token)
         rows[index] = resign(rows[index], token)
     rewrite_ledger(db, rows)
-    # a forger holding a key re-signs the signed balances too (kept beside the accounts before schema 8)
+    # a forger holding a key re-signs the signed balances too (kept beside the accounts before schema 9)
     for account, anchor in db.execute("SELECT id, balance_anchor FROM accounts WHERE balance_anchor IS NOT NULL").fetchall():
         db.execute("UPDATE accounts SET balance_anchor = ? WHERE id = ?",
                    (_sign_record(key, jwk["kid"], json.loads(jws_parts(anchor)[1])), account))
