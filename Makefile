@@ -131,7 +131,7 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 	$(SWIFT) build --scratch-path $(SCRATCH) --product generate-manual
 	rm -rf $(BUILD)/man.new && mkdir -p $(BUILD)/man.new
 	$(GENERATE_MANUAL) $(BUILD)/bin/tender --multi-page --date $(MAN_DATE) --output-directory $(BUILD)/man.new
-	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page; done
+	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page $(VERSION); done
 	rm -rf $(BUILD)/man && mv $(BUILD)/man.new $(BUILD)/man
 
 $(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
@@ -156,11 +156,15 @@ demo: deps-demo ## install what the demo needs, build, and play the seed scenari
 	$(MAKE) build
 	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
+# The machine's users, groups, installed packages and /etc are compared at the end with a snapshot taken
+# after the dependencies: the tests must leave the machine as they found it (scripts/machine-state.py).
 test: deps ## install what the tests need, build, and run every test (about 20 min on 2 cores)
+	@mkdir -p $(BUILD) && $(PYTHON) scripts/machine-state.py save $(BUILD)/machine-before.json
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
 		fuzz-smoke test-faults test-hostile test-broker
 	$(MAKE) test-crash ROUNDS=3
+	$(PYTHON) scripts/machine-state.py compare $(BUILD)/machine-before.json
 	@echo "all tests passed"
 
 test-swift: | $(TMPDIR) ## the Swift unit tests (swift test)

@@ -103,6 +103,31 @@ def test_c_block_builds_and_pays(index, tmp_path, installed, pam_env):
     assert "PWRAP_ERROR" not in done.stderr, done.stderr
 
 
+def test_c_block_pays_on_the_demo_stack_without_a_login_password(tmp_path, installed):
+    """The README's second argument (issue 33.4): a demo home's PAM stack in testing mode, no pam_wrapper
+    and no /etc/pam.d/tender needed: it pays for an account without a password (a locked root)."""
+    flags, libdir = installed
+    source = tmp_path / "readme_host.c"
+    source.write_text(blocks("c")[0])
+    program = tmp_path / "readme_host"
+    built = subprocess.run(["cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", os.fspath(source), *flags,
+                            f"-Wl,-rpath,{libdir}", "-o", os.fspath(program)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    demo_home = tmp_path / "demo"
+    tender_cli = os.path.join(REPO, "build", "bin", "tender")
+    made = subprocess.run([tender_cli, "demo", "--home", os.fspath(demo_home)], capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stdout + made.stderr
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_LIBRARY_PATH", "TENDER_LIBRARY", "LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
+    done = subprocess.run([os.fspath(program), os.fspath(tmp_path / "home"), os.fspath(demo_home)], input="demo-password\n",
+                          env=env, capture_output=True, text=True, timeout=120, start_new_session=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "handle: success" in done.stdout
+    wrong = subprocess.run([os.fspath(program), os.fspath(tmp_path / "home-2"), os.fspath(demo_home)], input="not-it\n",
+                           env=env, capture_output=True, text=True, timeout=120, start_new_session=True)
+    assert wrong.returncode == 1 and "failureCredentialsUnverified" in wrong.stdout, wrong.stdout + wrong.stderr
+
+
 @pytest.mark.parametrize("index", range(len(blocks("python"))))
 def test_python_block_runs_and_pays(index, tmp_path, pam_env):
     script = tmp_path / f"readme_{index}.py"
