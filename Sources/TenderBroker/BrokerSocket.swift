@@ -41,10 +41,7 @@ public final class BrokerSocket: @unchecked Sendable {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else { throw .home("\(path) exists and is not a socket") }
-            if let answering = try? connect(path: path) {
-                answering.close()
-                throw .home("\(path) is in use: another process listens on it")
-            }
+            try Self.checkStale(path: path, address: address)
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .home("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
             }
@@ -62,6 +59,23 @@ public final class BrokerSocket: @unchecked Sendable {
         var made = stat()
         if lstat(path, &made) == 0 { socket.boundFile = (path, made.st_dev, made.st_ino) }
         return socket
+    }
+
+    /// Returns when the socket file at `path` is stale: connect(2) is refused
+    /// (ECONNREFUSED: nothing listens on it). A socket that answers, or one that
+    /// cannot be probed (EACCES...), is ``TenderError/home(_:)``.
+    private static func checkStale(path: String, address: sockaddr_un) throws(TenderError) {
+        var address = address
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw .store("the broker socket cannot be made: errno \(errno)") }
+        defer { Glibc.close(probe) }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if status == 0 { throw .home("\(path) is in use: another process listens on it") }
+        guard errno == ECONNREFUSED else {
+            throw .home("\(path) exists and cannot be told stale (connect: \(String(cString: strerror(errno)))): remove it if nothing uses it")
+        }
     }
 
     /// The socket file ``listen(path:mode:backlog:)`` made: its path and identity (device, inode).

@@ -381,3 +381,50 @@ def test_tender_intent_and_ask_pay_through_the_broker(world, alice):
     asked = as_user(alice, [TENDER, "ask", "--broker", socket_path, "send $6 to John Baily"], input=f"yes\n{password}\n")
     assert asked.returncode == 0 and "success" in asked.stdout, asked.stdout + asked.stderr
     assert "cli-intent" in client(world, alice, "payments")["keys"]
+
+
+def test_a_clean_stop_removes_the_socket_and_a_stale_one_is_replaced_safely(world):
+    """tenderd --socket (issue 33.13): SIGTERM removes its socket file and exits 0; at start a stale
+    socket file (no one listening) is replaced, while a socket another tenderd serves and a file
+    that is not a socket are refused and left as they are."""
+    entry = pwd.getpwnam(world["daemon"].user)
+    base = tempfile.mkdtemp(dir=world["base"])
+    os.chmod(base, 0o755)
+    shutil.copy(os.path.join(world["base"], "policy.json"), os.path.join(base, "policy.json"))
+    for directory, mode in (("state", 0o700), ("run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    daemon = Daemon(base, world["daemon"].user)
+
+    # A stale socket: bound, then its listener gone; the file stays behind.
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(daemon.socket)
+    stale.close()
+    os.chmod(daemon.socket, 0o666)
+    assert os.path.exists(daemon.socket)
+    daemon.start()  # replaces it and serves
+    try:
+        # In use: a second tenderd on the same path is refused and the first keeps serving.
+        second = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                                 TENDERD, "--socket", daemon.socket, "--state", daemon.state,
+                                 "--policy", os.path.join(base, "policy.json")],
+                                capture_output=True, text=True, timeout=20, env={"PATH": os.environ["PATH"]})
+        assert second.returncode == 2 and "is in use" in second.stderr, second.stderr
+        with socket.socket(socket.AF_UNIX) as probe:
+            probe.connect(daemon.socket)
+        assert daemon.serving()
+    finally:
+        daemon.process.send_signal(signal.SIGTERM)
+        status = daemon.process.wait(timeout=20)
+        daemon.log.close()
+    assert status == 0, open(os.path.join(base, "tenderd.log")).read()
+    assert not os.path.lexists(daemon.socket), "tenderd left its socket behind on SIGTERM"
+    assert "removed " + daemon.socket in open(os.path.join(base, "tenderd.log")).read()
+
+    # Not a socket: refused, the file left as it was.
+    with open(daemon.socket, "w") as f:
+        f.write("not a socket")
+    plain = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--", TENDERD, "--socket", daemon.socket, "--state", daemon.state, "--policy", os.path.join(base, "policy.json")],
+                           capture_output=True, text=True, timeout=20)
+    assert plain.returncode == 2 and "is not a socket" in plain.stderr, plain.stderr
+    assert open(daemon.socket).read() == "not a socket"
