@@ -174,3 +174,21 @@ def test_the_docs_handler_lines_run_as_written(tmp_path):
     assert done.stdout.index("Did I hear $5 right?") < done.stdout.index("Round up savings by $5?")
     books = json.loads(open(tmp_path / "books.json").read())
     assert list(books["moves"].values()) == [{"amount": "5.00", "currency": "USD"}]
+
+
+def test_the_demos_closing_lines_give_the_password_and_replay_by_hand(tmp_path):
+    """Plain `tender demo` (a temporary home) ends with the demo stack's password and the lines that
+    replay a scenario by hand (issue 33.6); those lines run as printed, the home moved to a fresh one."""
+    import shlex
+    done = run("demo")
+    assert done.returncode == 0, done.stdout + done.stderr
+    tail = done.stdout.strip().splitlines()[-4:]
+    assert f'password, typed above for the person, is "{PASSWORD}"' in tail[0], tail
+    assert "replay a scenario by hand" in tail[1], tail
+    home = str(tmp_path / "replay")
+    kept = shlex.split(tail[2].replace("~/tender-demo", home))
+    asked = shlex.split(tail[3].split("      (")[0].replace("~/tender-demo", home))
+    assert kept[1:3] == ["demo", "--home"] and asked[1:3] == ["ask", "--home"] and asked[-1] == "send $50 to John"
+    assert run(*kept[1:]).returncode == 0
+    paid = run(*asked[1:], stdin=f"John Baily\nmobile\nyes\n{PASSWORD}\n")
+    assert paid.returncode == 0 and "success" in paid.stdout, paid.stdout + paid.stderr
