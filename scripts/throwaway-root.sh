@@ -18,6 +18,8 @@ for tool in unshare chroot mount; do
 done
 base=$(mktemp -d /tmp/tender-throwaway-root.XXXXXX)
 trap 'rmdir "$base" 2>/dev/null || true' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 # Everything below runs inside the new namespace: its mounts are its own and vanish with it.
 if ! unshare --mount --propagation private -- true 2>/dev/null; then
     echo "throwaway-root: cannot make a mount namespace here (unshare --mount: no CAP_SYS_ADMIN in this container?)" >&2
