@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# Tender: build, test, install, package.
-#   make demo       install missing dependencies, build everything and play the seed scenarios
-#   make test       install missing dependencies, build and run every test (Swift, C, Python, packaging)
+# Tender: build, test, install, package (`make help` lists every target with one line: the "## " comments).
+#   make demo       install what the demo needs and is missing, build everything and play the seed scenarios
+#   make test       install what the tests need and is missing, build and run every test (Swift, C, Python, packaging)
 #   make build      build libtender.so, the tender tool, its man pages and completions into build/
 #                   (only when a source changed)
 #   make test-broker  the broker tests (root: throwaway users and a tenderd of their own)
@@ -12,7 +12,7 @@
 #   make deb        Debian packages into build/deb/ (dpkg-buildpackage, debian/)
 #   make wheel      a Python wheel carrying the library into build/wheel/
 #   make dist       a versioned source tarball into build/dist/ that builds offline
-# Only demo and test install dependencies (scripts/ensure-deps.sh).
+# Only demo and test install dependencies, each its own list (scripts/ensure-deps.sh demo|test; README.md lists both).
 
 # The version lives in VERSION only; `make build` writes it into tender.h and python/pyproject.toml
 # (scripts/sync-version.sh), everything else reads it from there. SOVERSION is the soname's number.
@@ -63,22 +63,29 @@ RELEASE_FLAGS := -c release --scratch-path $(SCRATCH) \
 LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
-.PHONY: all deps build docs demo test test-swift test-leaks test-c test-python test-packaging test-broker check-library \
+.PHONY: all help deps deps-demo build docs demo test test-swift test-leaks test-c test-python test-packaging test-broker check-library \
 	check-errors check-spdx errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
 	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-crash test-asan test-tsan check-all
 
-all: build
+all: build ## the same as build
 
-deps:
-	@scripts/ensure-deps.sh
+# Every target with its one line (the "## " comment on the target's line).
+help: ## this list
+	@sed -n 's/^\([a-z][a-z0-9-]*\):.*## \(.*\)$$/\1\t\2/p' $(firstword $(MAKEFILE_LIST)) | expand -t 18
+
+deps: ## install what make test needs and is missing (as root; else name it): scripts/ensure-deps.sh test
+	@scripts/ensure-deps.sh test
+
+deps-demo: ## install only what building and running the demo needs and is missing (scripts/ensure-deps.sh demo)
+	@scripts/ensure-deps.sh demo
 
 $(TMPDIR):
 	@mkdir -p $@
 
 # For scripts and tests: the version and soname number as this Makefile sees them.
-print-version:
+print-version: ## print the version (VERSION)
 	@echo $(VERSION)
-print-soversion:
+print-soversion: ## print the soname's number
 	@echo $(SOVERSION)
 
 # What the products are built from: they are rebuilt only when one of these is newer.
@@ -95,9 +102,9 @@ MAN_DATE = $(shell git log -1 --format=%cs -- VERSION 2>/dev/null | grep . || da
 GENERATE_MANUAL := $(SCRATCH)/debug/generate-manual
 COMPLETIONS := $(BUILD)/completions/tender.bash $(BUILD)/completions/_tender $(BUILD)/completions/tender.fish
 
-build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
+build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs ## build libtender.so, build/bin/tender, build/bin/tenderd, the man pages and completions into build/
 
-docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(COMPLETIONS)
+docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(COMPLETIONS) ## the man pages and the shell completions only
 
 $(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
@@ -124,7 +131,7 @@ $(BUILD)/man/tender.1: $(BUILD)/bin/tender VERSION | $(TMPDIR)
 	$(SWIFT) build --scratch-path $(SCRATCH) --product generate-manual
 	rm -rf $(BUILD)/man.new && mkdir -p $(BUILD)/man.new
 	$(GENERATE_MANUAL) $(BUILD)/bin/tender --multi-page --date $(MAN_DATE) --output-directory $(BUILD)/man.new
-	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page; done
+	for page in $(BUILD)/man.new/*.1; do scripts/fix-manpage.sh $$page $(VERSION); done
 	rm -rf $(BUILD)/man && mv $(BUILD)/man.new $(BUILD)/man
 
 $(BUILD)/man3/libtender.3: man/libtender.3.in VERSION
@@ -145,95 +152,99 @@ $(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
 	@mkdir -p $(@D)
 	$(BUILD)/bin/tender --generate-completion-script fish > $@
 
-demo: deps
+demo: deps-demo ## install what the demo needs, build, and play the seed scenarios (password: demo)
 	$(MAKE) build
 	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
-test: deps
+# The machine's users, groups, installed packages and /etc are compared at the end with a snapshot taken
+# after the dependencies: the tests must leave the machine as they found it (scripts/machine-state.py).
+test: deps ## install what the tests need, build, and run every test (about 20 min on 2 cores)
+	@mkdir -p $(BUILD) && $(PYTHON) scripts/machine-state.py save $(BUILD)/machine-before.json
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
 		fuzz-smoke test-faults test-hostile test-broker
 	$(MAKE) test-crash ROUNDS=3
+	$(PYTHON) scripts/machine-state.py compare $(BUILD)/machine-before.json
 	@echo "all tests passed"
 
-test-swift: | $(TMPDIR)
+test-swift: | $(TMPDIR) ## the Swift unit tests (swift test)
 	$(SWIFT) test --scratch-path $(CURDIR)/.build-test
 
 # The Swift suites again, built with AddressSanitizer: any leak outside the test runner fails.
-test-leaks: | $(TMPDIR)
+test-leaks: | $(TMPDIR) ## the Swift suites under AddressSanitizer, failing on any leak
 	scripts/sanitizers/leaks.sh
 
 # Coverage-guided fuzzing (libFuzzer, ASan, UBSan) of every target in Tests/fuzz/targets,
 # SECONDS each (docs/testing.md); fuzz-smoke runs each for a few seconds in make test.
 SECONDS ?= 60
-fuzz: | $(TMPDIR)
+fuzz: | $(TMPDIR) ## fuzz every target for SECONDS seconds each (default 60)
 	scripts/fuzz/run.sh $(SECONDS)
 
-fuzz-smoke: | $(TMPDIR)
+fuzz-smoke: | $(TMPDIR) ## fuzz every target for 3 seconds (part of make test)
 	scripts/fuzz/run.sh 3
 
 # SQLite I/O faults and power loss at every call point of a payment, a key rotation,
 # a status change and a checkpoint (Tests/faults; the fault VFS is linked into the test only).
-test-faults: build | $(TMPDIR)
+test-faults: build | $(TMPDIR) ## SQLite I/O faults and power loss at every call point of a payment
 	scripts/test-faults.sh
 
 # Conversation callbacks that cancel, overfill, re-enter or call back; four processes against
 # the throttle; symbolic-link and foreign homes (Tests/c/hostile_host.c).
-test-hostile: build | $(TMPDIR)
+test-hostile: build | $(TMPDIR) ## hostile hosts: cancelling, overfilling, re-entering callbacks; foreign homes
 	scripts/test-hostile.sh
 
 # kill -9, ROUNDS times, a process paying from eight threads; every acknowledged payment must be
 # in the ledger once with the JWS it was acknowledged with, and verify must pass (Tests/crash).
 ROUNDS ?= 30
-test-crash: build | $(TMPDIR)
+test-crash: build | $(TMPDIR) ## kill -9 ROUNDS times (default 30) mid-payment; nothing acknowledged is lost
 	scripts/test-crash.sh $(ROUNDS)
 
 # AddressSanitizer + UBSan over the library, the C API test and the Python tests (docs/testing.md).
-test-asan: build | $(TMPDIR)
+test-asan: build | $(TMPDIR) ## AddressSanitizer and UBSan over the library, the C API test and the Python tests
 	scripts/sanitizers/asan.sh
 
 # ThreadSanitizer over the Swift thread suites and eight threads on one engine (Tests/tsan/threads.c).
-test-tsan: | $(TMPDIR)
+test-tsan: | $(TMPDIR) ## ThreadSanitizer over the Swift thread suites and eight threads on one engine
 	scripts/sanitizers/tsan.sh
 
 # Everything: make test, the sanitizer runs and a one-minute fuzz of every target.
-check-all: test
+check-all: test ## make test, then test-asan, test-tsan and a minute of fuzzing per target
 	$(MAKE) test-asan test-tsan
 	$(MAKE) fuzz SECONDS=60
 
 # The result codes live in one table (scripts/errors.py); tender.h, the Swift mapping and the
 # Python exceptions derive from it. make errors regenerates them, check-errors fails when they drift.
-errors:
+errors: ## regenerate the result codes from scripts/errors.py
 	$(PYTHON) scripts/errors.py --write
 
-check-errors:
+check-errors: ## fail when the result codes drift from scripts/errors.py
 	$(PYTHON) scripts/errors.py --check
 
 # Every source file carries its SPDX license line (scripts/spdx.sh --add adds missing ones).
-check-spdx:
+check-spdx: ## fail when a source file lacks its SPDX license line
 	scripts/spdx.sh --check
 
-check-library: build
+check-library: build ## check the library's exports, links, soname and RELRO
 	scripts/check-library.sh $(BUILD)/lib/$(LIBFILE) $(SONAME)
 
-test-c: build
+test-c: build ## the C tests, built through pkg-config against a DESTDIR install
 	scripts/test-c.sh
 
-test-python: build
+test-python: build ## the Python tests, with the binding pip-installed into a virtual environment
 	scripts/test-python.sh
 
 # The broker as root: throwaway users, a tenderd of their own, a pam_matrix stack (skips, saying why, when not root).
-test-broker: build
+test-broker: build ## the broker tests (root: throwaway users and a tenderd of their own)
 	scripts/test-broker.sh
 
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
 # (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.
-test-packaging: build
+test-packaging: build ## install, uninstall, man pages, versions, wheel, Debian packages (in a throwaway root), tarball
 	scripts/test-packaging.sh
 
 # Copies what build/ holds; make builds first only what is missing or older than a source.
 # Directories are created when missing and left by uninstall (as automake does): only files are removed.
-install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
+install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs ## install under $(DESTDIR)$(PREFIX) (default /usr/local); copies build/ only
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 	    $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(PAMDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSTEMDDIR) \
@@ -263,7 +274,7 @@ install: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs
 	@if [ -z "$(DESTDIR)" ] && [ "$(PAMDIR)" != "$(SYSTEM_PAMDIR)" ]; then \
 	    echo "note: the PAM service went to $(PAMDIR)/tender; real re-authentication needs it in $(SYSTEM_PAMDIR): sudo make install-pam"; fi
 
-uninstall:
+uninstall: ## remove every file make install wrote (same variables)
 	rm -f $(DESTDIR)$(LIBDIR)/$(LIBFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtender.so
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tender.h $(DESTDIR)$(BINDIR)/tender $(DESTDIR)$(PKGCONFIGDIR)/tender.pc
 	rm -f $(DESTDIR)$(MANDIR)/man1/tender.1 $(DESTDIR)$(MANDIR)/man1/tender.*.1 $(DESTDIR)$(MANDIR)/man3/libtender.3
@@ -273,43 +284,43 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man8/tenderd.8
 
 # The PAM service where Linux-PAM reads it, for an install under a user prefix (run as root).
-install-pam:
+install-pam: ## the PAM service in /etc/pam.d (as root), for a user-prefix install
 	install -d $(DESTDIR)$(SYSTEM_PAMDIR)
 	install -m 0644 pam/tender $(DESTDIR)$(SYSTEM_PAMDIR)/tender
 
-uninstall-pam:
+uninstall-pam: ## remove /etc/pam.d/tender
 	rm -f $(DESTDIR)$(SYSTEM_PAMDIR)/tender
 
 # A source tarball of every file git tracks (plus Package.resolved, which pins the dependencies),
 # dated by the last commit: build/dist/tender-VERSION.tar.gz. make test-dist builds it offline.
 DIST := $(BUILD)/dist/tender-$(VERSION).tar.gz
-dist:
+dist: ## a versioned source tarball that builds offline, into build/dist/
 	scripts/make-dist.sh $(VERSION) $(DIST)
 
-test-dist: dist
+test-dist: dist ## build the tarball, then build and test from it offline
 	scripts/test-dist.sh $(DIST)
 
 # One part of test-packaging: the Debian packages (make deb, install, build, run, purge), the wheel.
-test-deb: build
+test-deb: build ## only the Debian package tests of test-packaging
 	scripts/test-packaging.sh test_deb.py
-test-wheel: build
+test-wheel: build ## only the wheel tests of test-packaging
 	scripts/test-packaging.sh test_wheel.py
 
 # Debian packages (debian/): build/deb/*.deb, from the tarball's files and what build/ holds.
-deb: build dist
+deb: build dist ## the Debian packages, into build/deb/ (dpkg-buildpackage, lintian)
 	scripts/make-deb.sh $(DIST) $(BUILD)
 
 # A Python wheel with the library inside: build/wheel/libtender-VERSION-py3-none-linux_x86_64.whl.
-wheel: build
+wheel: build ## a Python wheel carrying the library, into build/wheel/
 	@mkdir -p $(BUILD)/wheel
 	strip --strip-unneeded -o $(BUILD)/wheel/$(SONAME) $(BUILD)/lib/$(LIBFILE)
 	$(PYTHON) scripts/make-wheel.py --library $(BUILD)/wheel/$(SONAME) --soname $(SONAME) --out $(BUILD)/wheel
 
-clean:
+clean: ## remove build/ and every scratch directory
 	rm -rf $(BUILD) $(SCRATCH) $(CURDIR)/.build-test $(CURDIR)/.build-asan $(CURDIR)/.build-fuzz $(CURDIR)/.build-tsan $(TMPDIR)
 
 # Figures for the release note: library size, load time against libcrypto, resident memory.
-measure: build
+measure: build ## the library's size, load time and resident memory
 	@mkdir -p $(BUILD)/measure
 	cc -std=c99 -O2 benchmarks/load.c -ldl -o $(BUILD)/measure/load
 	@scripts/check-library.sh $(BUILD)/lib/$(LIBFILE) | grep size
@@ -318,7 +329,7 @@ measure: build
 # Retrain the understanding models (docs/understanding.md): pinned packages in a virtual environment,
 # the generated data, then the weights as C data; rebuild afterwards. MODEL_FLAGS=--cv adds cross-validation.
 MODEL_VENV := $(BUILD)/model-venv
-model: build
+model: build ## retrain the understanding models (docs/understanding.md), then rebuild
 	@test -x $(MODEL_VENV)/bin/python || $(PYTHON) -m venv $(MODEL_VENV)
 	$(MODEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/requirements-model.txt
 	$(MODEL_VENV)/bin/python scripts/generate-understanding-data.py

@@ -15,18 +15,18 @@ others=$(echo "$exported" | grep -v '^tender_' || true)
 [ -z "$others" ] || fail "exports symbols other than tender_*: $(echo "$others" | head -5)"
 echo "exports: $(echo "$exported" | wc -l) symbols, all tender_*"
 
-# The direct dependencies the README names, and no other.
+# The direct dependencies docs/install.md names, and no other.
 needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
 for so in $needed; do
     case "$so" in
         libsqlite3.so.0|libcrypto.so.3|libpam.so.0|libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux*) ;;
-        *) fail "links $so, which the README does not name (it names libsqlite3, libcrypto, libpam and the C/C++ runtime)" ;;
+        *) fail "links $so, which docs/install.md does not name (it names libsqlite3, libcrypto, libpam and the C/C++ runtime)" ;;
     esac
 done
 for so in libsqlite3.so.0 libcrypto.so.3 libpam.so.0; do
-    case " $needed" in *" $so "*) ;; *) fail "does not link $so, which the README names" ;; esac
+    case " $needed" in *" $so "*) ;; *) fail "does not link $so, which docs/install.md names" ;; esac
 done
-echo "needs: $needed(as the README says)"
+echo "needs: $needed(as docs/install.md says)"
 if readelf -d "$lib" | grep -E 'RPATH|RUNPATH' | grep -q /opt/swift; then fail "RUNPATH points into the toolchain"; fi
 if ldd "$lib" | grep -qE '/opt/swift|libswift|not found'; then fail "needs the toolchain's Swift runtime: $(ldd "$lib")"; fi
 if ldd "$lib" | grep -qiE 'libicu|libFoundation'; then fail "links ICU or Foundation"; fi

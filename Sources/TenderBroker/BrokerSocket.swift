@@ -32,14 +32,19 @@ public final class BrokerSocket: @unchecked Sendable {
         return socket
     }
 
-    /// Listens at `path` with file mode `mode` (a stale socket file there is
-    /// replaced; any other file is refused).
+    /// Listens at `path` with file mode `mode`. A socket file left there by a
+    /// process that stopped (connect(2) is refused) is replaced; a socket that
+    /// answers (another broker serves it) and any other kind of file are
+    /// refused with ``TenderError/home(_:)`` and left as they are.
     public static func listen(path: String, mode: UInt32, backlog: Int32 = 128) throws(TenderError) -> BrokerSocket {
         var address = try Self.address(path)
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else { throw .home("\(path) exists and is not a socket") }
-            unlink(path)
+            try Self.checkStale(path: path, address: address)
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .home("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
+            }
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .store("the broker socket cannot be made: errno \(errno)") }
@@ -51,7 +56,43 @@ public final class BrokerSocket: @unchecked Sendable {
         }
         guard bound == 0 else { throw .home("cannot bind \(path): \(String(cString: strerror(errno)))") }
         guard chmod(path, mode_t(mode)) == 0, Glibc.listen(fd, backlog) == 0 else { throw .home("cannot listen on \(path): errno \(errno)") }
+        var made = stat()
+        if lstat(path, &made) == 0 { socket.boundFile = (path, made.st_dev, made.st_ino) }
         return socket
+    }
+
+    /// Returns when the socket file at `path` is stale: connect(2) is refused
+    /// (ECONNREFUSED: nothing listens on it). A socket that answers, or one that
+    /// cannot be probed (EACCES...), is ``TenderError/home(_:)``.
+    private static func checkStale(path: String, address: sockaddr_un) throws(TenderError) {
+        var address = address
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw .store("the broker socket cannot be made: errno \(errno)") }
+        defer { Glibc.close(probe) }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if status == 0 { throw .home("\(path) is in use: another process listens on it") }
+        guard errno == ECONNREFUSED else {
+            throw .home("\(path) exists and cannot be told stale (connect: \(String(cString: strerror(errno)))): remove it if nothing uses it")
+        }
+    }
+
+    /// The socket file ``listen(path:mode:backlog:)`` made: its path and identity (device, inode).
+    private var boundFile: (path: String, device: UInt, inode: UInt)?
+
+    /// Removes the socket file this listener made, if the path still names
+    /// that very file (not one another process put there since); true when
+    /// removed. A socket from ``adopt(descriptor:)`` has no file of its own.
+    /// Safe from any thread: it reads only what `listen` set before returning.
+    @discardableResult
+    public func removeSocketFile() -> Bool {
+        guard let file = boundFile else { return false }
+        var info = stat()
+        guard lstat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_dev == file.device,
+            info.st_ino == file.inode
+        else { return false }
+        return unlink(file.path) == 0
     }
 
     /// Adopts an inherited listening descriptor (systemd socket activation).

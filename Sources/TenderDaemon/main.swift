@@ -5,6 +5,9 @@ import TenderBroker
 import TenderCore
 
 signal(SIGPIPE, SIG_IGN)
+// SIGTERM and SIGINT are taken by one thread (StopSignals) that removes the socket file and exits:
+// blocked here, before any other thread starts, so every thread inherits the mask.
+StopSignals.block()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(DaemonOptions.usage)
@@ -32,6 +35,11 @@ do throws(TenderError) {
             getenv("LISTEN_FDS").map({ String(cString: $0) }) == "1"
         else { throw .invalidArgument("--systemd: no socket was passed (LISTEN_PID/LISTEN_FDS)") }
         listener = BrokerSocket.adopt(descriptor: 3)
+    }
+    StopSignals.handle { signal in
+        // A clean stop leaves no socket file behind; systemd's socket (--systemd) is systemd's to remove.
+        let removed = listener.removeSocketFile()
+        say("tenderd: stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")\(removed ? ", removed \(options.socket ?? "")" : "")")
     }
     let daemon = Daemon(options: options, policy: policy)
     say("tenderd: serving \(options.socket ?? "the systemd socket") for the users in \(options.state)")

@@ -85,11 +85,24 @@ struct DemoCommand: ParsableCommand {
         }
         let report = try store.verify()
         printer.turn(speaker: "tender", "verify → ledger valid: \(report.count) signed record(s), head \(report.headHash)")
+        let tool = Self.toolPath()
         if kept {
             printer.banner("\nTry any scenario by hand on this home, answering each question on its own line, e.g.:")
-            printer.line("  tender intent --home \(home) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
+            printer.line("  \(tool) intent --home \(home) '{\"intent\": \"pay_bill\", \"billPayee\": {\"name\": \"Electric Company\"}}'")
+            printer.line("  \(tool) ask --home \(home) 'send $50 to John'")
             if !login { printer.line("  (in this demo home tender uses the demo PAM stack, in testing mode; its password is \"\(DemoPAMStack.password)\")") }
+        } else {
+            if !login { printer.banner("\nThe demo PAM stack's password, typed above for the person, is \"\(DemoPAMStack.password)\".") }
+            printer.line("To replay a scenario by hand, keep a demo home and answer each question on its own line:")
+            printer.line("  \(tool) demo --home ~/tender-demo\(intents.isEmpty ? "" : intents.map { " --intents \($0)" }.joined())")
+            printer.line("  \(tool) ask --home ~/tender-demo 'send $50 to John'\(login ? "" : "      (PAM's password: \(DemoPAMStack.password))")")
         }
+    }
+
+    /// How this tool was invoked (build/bin/tender from make demo), for the lines to copy; `tender` when unknown.
+    private static func toolPath() -> String {
+        guard let first = CommandLine.arguments.first, first.contains("/") else { return "tender" }
+        return first
     }
 
     /// Every account's balance, before or after the scenarios, so the moves can be seen.

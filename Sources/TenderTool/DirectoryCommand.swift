@@ -11,7 +11,7 @@ struct DirectoryCommand: ParsableCommand {
         subcommands: [Import.self, Add.self, List.self, Remove.self, Vocabulary.self, SignedIn.self])
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add or replace everything in a directory JSON file (docs/json.md).")
+        static let configuration = CommandConfiguration(abstract: "Add or replace everything in a directory JSON file (its schema: docs/directory.md).")
         @OptionGroup var home: HomeOption
         @OptionGroup var broker: BrokerOption
         @Argument(help: "The directory JSON file.") var file: String

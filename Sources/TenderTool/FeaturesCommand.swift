@@ -9,8 +9,8 @@ import TenderCore
 /// [start, end) in Unicode scalars) and `tokens` (each token's labeller features).
 struct FeaturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "features", abstract: "Print the models' feature hashes of each line of a JSONL file (for training).",
-        shouldDisplay: false)
+        commandName: "features",
+        abstract: "Print the models' feature hashes of each line of a JSONL file (for make model's training script).")
 
     @Argument(help: "A JSONL file whose lines have a \"text\".") var file: String
 

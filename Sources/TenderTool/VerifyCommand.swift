@@ -3,13 +3,18 @@ import ArgumentParser
 import TenderCore
 import TenderCrypto
 
-/// `tender verify`: checks every signature and link of the ledger.
+/// `tender verify`: checks every signature and link of the ledger, the columns kept beside each
+/// record, and every account's balance re-derived from the ledger.
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify every signature and hash link of the ledger; exit 1 naming the first bad record.",
+        abstract: "Verify the ledger: every signature, hash link, stored column and account balance; exit 1 naming the first bad record.",
         discussion: """
-            Without --checkpoint, records removed from the end of the ledger (with the balances set back to \
+            Read-only. Checks every record's Ed25519 signature and its hash link to the one before; the columns the \
+            store keeps beside each record (amount, key, fingerprint, effects, status) against the signed record; \
+            and every account's balance and currency, re-derived from the signed balances entries and the ledger, \
+            naming any account that disagrees. --checkpoint and --public-key also detect history rewritten with the \
+            key. Without --checkpoint, records removed from the end of the ledger (with the balances set back to \
             match) cannot be seen: keep checkpoints outside the home (tender checkpoint, or the configuration's \
             "checkpointPath") and verify against them. The audit log, the directory's contacts, bills and \
             vocabulary, and the authentication throttle are not signed and not checked.

@@ -69,6 +69,40 @@ import Testing
         #expect(access(path, F_OK) == 0)
     }
 
+    @Test func replacesAStaleSocketButNotOneInUse() throws {
+        let home = TemporaryHome(prefix: "broker")
+        let path = home.path + "/socket"
+        var first: BrokerSocket? = try BrokerSocket.listen(path: path, mode: 0o600)
+        // In use: a second listener is refused and the first keeps its file.
+        #expect(throws: TenderError.home("\(path) is in use: another process listens on it")) {
+            try BrokerSocket.listen(path: path, mode: 0o600)
+        }
+        try BrokerSocket.connect(path: path).close()
+        // Stale: the listener closed without removing its file; the next one replaces it.
+        first?.close()
+        first = nil
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+        let second = try BrokerSocket.listen(path: path, mode: 0o600)
+        defer { withExtendedLifetime((home, second)) {} }
+        try BrokerSocket.connect(path: path).close()
+    }
+
+    @Test func removesOnlyTheSocketFileItMade() throws {
+        let home = TemporaryHome(prefix: "broker")
+        let path = home.path + "/socket"
+        let listener = try BrokerSocket.listen(path: path, mode: 0o600)
+        defer { withExtendedLifetime(home) {} }
+        #expect(listener.removeSocketFile())
+        #expect(access(path, F_OK) != 0)
+        // Another file at the path since (here another listener's): not ours, left alone.
+        let other = try BrokerSocket.listen(path: path, mode: 0o600)
+        defer { withExtendedLifetime(other) {} }
+        #expect(!listener.removeSocketFile())
+        #expect(access(path, F_OK) == 0)
+        #expect(!BrokerSocket.adopt(descriptor: -1).removeSocketFile())
+    }
+
     @Test func saysWhenNoBrokerAnswers() {
         let home = TemporaryHome(prefix: "broker")
         #expect(throws: TenderError.self) { try BrokerSocket.connect(path: home.path + "/none") }

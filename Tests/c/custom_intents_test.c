@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
     /* Round-up, from text: the amount confirmed, the person's yes, PAM, the host, a signed record. */
     s = from_text(engine, "round up by $5");
     json = resolve(s);
-    CHECK(contains(json, "\"result\":\"confirmationRequired\"") && contains(json, "\"message\":\"Round up your savings by $5?\""));
+    CHECK(contains(json, "\"result\":\"confirmationRequired\"") && contains(json, "\"message\":\"Did I hear $5 right?\""));
     tender_string_free(json);
     static const char *yes = "{\"parameter\": \"amount\", \"confirm\": true}";
     CHECK_RC(tender_session_answer(s, yes, strlen(yes)), TENDER_OK);

@@ -2,7 +2,9 @@
 """make install into a user prefix as an ordinary user, and make uninstall
 (issue 13.1): as root, a throwaway unprivileged user is created for the run and
 removed after; otherwise the run is this (ordinary) user's."""
+import fnmatch
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,6 +69,16 @@ def test_user_prefix_install_and_uninstall(throwaway_user):
                        "lib/systemd/system/tenderd.socket", "lib/sysusers.d/tender.conf", "lib/tmpfiles.d/tender.conf", "share/man/man8/tenderd.8"]
                       + [f"share/man/man1/{m}" for m in manpages])
     assert installed == expected
+    # docs/install.md's table names every file install wrote, and no other (issue 33.6).
+    documented = documented_install_files()
+    assert sorted(documented) == sorted(set(documented)), "a file is listed twice"
+    by_doc = set()
+    for entry in documented:
+        pattern = entry.replace("<version>", VERSION)
+        matched = fnmatch.filter(installed, pattern)
+        assert matched, f"docs/install.md lists {entry}, which make install did not write"
+        by_doc.update(matched)
+    assert by_doc == set(installed), f"make install wrote files docs/install.md does not list: {sorted(set(installed) - by_doc)}"
     # SYSCONFDIR follows a user prefix, and install says in one line what real re-authentication needs.
     notes = [line for line in done.stdout.splitlines() if "install-pam" in line]
     assert len(notes) == 1, done.stdout
@@ -81,6 +93,14 @@ def test_user_prefix_install_and_uninstall(throwaway_user):
     # Only directories are left, each one empty (as automake's uninstall leaves them).
     for folder, _, names in os.walk(prefix):
         assert names == [], folder
+
+
+def documented_install_files():
+    """The first column of docs/install.md's table of what make install writes."""
+    with open(os.path.join(REPO, "docs", "install.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = text.split("### What `make install` writes", 1)[1].split("\n\n", 2)[2].split("\n\n", 1)[0]
+    return [re.match(r"\| `([^`]+)` \|", row).group(1) for row in table.splitlines()[2:]]
 
 
 def test_sysconfdir_defaults():

@@ -158,7 +158,7 @@ def test_round_up_is_restricted_and_signed(tmp_path):
         engine.add_intents(ROUND_UP)
         session = engine.session_from_text("round up by $5")
         first = session.resolve()["parameters"][0]
-        assert first["result"] == "confirmationRequired" and first["message"] == "Round up your savings by $5?"
+        assert first["result"] == "confirmationRequired" and first["message"] == "Did I hear $5 right?"
         session.confirm_value("amount", True)
         assert session.resolve()["complete"]
         code, response = session.confirm()

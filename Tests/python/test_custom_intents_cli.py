@@ -155,3 +155,57 @@ def test_a_shortcut_starts_a_custom_intent_in_ask(home, handler):
     # Without the definition loaded the shortcut names its intent, which is unknown.
     unknown = run("ask", "--home", home, "--json", "vacation money")
     assert unknown.returncode == 3 and 'unknown intent \\"expense\\"' in unknown.stdout + unknown.stderr
+
+
+def test_the_docs_handler_lines_run_as_written(tmp_path):
+    """docs/custom-intents.md's `tender ask --handler examples/intents/handler.py` lines (issue 33.9), run from
+    the checkout as written (build/bin/tender, the demo home they name moved to a fresh one); every
+    `# → TEXT` line after a command is in its output."""
+    import re
+    import shlex
+    with open(os.path.join(REPO, "docs", "custom-intents.md"), encoding="utf-8") as f:
+        doc = f.read()
+    block = next(b for b in re.findall(r"^```sh\n(.*?)^```$", doc, flags=re.S | re.M) if "examples/intents/handler.py" in b)
+    lines = block.replace("\\\n", " ").splitlines()
+    home = str(tmp_path / "demo-home")
+    env = {k: v for k, v in os.environ.items() if k != "TENDER_HOME"}
+    env["TENDER_EXAMPLE_BOOKS"] = str(tmp_path / "books.json")
+    commands = []
+    for line in lines:
+        if line.startswith("# →"):
+            commands[-1][1].append(line[len("# →"):].strip())
+        elif line.strip() and not line.startswith("#"):
+            words = shlex.split(line, comments=True)
+            assert words[0] == "build/bin/tender", line
+            words = [CLI] + [home if w == "/tmp/tender-custom-demo" else w for w in words[1:]]
+            commands.append((words, []))
+    assert len(commands) == 3 and all(expected for _, expected in commands[1:])
+    for words, expected in commands:
+        answers = f"yes\nyes\n{PASSWORD}\n" if "round up" in words[-1] else ""
+        done = subprocess.run(words, input=answers, capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+        assert done.returncode == 0, " ".join(words) + "\n" + done.stdout + done.stderr
+        for text in expected:
+            assert text in done.stdout, text + "\n" + done.stdout
+    # The amount heard is confirmed first, then the round-up agreed to: two questions, each its own (issue 33.10).
+    assert "Did I hear $5 right?" in done.stdout and "Round up savings by $5?" in done.stdout
+    assert done.stdout.index("Did I hear $5 right?") < done.stdout.index("Round up savings by $5?")
+    books = json.loads(open(tmp_path / "books.json").read())
+    assert list(books["moves"].values()) == [{"amount": "5.00", "currency": "USD"}]
+
+
+def test_the_demos_closing_lines_give_the_password_and_replay_by_hand(tmp_path):
+    """Plain `tender demo` (a temporary home) ends with the demo stack's password and the lines that
+    replay a scenario by hand (issue 33.6); those lines run as printed, the home moved to a fresh one."""
+    import shlex
+    done = run("demo")
+    assert done.returncode == 0, done.stdout + done.stderr
+    tail = done.stdout.strip().splitlines()[-4:]
+    assert f'password, typed above for the person, is "{PASSWORD}"' in tail[0], tail
+    assert "replay a scenario by hand" in tail[1], tail
+    home = str(tmp_path / "replay")
+    kept = shlex.split(tail[2].replace("~/tender-demo", home))
+    asked = shlex.split(tail[3].split("      (")[0].replace("~/tender-demo", home))
+    assert kept[1:3] == ["demo", "--home"] and asked[1:3] == ["ask", "--home"] and asked[-1] == "send $50 to John"
+    assert run(*kept[1:]).returncode == 0
+    paid = run(*asked[1:], stdin=f"John Baily\nmobile\nyes\n{PASSWORD}\n")
+    assert paid.returncode == 0 and "success" in paid.stdout, paid.stdout + paid.stderr

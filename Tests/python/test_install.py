@@ -94,7 +94,7 @@ def test_ensure_deps_as_an_ordinary_user_suggests_what_debian_12_allows(user_dir
     os.chmod(bare, 0o755)
     env = environment(user_dir, tools)
     env["PYTHON"] = bare
-    done = as_user([os.path.join(REPO, "scripts", "ensure-deps.sh")], env)
+    done = as_user([os.path.join(REPO, "scripts", "ensure-deps.sh"), "test"], env)
     assert done.returncode == 1, done.stdout + done.stderr
     message = done.stderr
     assert "pytest is missing" in message

@@ -167,6 +167,15 @@ def test_library_not_found_is_a_clear_error(tmp_path):
     assert proc.stdout.startswith("TenderLibraryNotFound")
 
 
+def test_library_not_found_names_pkg_config_path_for_a_prefix(tmp_path):
+    """After `make install PREFIX=DIR` (a user prefix) the error says what finds the library (issue 33.5)."""
+    proc = _run_python("import libtender", {"PKG_CONFIG_PATH": str(tmp_path)}, unset=("TENDER_LIBRARY", "LD_LIBRARY_PATH"))
+    if proc.returncode == 0:
+        pytest.skip("a libtender is installed on this machine (pkg-config or the loader finds it)")
+    assert "TenderLibraryNotFound" in proc.stderr, proc.stderr
+    assert "PKG_CONFIG_PATH=DIR/lib/pkgconfig" in proc.stderr and "make install PREFIX=DIR" in proc.stderr, proc.stderr
+
+
 def test_version_mismatch_is_refused():
     class FutureLibrary:
         def tender_version_number(self):

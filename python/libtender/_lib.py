@@ -344,7 +344,8 @@ def load() -> Tuple[ctypes.CDLL, str]:
     if lib is None:
         lines = "\n".join(f"  - {what}: {why}" for what, why in tried)
         hint = (
-            f"set {ENV_VAR} to the full path of {SONAME}"
+            f"set {ENV_VAR} to the full path of {SONAME}; or, for a library installed with "
+            f"`make install PREFIX=DIR`, let pkg-config find it: PKG_CONFIG_PATH=DIR/lib/pkgconfig"
             if not explicit
             else f"fix or unset {ENV_VAR}"
         )
