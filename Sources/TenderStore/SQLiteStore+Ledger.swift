@@ -171,7 +171,7 @@ extension SQLiteStore {
         ).run()
         if let party = submission.paidParty {
             try db.statement(
-                "INSERT INTO paid_parties (party, first_sequence) VALUES (?, ?) ON CONFLICT (party) DO NOTHING", [party, entry.position.sequence]
+                "INSERT INTO paid_parties (party, first_sequence) VALUES (?, ?) ON CONFLICT (party) DO NOTHING", [party, sequence]
             ).run()
         }
     }
