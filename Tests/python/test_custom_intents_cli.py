@@ -186,9 +186,9 @@ def test_the_docs_handler_lines_run_as_written(tmp_path):
         assert done.returncode == 0, " ".join(words) + "\n" + done.stdout + done.stderr
         for text in expected:
             assert text in done.stdout, text + "\n" + done.stdout
-    # The amount heard is confirmed first, then the round-up agreed to: two questions, each its own (issue 33.10).
-    assert "Did I hear $5 right?" in done.stdout and "Round up savings by $5?" in done.stdout
-    assert done.stdout.index("Did I hear $5 right?") < done.stdout.index("Round up savings by $5?")
+    # The amount heard is confirmed first, then the money moving agreed to, in Tender's own words (issues 33.10, 30.1).
+    assert "Did I hear $5 right?" in done.stdout and "Move $5?" in done.stdout
+    assert done.stdout.index("Did I hear $5 right?") < done.stdout.index("Move $5?")
     books = json.loads(open(tmp_path / "books.json").read())
     assert list(books["moves"].values()) == [{"amount": "5.00", "currency": "USD"}]
 
@@ -208,4 +208,4 @@ def test_the_demos_closing_lines_give_the_password_and_replay_by_hand(tmp_path):
     assert kept[1:3] == ["demo", "--home"] and asked[1:3] == ["ask", "--home"] and asked[-1] == "send $50 to John"
     assert run(*kept[1:]).returncode == 0
     paid = run(*asked[1:], stdin=f"John Baily\nmobile\nyes\n{PASSWORD}\n")
-    assert paid.returncode == 0 and "success" in paid.stdout, paid.stdout + paid.stderr
+    assert paid.returncode == 0 and "Sent $50 to John Baily." in paid.stdout, paid.stdout + paid.stderr
