@@ -7,7 +7,8 @@ import TenderCore
 /// and the printers show. Custom intents are not brokered.
 final class BrokeredDialog: PlayableDialog {
     private let session: BrokeredSession
-    private let schema: IntentSchema
+    /// The session's intent: the daemon's resolution names it (the destination question can change it).
+    private var schema: IntentSchema
     private(set) var confirmationQuestion: String?
     private(set) var lastDenial: AuthenticationDenial?
     /// The daemon's root policy sets the dialog's own limit; this bounds the replies the tool asks for.
@@ -27,7 +28,9 @@ final class BrokeredDialog: PlayableDialog {
     func kind(of parameter: String) -> ParameterKind? { schema.kind(of: parameter) }
 
     func resolve() throws(TenderError) -> [ParameterResolution] {
-        guard let items = try session.resolveJSON()["parameters"]?.arrayValue else { throw .store("the broker answered a resolution without parameters") }
+        let document = try session.resolveJSON()
+        guard let items = document["parameters"]?.arrayValue else { throw .store("the broker answered a resolution without parameters") }
+        if let name = document["intent"]?.stringValue, let named = IntentSchema.named(name) { schema = named }
         var results: [ParameterResolution] = []
         for item in items { results.append(try Self.resolution(item)) }
         return results
@@ -59,7 +62,7 @@ final class BrokeredDialog: PlayableDialog {
 
     /// One parameter's resolution as ``ParameterResolution/json`` writes it.
     static func resolution(_ json: JSONValue) throws(TenderError) -> ParameterResolution {
-        let reader = try ObjectReader(json, name: "resolution", allowed: ["parameter", "result", "value", "prompt", "options", "reason"])
+        let reader = try ObjectReader(json, name: "resolution", allowed: ["parameter", "result", "value", "prompt", "options", "reason", "message"])
         let parameter = try reader.requiredString("parameter", maxLength: 64)
         let result: ResolutionResult
         switch try reader.requiredString("result", maxLength: 32) {
@@ -77,7 +80,7 @@ final class BrokeredDialog: PlayableDialog {
             result = .disambiguation(prompt: try reader.string("prompt", maxLength: 64) ?? "", options: options)
         case let other: throw .store("the broker answered an unknown resolution result \"\(other.prefix(32))\"")
         }
-        return ParameterResolution(parameter: parameter, result: result)
+        return ParameterResolution(parameter: parameter, result: result, message: try reader.string("message", maxLength: 500))
     }
 
     /// A denial as ``AuthenticationDenial/document`` writes it.

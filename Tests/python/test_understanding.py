@@ -148,6 +148,27 @@ def test_a_parse_result_starts_the_same_session_as_session_from_text(engine):
         assert a.resolve() == b.resolve()
 
 
+def test_a_transfer_that_names_nobody_asks_where_the_money_goes(engine):
+    # docs/dialog.md, "Where the money goes": the sentences of issue 31, refused as out of scope before.
+    for text in ["can you do a transfer for me", "I'd like to do a money transfer", "Could you set up a transfer?"]:
+        result = engine.parse(text)
+        assert result.intent in ("send_payment", "transfer_money"), (text, result)
+        assert result.parameters.get("askDestination") is True, (text, result)
+        assert result.intent_document()["askDestination"] is True
+        with engine.session_from_text(text) as session:
+            [question] = session.resolve()["parameters"]
+            assert question == {"parameter": "intent", "result": "disambiguation", "prompt": "destination",
+                                "options": [{"id": "send_payment", "label": "To someone else"},
+                                            {"id": "transfer_money", "label": "Between your own accounts"}],
+                                "message": "To someone else, or between your own accounts?"}
+            with pytest.raises(tender.WrongStateError):
+                session.confirm()
+            session.choose("intent", "send_payment")
+            resolution = session.resolve()
+            assert resolution["intent"] == "send_payment"
+            assert parameter(resolution, "payee")["result"] == "needsValue"
+
+
 def test_text_without_words_is_out_of_scope_with_source_none(engine):
     for text in ["", "   ", "$50", "!!!"]:
         for result in (tender.parse(text), engine.parse(text)):
