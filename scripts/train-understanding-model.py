@@ -318,7 +318,7 @@ def baseline_fit(rows):
     char = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), min_df=2, sublinear_tf=True, dtype=np.float32)
     texts = [r["text"] for r in rows]
     X = hstack([word.fit_transform(texts), char.fit_transform(texts)]).tocsr()
-    model = LogisticRegression(C=BASELINE_C, max_iter=300)
+    model = LogisticRegression(C=BASELINE_C)
     model.fit(X, [r["label"] for r in rows], sample_weight=[r.get("weight", 1.0) for r in rows])
     return (lambda ts: model.decision_function(hstack([word.transform(ts), char.transform(ts)]).tocsr())), list(model.classes_)
 
@@ -376,8 +376,8 @@ def _cv_job(job):
 def real_cross_validation(rows, dev_rows, baseline=True):
     """FOLDS-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev, folds by dialogue): each
     fold's model learns from the other folds' real lines and every generated line; only real lines are measured.
-    Returns the figures of the classifier and of the plain baseline, each at its own threshold chosen out of fold,
-    and the classifier's temperature and threshold."""
+    Yields the classifier's figures (with its temperature and threshold), then the plain baseline's, each at its own
+    threshold chosen out of fold."""
     from multiprocessing import get_context
     from sklearn.model_selection import GroupKFold
     pool = [r for r in rows + dev_rows if r["label"] and r["source"] in ("clinc", "sgd")]
@@ -387,30 +387,34 @@ def real_cross_validation(rows, dev_rows, baseline=True):
     ours = np.full((len(pool), len(classes)), -1e4)
     base = np.full((len(pool), len(classes)), -1e4)
     folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[r["group"] for r in pool]))
-    jobs = [("classifier", k) for k in range(FOLDS)] + ([("baseline", k) for k in range(FOLDS)] if baseline else [])
     _CV.update(pool=pool, generated=generated, folds=folds)
+    labels = [r["label"] for r in pool]
     # Two fits at a time (the machine's two cores); each job returns its fold's out-of-fold scores.
     with get_context("fork").Pool(JOBS) as workers:
-        for (name, k), (test_i, fold_classes, scores) in zip(jobs, workers.imap(_cv_job, jobs)):
-            target_ = ours if name == "classifier" else base
-            target_[np.ix_(test_i, [at[c] for c in fold_classes])] = scores
-            print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
-    labels = [r["label"] for r in pool]
-    np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), "tender-real-cv.npz"), ours=ours, base=base,
-                        classes=np.array(classes), labels=np.array(labels))
+        for name, scores in [("classifier", ours)] + ([("baseline", base)] if baseline else []):
+            jobs = [(name, k) for k in range(FOLDS)]
+            for (_, k), (test_i, fold_classes, fold_scores) in zip(jobs, workers.imap(_cv_job, jobs)):
+                scores[np.ix_(test_i, [at[c] for c in fold_classes])] = fold_scores
+                print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
+            np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tender-real-cv-{name}.npz"), scores=scores,
+                                classes=np.array(classes), labels=np.array(labels))
+            yield name, _cv_report(pool, scores, classes, labels)
+
+
+def _cv_report(pool, scores, classes, labels):
+    """One model's out-of-fold figures, with the rule of issue 31 and with the best-label rule, each at its own threshold."""
     report = {}
-    for name, scores in [("classifier", ours)] + ([("baseline", base)] if baseline else []):
-        temperature = calibrate(scores, labels, classes)
-        for rule_name, rule in [("", decide_mass), (" (best-label rule)", best_label_rule)]:
-            masses, sources = [], []
-            for row, s in zip(pool, scores):
-                if row.get("scored", True) and target(row["label"]) == "out_of_scope":
-                    intent, p = rule(classes, s, temperature, 2.0) if rule is decide_mass else rule(classes, s, temperature, 0.0)
-                    masses.append(p if rule is decide_mass else (p if intent != "out_of_scope" else 0.0))
-                    sources.append(row["source"])
-            threshold = threshold_for(masses, sources)
-            report[name + rule_name] = {"temperature": round(temperature, 4), "threshold": round(threshold, 4)} | figures(
-                pool, scores, classes, temperature, threshold, rule)
+    temperature = calibrate(scores, labels, classes)
+    for rule_name, rule in [("", decide_mass), (" (best-label rule)", best_label_rule)]:
+        masses, sources = [], []
+        for row, s in zip(pool, scores):
+            if row.get("scored", True) and target(row["label"]) == "out_of_scope":
+                intent, p = rule(classes, s, temperature, 2.0) if rule is decide_mass else rule(classes, s, temperature, 0.0)
+                masses.append(p if rule is decide_mass else (p if intent != "out_of_scope" else 0.0))
+                sources.append(row["source"])
+        threshold = threshold_for(masses, sources)
+        report["rule" + rule_name] = {"temperature": round(temperature, 4), "threshold": round(threshold, 4)} | figures(
+            pool, scores, classes, temperature, threshold, rule)
     return report
 
 
@@ -783,11 +787,12 @@ def train_intent(args, rows, qt, tagger):
     print(f"{len(intent_rows)} training lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels)", flush=True)
     if args.cv:
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
-    report = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline)
+    reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline)
     print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
-    for name, figures_ in report.items():
-        print(f"  {name}: {json.dumps(figures_)}")
-    temperature, threshold = report["classifier"]["temperature"], report["classifier"]["threshold"]
+    _, report = next(reports)
+    for rule, figures_ in report.items():
+        print(f"  classifier, {rule}: {json.dumps(figures_)}", flush=True)
+    temperature, threshold = report["rule"]["temperature"], report["rule"]["threshold"]
     print(f"temperature {temperature:.4f}, out of scope below an in-scope probability of {threshold:.4f}", flush=True)
 
     if args.keep_weights:
@@ -816,7 +821,10 @@ def train_intent(args, rows, qt, tagger):
             tags = tag(qt, r["tokens"])
             agree += tagger is None or tags == tagger.tag(xseq(r))
             out.write(json.dumps({"text": r["text"], "label": label, "intent": intent, "tags": tags}, ensure_ascii=False) + "\n")
-    print(f"parity sample: {len(sample)} lines; quantised labeller agrees with CRFsuite on {agree}")
+    print(f"parity sample: {len(sample)} lines; quantised labeller agrees with CRFsuite on {agree}", flush=True)
+    for name, report in reports:
+        for rule, figures_ in report.items():
+            print(f"  {name}, {rule}: {json.dumps(figures_)}", flush=True)
 
 
 if __name__ == "__main__":
