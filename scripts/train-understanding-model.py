@@ -358,7 +358,7 @@ def figures(pool, scores, classes, temperature, threshold, rule=None):
 
 
 _CV = {}
-JOBS = 2
+JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
 
 
 def _cv_job(job):

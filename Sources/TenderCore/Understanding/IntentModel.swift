@@ -135,19 +135,21 @@ public struct IntentModel: Sendable {
             sum += e
             mass[targetOf[i]] += e
         }
-        for i in mass.indices { mass[i] /= sum }
-        let inScope = 1 - mass[0]
+        let inScope = 1 - mass[0] / sum
         guard inScope >= rejectBelow else {
             return Decision(intent: "out_of_scope", label: labels[best], score: inScope, inScope: inScope, moneyGoesEitherWay: false)
         }
         var chosen = 1
         for i in 1..<mass.count where mass[i] > mass[chosen] { chosen = i }
-        let send = mass[Self.targets.firstIndex(of: "send_payment")!]
-        let transfer = mass[Self.targets.firstIndex(of: "transfer_money")!]
-        let intent = Self.targets[chosen]
-        let either = (intent == "send_payment" || intent == "transfer_money") && min(send, transfer) >= Self.sharedShare * (send + transfer)
-        return Decision(intent: intent, label: labels[best], score: either ? send + transfer : mass[chosen], inScope: inScope, moneyGoesEitherWay: either)
+        let (send, transfer) = (mass[Self.sendIndex] / sum, mass[Self.transferIndex] / sum)
+        let either = (chosen == Self.sendIndex || chosen == Self.transferIndex) && min(send, transfer) >= Self.sharedShare * (send + transfer)
+        return Decision(
+            intent: Self.targets[chosen], label: labels[best], score: either ? send + transfer : mass[chosen] / sum, inScope: inScope,
+            moneyGoesEitherWay: either)
     }
+
+    static let sendIndex = targets.firstIndex(of: "send_payment")!
+    static let transferIndex = targets.firstIndex(of: "transfer_money")!
 
     /// A feature's inverse document frequency in training (the rarest's for a feature training never saw).
     func inverseFrequency(of hash: UInt64) -> Float {
