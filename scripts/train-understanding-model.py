@@ -60,16 +60,18 @@ CLINC = {"transfer": "transfer_money", "pay_bill": "pay_bill", "balance": "searc
 SLOTS = ["person", "amount", "date", "from_account", "to_account", "account", "org", "bill_type", "note"]
 LABELS = ["O"] + [f"{p}-{s}" for s in SLOTS for p in ("B", "I")]
 LR_C, MAX_ENTRIES = 30.0, 700_000
-# The out-of-fold false accepts the threshold allows on the real unrelated requests of each source, a margin under
-# the goals (CLINC150 val ≤ 0.005, SGD dev's other services ≤ 0.002): the shipped model is not a fold's model.
-MAX_FALSE_ACCEPT = {"clinc": 0.004, "sgd": 0.0015}
+# The out-of-fold false accepts the threshold allows on the real unrelated requests of each source: well under the
+# goals (CLINC150 val ≤ 0.005, SGD dev's other services ≤ 0.002). The shipped model is not a fold's model, and SGD
+# dev holds services train does not: with 0.004 / 0.0015 and with 0.0025 / 0.001 the cross-validation kept its
+# bounds and CLINC150 val did not (0.0061, 0.0051); these settings were tightened after seeing that (issue 31).
+MAX_FALSE_ACCEPT = {"clinc": 0.002, "sgd": 0.0005}
 FOLDS = 5
 # The plain baseline the classifier is compared with: TF-IDF of words (1-2) and letter n-grams (3-5) of the raw text,
 # multinomial logistic regression, real lines only.
 BASELINE_C = 10.0
 # The generated lines' weight in the classifier's loss, against 1 for a real line: they teach phrasings, and
 # without a lower weight their sheer number (34,000 against 30,000 real) pulls real unrelated requests in.
-GENERATED_WEIGHT = 0.4
+GENERATED_WEIGHT = 0.15
 # How many times each real (SGD) line is shown to the labeller: its people are real names typed by crowd workers,
 # a few thousand lines against tens of thousands of generated ones.
 REAL_TAGGER_REPEAT = 3
@@ -746,8 +748,10 @@ def main():
     parser.add_argument("--folds", type=int, default=FOLDS, help="folds of the real-data cross-validation")
     parser.add_argument("--keep-weights", action="store_true",
                         help="keep the classifier's weights; write only the temperature and threshold the cross-validation chose")
+    parser.add_argument("--generated-weight", type=float, default=GENERATED_WEIGHT, help="a generated line's weight in the classifier's loss")
     args = parser.parse_args()
     globals()["FOLDS"] = args.folds
+    globals()["GENERATED_WEIGHT"] = args.generated_weight
     rows = load_training()
     if args.intent_only:
         train_intent(args, rows, read_tagger(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.bin")), None)

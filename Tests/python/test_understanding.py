@@ -123,7 +123,7 @@ def test_the_result_is_a_dict_with_attribute_access():
     assert result.text == "send $50 to Sam for dinner"
     assert result.language == "en"
     assert result.source == "model"
-    assert isinstance(result.score, float) and result.score == 1.0
+    assert isinstance(result.score, float) and 0.99 <= result.score <= 1.0  # send_payment's probability
     assert result.named_app is False and result["namedApp"] is False
     assert result.in_scope
     document = result.intent_document()
