@@ -322,7 +322,9 @@ measure: build
 	$(BUILD)/measure/load $(BUILD)/lib/$(LIBFILE) $(BUILD)/measure/home
 
 # Retrain the understanding models (docs/understanding.md): pinned packages in a virtual environment,
-# the generated data, then the weights as C data; rebuild afterwards. MODEL_FLAGS=--cv adds cross-validation.
+# the generated data, then the weights as binary files (Sources/CTenderModel/*.bin, their digests in models.sha256);
+# rebuild afterwards. The script prints a real-data cross-validation beside a plain baseline; MODEL_FLAGS=--cv adds
+# the older one on train.
 MODEL_VENV := $(BUILD)/model-venv
 model: build
 	@test -x $(MODEL_VENV)/bin/python || $(PYTHON) -m venv $(MODEL_VENV)
