@@ -622,6 +622,12 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CALLBACK (the host's lookup
  * failed, or a custom intent's values callback failed or is missing). A custom
  * intent's results also carry "message", its definition's words for the question.
+ * An intent document with "askDestination": true (as understanding gives for a
+ * transfer that names nobody) first resolves to the one question
+ * `{"parameter": "intent", "result": "disambiguation", "prompt": "destination",
+ * "options": [send_payment, transfer_money], "message": "To someone else, or
+ * between your own accounts?"}`; answering it with "choose" turns the session
+ * into the chosen intent (docs/dialog.md).
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);
