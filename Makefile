@@ -64,7 +64,7 @@ LIBFILE := libtender.so.$(VERSION)
 SONAME  := libtender.so.$(SOVERSION)
 
 .PHONY: all help deps deps-demo build docs demo test test-swift test-leaks test-c test-python test-packaging test-broker check-library \
-	check-errors check-spdx errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
+	check-errors check-spdx check-model errors install install-pam uninstall uninstall-pam clean measure model deb wheel dist test-deb \
 	test-wheel test-dist print-version print-soversion fuzz fuzz-smoke test-faults test-hostile test-crash test-asan test-tsan check-all
 
 all: build ## the same as build
@@ -106,7 +106,13 @@ build: $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender $(BUILD)/bin/tenderd docs ## 
 
 docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(COMPLETIONS) ## the man pages and the shell completions only
 
-$(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
+# The models' binary files (Sources/CTenderModel/*.bin, embedded by models.c) must be the ones their digests name.
+MODEL_FILES := $(wildcard Sources/CTenderModel/*.bin) Sources/CTenderModel/models.sha256
+check-model:
+	@cd Sources/CTenderModel && sha256sum --quiet --strict -c models.sha256 || \
+		{ echo "Sources/CTenderModel: a model file does not match models.sha256 (retrain with make model)" >&2; exit 1; }
+
+$(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR) check-model
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender
 	@mkdir -p $(BUILD)/lib
 	cp -f $(SCRATCH)/release/libtender.so $(BUILD)/lib/$(LIBFILE).new
@@ -114,14 +120,14 @@ $(BUILD)/lib/$(LIBFILE): $(SOURCES) include/tender.h | $(TMPDIR)
 	ln -sf $(LIBFILE) $(BUILD)/lib/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/lib/libtender.so
 
-$(BUILD)/bin/tender: $(SOURCES) include/tender.h | $(TMPDIR)
+$(BUILD)/bin/tender: $(SOURCES) include/tender.h | $(TMPDIR) check-model
 	$(SWIFT) build $(RELEASE_FLAGS) --product tender-cli
 	@mkdir -p $(BUILD)/bin
 	cp -f $(SCRATCH)/release/tender-cli $(BUILD)/bin/tender.new
 	mv -f $(BUILD)/bin/tender.new $(BUILD)/bin/tender
 
 # tenderd, the broker (docs/broker.md): an executable of its own, not part of libtender.so.
-$(BUILD)/bin/tenderd: $(SOURCES) include/tender.h | $(TMPDIR)
+$(BUILD)/bin/tenderd: $(SOURCES) include/tender.h | $(TMPDIR) check-model
 	$(SWIFT) build $(RELEASE_FLAGS) --product tenderd
 	@mkdir -p $(BUILD)/bin
 	cp -f $(SCRATCH)/release/tenderd $(BUILD)/bin/tenderd.new
@@ -327,7 +333,9 @@ measure: build ## the library's size, load time and resident memory
 	$(BUILD)/measure/load $(BUILD)/lib/$(LIBFILE) $(BUILD)/measure/home
 
 # Retrain the understanding models (docs/understanding.md): pinned packages in a virtual environment,
-# the generated data, then the weights as C data; rebuild afterwards. MODEL_FLAGS=--cv adds cross-validation.
+# the generated data, then the weights as binary files (Sources/CTenderModel/*.bin, their digests in models.sha256);
+# rebuild afterwards. The script prints a real-data cross-validation beside a plain baseline; MODEL_FLAGS=--cv adds
+# the older one on train.
 MODEL_VENV := $(BUILD)/model-venv
 model: build ## retrain the understanding models (docs/understanding.md), then rebuild
 	@test -x $(MODEL_VENV)/bin/python || $(PYTHON) -m venv $(MODEL_VENV)

@@ -656,6 +656,12 @@ TENDER_API TENDER_NODISCARD tender_result tender_session_set_conversation(tender
  * "locale"), at most 160 characters; each option its own "say"; a refused
  * value (or a missing account or bill payee) "options" of what there is
  * (docs/dialog.md).
+ * An intent document with "askDestination": true (as understanding gives for a
+ * transfer that names nobody) first resolves to the one question
+ * `{"parameter": "intent", "result": "disambiguation", "prompt": "destination",
+ * "options": [send_payment, transfer_money], "message": "To someone else, or
+ * between your own accounts?"}`; answering it with "choose" turns the session
+ * into the chosen intent (docs/dialog.md).
  */
 TENDER_API TENDER_NODISCARD tender_result tender_session_resolve(tender_session *session, char **json_out,
                                      size_t *len_out);

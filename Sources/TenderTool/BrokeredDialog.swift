@@ -7,7 +7,8 @@ import TenderCore
 /// and the printers show. Custom intents are not brokered.
 final class BrokeredDialog: PlayableDialog {
     private let session: BrokeredSession
-    private let schema: IntentSchema
+    /// The session's intent: the daemon's resolution names it (the destination question can change it).
+    private var schema: IntentSchema
     private(set) var confirmationQuestion: String?
     private(set) var lastDenial: AuthenticationDenial?
     /// The request's language; the daemon speaks it too.
@@ -31,7 +32,9 @@ final class BrokeredDialog: PlayableDialog {
     func kind(of parameter: String) -> ParameterKind? { schema.kind(of: parameter) }
 
     func resolve() throws(TenderError) -> [ParameterResolution] {
-        guard let items = try session.resolveJSON()["parameters"]?.arrayValue else { throw .store("the broker answered a resolution without parameters") }
+        let document = try session.resolveJSON()
+        guard let items = document["parameters"]?.arrayValue else { throw .store("the broker answered a resolution without parameters") }
+        if let name = document["intent"]?.stringValue, let named = IntentSchema.named(name) { schema = named }
         var results: [ParameterResolution] = []
         for item in items { results.append(try Self.resolution(item)) }
         return results

@@ -83,7 +83,8 @@ import Testing
         #expect(due.intentName == "search_for_bills" && due.intent?["dueDateRange"]?["end"] == .string("2026-11-30"))
         let transfer = try TextParser.parse("transfer $200 from checking to savings", context: context)
         #expect(transfer.intentName == "transfer_money")
-        #expect(transfer.intent?["fromAccount"]?["nickname"] == .string("checking") && transfer.intent?["toAccount"]?["nickname"] == .string("savings"))
+        // An account word is the account type said (with a directory, the person's account of that type).
+        #expect(transfer.intent?["fromAccount"]?["type"] == .string("checking") && transfer.intent?["toAccount"]?["type"] == .string("saving"))
         #expect(try TextParser.parse("how many miles do i have", context: context).intent?["requestedBalanceType"] == .string("miles"))
         #expect(try TextParser.parse("show my payments to John last week", context: context).intent?["party"]?["name"] == .string("john"))
     }
@@ -121,7 +122,7 @@ import Testing
         let bill = try TextParser.parse("paga mi factura de la luz", context: context)
         #expect(bill.intentName == "pay_bill" && bill.intent?["billType"] == .string("electricity"))
         let transfer = try TextParser.parse("transfiere 100 dólares de ahorros a cheques", context: context)
-        #expect(transfer.intentName == "transfer_money" && transfer.intent?["toAccount"]?["nickname"] == .string("cheques"))
+        #expect(transfer.intentName == "transfer_money" && transfer.intent?["toAccount"]?["type"] == .string("checking"))
         #expect(try TextParser.parse("¿cuál es mi saldo?", context: context).intentName == "search_for_accounts")
         #expect(try TextParser.parse("¿qué tiempo hace en Madrid mañana?", context: context).isOutOfScope)
     }
@@ -288,5 +289,39 @@ import Testing
         let total = names.count * phrasings.count
         print("names in lower case understood: \(understood) of \(total); missed: \(missed)")
         #expect(understood * 10 >= total * 8, "\(missed)")
+    }
+
+    /// Issue 31, section 4: faults a new user met.
+    @Test func theCompanyPaidIsThePaymentSearchsParty() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        let result = try TextParser.parse("did I pay the electric company last month", context: withDirectory)
+        #expect(result.intentName == "search_for_payments")
+        #expect(result.intent?["party"]?["name"]?.stringValue?.lowercased() == "electric company")
+        #expect(result.intent?["dateRange"] != nil)
+    }
+
+    @Test func spanishAccountWordsAreThePersonsAccounts() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        var withDirectory = context
+        withDirectory.directory = engine.directory
+        for (text, to) in [("transfiere 100 de ahorros a corriente", "checking"), ("transfiere 100 de ahorros a cheques", "checking"),
+                           ("pasa 40 de corriente a ahorros", "savings")] {
+            let result = try TextParser.parse(text, context: withDirectory)
+            #expect(result.intentName == "transfer_money", "\(text)")
+            #expect(result.intent?["toAccount"] == .object([("id", .string(to))]), "\(text): \(result.json)")
+            #expect(result.intent?["fromAccount"] == .object([("id", .string(to == "checking" ? "savings" : "checking"))]), "\(text)")
+        }
+        // Without a directory the type is what was said.
+        let bare = try TextParser.parse("transfiere 100 de ahorros a corriente", context: context)
+        #expect(bare.intent?["fromAccount"] == .object([("type", .string("saving"))]))
+        #expect(bare.intent?["toAccount"] == .object([("type", .string("checking"))]))
+    }
+
+    @Test func askingForMoneyInSpanishIsSpanish() throws {
+        for text in ["pide 30 dólares a Craig", "cobra 12 a Lucía", "pídeme 5 dólares"] {
+            #expect(try TextParser.parse(text, context: context).language == "es", "\(text)")
+        }
     }
 }

@@ -607,3 +607,16 @@ def test_the_quick_start_runs_as_written_in_a_throwaway_root():
     assert "failureCredentialsUnverified" in out.split("TENDER_EXAMPLE_PASSWORD=wrong", 1)[1], out
     assert "socket removed" in out and password not in out + done.stderr
     assert subprocess.run(["id", "tqsuser"], capture_output=True).returncode != 0
+
+
+def test_the_destination_question_through_the_broker(world, alice):
+    # docs/dialog.md: a transfer that names nobody asks where the money goes; the daemon's session changes intent.
+    socket_path = world["daemon"].socket
+    done = as_user(alice, [TENDER, "ask", "--broker", socket_path, "--json", "can you do a transfer for me"], input="someone\n")
+    turns = [json.loads(line) for line in done.stdout.splitlines()]
+    questions = [t for t in turns if t["turn"] == "question"]
+    assert questions[0]["parameter"] == "intent" and questions[0]["prompt"] == "destination", done.stdout + done.stderr
+    assert questions[0]["message"] == "To someone else, or between your own accounts?"
+    # "someone": to someone else; the send's own first question follows, then no answer is left.
+    assert questions[1]["parameter"] == "payee", done.stdout
+    assert done.returncode == 3 and turns[-1]["turn"] == "error", done.stdout + done.stderr

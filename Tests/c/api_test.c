@@ -934,6 +934,21 @@ static void test_understanding(void) {
     CHECK(code == TENDER_RESPONSE_SUCCESS);
     tender_session_free(session);
 
+    /* A transfer that names nobody: the dialog starts by asking where the money goes (docs/dialog.md). */
+    const char *plain = "can you do a transfer for me";
+    CHECK_RC(tender_session_new_from_text(engine, plain, strlen(plain), &session), TENDER_OK);
+    CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_OK);
+    CHECK(contains(json, "{\"parameter\":\"intent\",\"result\":\"disambiguation\",\"prompt\":\"destination\""));
+    CHECK(contains(json, "\"message\":\"To someone else, or between your own accounts?\""));
+    tender_string_free(json);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_E_WRONG_STATE);
+    const char *own = "{\"parameter\": \"intent\", \"choose\": \"transfer_money\"}";
+    CHECK_RC(tender_session_answer(session, own, strlen(own)), TENDER_OK);
+    CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_OK);
+    CHECK(contains(json, "\"intent\":\"transfer_money\"") && contains(json, "\"parameter\":\"toAccount\""));
+    tender_string_free(json);
+    tender_session_free(session);
+
     CHECK_RC(tender_engine_remove_shortcut(engine, "COFFEE  expense!", 16), TENDER_OK);
     CHECK_RC(tender_engine_remove_shortcut(engine, said, strlen(said)), TENDER_E_NOT_FOUND);
     tender_engine_free(engine);

@@ -287,6 +287,23 @@ def test_out_of_scope_is_status_2_after_the_understood_turn_only(home):
     no_secret(done, PASSWORD)
 
 
+def test_a_transfer_that_names_nobody_starts_with_where_the_money_goes(home):
+    answers = ["own"]
+    done = ask(home, "can you do a transfer for me", answers=answers)
+    turns = turns_of(done)
+    check_protocol(turns, answers)
+    assert turns[0]["parameters"]["askDestination"] is True
+    questions = of_kind(turns, "question")
+    assert (questions[0]["parameter"], questions[0]["prompt"]) == ("intent", "destination")
+    assert questions[0]["message"] == "To someone else, or between your own accounts?"
+    # "own" is part of one label only: between your own accounts; the transfer's own questions follow.
+    assert of_kind(turns, "answer")[0]["said"] == "own"
+    assert questions[1]["parameter"] in ("fromAccount", "toAccount", "transactionAmount"), questions
+    # No answer is left for it: the dialog ends there, and nothing was paid.
+    assert done.returncode == 3 and turns[-1]["turn"] == "error"
+    assert ledger_records(home) == 3
+
+
 # ------------------------------------------------------------------------ errors
 
 

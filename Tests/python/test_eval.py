@@ -120,8 +120,11 @@ MEASURED = {
     "clinc_in_scope": 0.92, "clinc_false_accepts": 0.005,
     "sgd_in_scope": 0.98, "sgd_false_accepts": 0.002,
     "sgd_amount_f1": 0.99, "sgd_person_f1": 0.92, "sgd_account_type_f1": 0.98, "sgd_slot_f1": 0.97,
-    "generated_en_in_scope": 0.78, "generated_en_slot_f1": 0.88, "generated_en_false_accepts": 0.28,
-    "generated_es_in_scope": 0.88, "generated_es_slot_f1": 0.89, "generated_es_false_accepts": 0.07,
+    # Issue 31's classifier (generated lines at 0.15, the in-scope-probability rule) lowered three of these floors:
+    # generated English in-scope 0.78 -> 0.76 (0.783 -> 0.769), generated Spanish false accepts 0.07 -> 0.08
+    # (0.0625 -> 0.075), independent Spanish false accepts 0.02 -> 0.07 (1 -> 4 of 60); docs/understanding.md.
+    "generated_en_in_scope": 0.76, "generated_en_slot_f1": 0.88, "generated_en_false_accepts": 0.28,
+    "generated_es_in_scope": 0.88, "generated_es_slot_f1": 0.89, "generated_es_false_accepts": 0.08,
     "independent_en_in_scope": 0.91, "independent_en_false_accepts": 0.08, "independent_en_slot_f1": 0.76,
-    "independent_es_in_scope": 0.89, "independent_es_false_accepts": 0.02, "independent_es_slot_f1": 0.73,
+    "independent_es_in_scope": 0.89, "independent_es_false_accepts": 0.07, "independent_es_slot_f1": 0.73,
 }

@@ -207,7 +207,10 @@ class Session:
         ``{"intent": "send_payment", "complete": bool, "parameters": [...]}``
         (docs/json.md, docs/intents.md): each parameter's ``result`` is
         ``success`` (``value``), ``disambiguation`` (``prompt``: ``person``,
-        ``handle``, ``billPayee`` or ``account``, and ``options``),
+        ``handle``, ``billPayee`` or ``account``, and ``options``; or
+        ``destination`` for the parameter ``intent``: to someone else or
+        between the person's own accounts, answered with
+        ``choose("intent", "send_payment" | "transfer_money")``, docs/dialog.md),
         ``confirmationRequired`` (``value``), ``needsValue``,
         ``notRequired`` or ``unsupported`` (``reason``). Parameters that need
         an answer become the open questions.

@@ -25,7 +25,7 @@ public final class DialogSession {
 
     let engine: Engine
     private(set) var intent: Intent
-    private let dialog: any IntentDialog
+    private var dialog: any IntentDialog
     private var state = DialogState()
     private var prompts: [String: Int] = [:]
     private var lastResults: [String: ResolutionResult] = [:]
@@ -97,7 +97,7 @@ public final class DialogSession {
     /// How many replies the engine allows one question (`dialog.maxPrompts`).
     public var maxPrompts: Int { engine.maxPrompts }
 
-    /// The intent's name, e.g. "pay_bill".
+    /// The intent's name, e.g. "pay_bill"; while ``DestinationQuestion`` is open, the likelier of the two it chooses between.
     public var intentName: String { intent.schema.name }
 
     /// What `parameter` of this intent holds, or nil when it has no such parameter.
@@ -119,7 +119,15 @@ public final class DialogSession {
     public func resolve() throws(TenderError) -> [ParameterResolution] {
         try checkOpen()
         var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
-        let (results, offers) = try spoken(try dialog.resolve(&context), directory: context.directory)
+        let raw: [ParameterResolution]
+        if intent.asksDestination {
+            // Where the money goes decides the intent, so it is the only question until answered.
+            raw = [DestinationQuestion.resolution]
+            context.state.questions = [DestinationQuestion.parameter: .choose(key: DestinationQuestion.parameter, ids: DestinationQuestion.intents)]
+        } else {
+            raw = try dialog.resolve(&context)
+        }
+        let (results, offers) = try spoken(raw, directory: context.directory)
         var counts = prompts
         for item in results {
             // A new question (the person chosen, now which handle) is progress; the same question again is not.
@@ -158,6 +166,16 @@ public final class DialogSession {
         try checkOpen()
         guard let question = state.questions[answer.parameter] else {
             throw .notAsked("no open question about \"\(answer.parameter.prefix(64))\"; call resolve first")
+        }
+        if intent.asksDestination, answer.parameter == DestinationQuestion.parameter, case let .choose(id) = answer.kind {
+            guard case let .choose(_, ids) = question, ids.contains(id) else {
+                throw .unknownOption("\"\(id.prefix(64))\" was not one of the options offered")
+            }
+            // The chosen intent starts afresh: its own parameters, questions and prompt counts.
+            intent = DestinationQuestion.intent(intent, choosing: id)
+            dialog = IntentDialogs.dialog(for: intent.schema)
+            (state, prompts, lastResults, phase, agreed) = (DialogState(), [:], [:], .resolving, false)
+            return
         }
         var next = state
         switch (question, answer.kind) {
@@ -201,6 +219,9 @@ public final class DialogSession {
     /// while a parameter is unresolved or after handle.
     public func confirm() throws(TenderError) -> (code: ResponseCode, response: JSONValue) {
         try checkOpen()
+        if intent.asksDestination {
+            throw .wrongState("\(DestinationQuestion.parameter) is not resolved (to someone else, or between the person's own accounts?); resolve and answer first")
+        }
         var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
         if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
             // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.

@@ -10,6 +10,9 @@ public struct Intent: Equatable, Sendable {
     public var device: String?
     /// The language the person spoke the request in ("en", "es"), for the sentences Tender says; nil: the engine's locale.
     public var language: String?
+    /// Whether the dialog first asks where the money goes, to someone else (send_payment) or between the person's
+    /// own accounts (transfer_money) (``DestinationQuestion``); only for those two intents.
+    public var asksDestination = false
 
     public init(schema: IntentSchema, values: [String: ParameterValue] = [:], idempotencyKey: String? = nil, device: String? = nil) {
         self.schema = schema
@@ -31,8 +34,11 @@ public struct Intent: Equatable, Sendable {
             let known = IntentSchema.all.map(\.name) + customIntents.map(\.name)
             throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(known.joined(separator: ", "))")
         }
-        let reader = try ObjectReader(json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device", "language"]))
+        let asking = DestinationQuestion.intents.contains(schema.name) && schema.custom == nil ? [DestinationQuestion.member] : []
+        let reader = try ObjectReader(
+            json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device", "language"] + asking))
         self.init(schema: schema)
+        asksDestination = try reader.bool(DestinationQuestion.member) ?? false
         for (parameter, _) in schema.parameters {
             if let value = reader[parameter] { try supply(value, for: parameter, field: parameter) }
         }

@@ -88,6 +88,12 @@ struct EnglishSentences: SentenceTable {
 
     func confirmTitle(_ title: String) -> String { title + "?" }
 
+    func destinationQuestion() -> String { "To someone else, or between your own accounts?" }
+
+    func destinationOption(_ intent: String) -> String {
+        intent == IntentSchema.sendPayment.name ? "To someone else" : "Between your own accounts"
+    }
+
     func confirmMove(amount: String, to payee: String?, from account: String?) -> String {
         "Move \(amount)\(payee.map { " to \($0)" } ?? "")\(account.map { " from \($0)" } ?? "")?"
     }

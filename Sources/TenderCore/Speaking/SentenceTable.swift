@@ -36,6 +36,10 @@ protocol SentenceTable: Sendable {
     /// The question before a custom intent moves money, in Tender's words whatever its definition says:
     /// the amount, who is paid (nil when the intent names no one) and the account ("Move $50 to John Appleseed from Checking?").
     func confirmMove(amount: String, to payee: String?, from account: String?) -> String
+    /// The question a transfer that names nobody starts with (``DestinationQuestion``): "To someone else, or between your own accounts?".
+    func destinationQuestion() -> String
+    /// The words for one of its options, named by the intent it chooses (`send_payment`, `transfer_money`).
+    func destinationOption(_ intent: String) -> String
     /// Added to a confirmation when there is a fee: "The fee is $0.50.".
     func fee(_ amount: String) -> String
 

@@ -91,6 +91,12 @@ struct SpanishSentences: SentenceTable {
 
     func confirmTitle(_ title: String) -> String { "¿" + title + "?" }
 
+    func destinationQuestion() -> String { "¿A otra persona, o entre tus propias cuentas?" }
+
+    func destinationOption(_ intent: String) -> String {
+        intent == IntentSchema.sendPayment.name ? "A otra persona" : "Entre tus propias cuentas"
+    }
+
     func confirmMove(amount: String, to payee: String?, from account: String?) -> String {
         "¿Muevo \(amount)\(payee.map { " a \($0)" } ?? "")\(account.map { " desde \($0)" } ?? "")?"
     }

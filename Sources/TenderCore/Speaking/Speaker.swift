@@ -24,6 +24,7 @@ struct Speaker {
         case .success, .notRequired:
             return nil
         case let .disambiguation(prompt, options):
+            if prompt == DestinationQuestion.prompt, resolution.parameter == DestinationQuestion.parameter { return table.destinationQuestion() }
             if let message { return fit(message, or: table.which(subject, table.list(options.indices.map { String($0 + 1) }, or: true))) }
             let kind = prompt == "handle" ? SpokenSubject.handle : subject
             let words = options.map { optionWords($0, prompt: prompt) }
@@ -62,6 +63,7 @@ struct Speaker {
 
     /// The words to say for one option: a name, a handle's label in the language, an account.
     func optionWords(_ option: ResolutionOption, prompt: String) -> String {
+        if prompt == DestinationQuestion.prompt { return table.destinationOption(option.id) }
         var label = prompt == "handle" ? table.handleLabel(option.label) : option.label
         if prompt == "account", AccountType(rawValue: label) != nil { return table.caseName(label) }
         // "Electric Company, 12 Main Street" → "Electric Company (12 Main Street)": a list of them stays clear.

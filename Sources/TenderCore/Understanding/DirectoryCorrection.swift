@@ -30,14 +30,26 @@ enum DirectoryCorrection {
     }
 
     /// The intent: a send or transfer whose payee is one of the person's accounts is a transfer; a send whose
-    /// payee is a bill payee is a bill payment.
-    static func intent(_ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan]) -> String {
+    /// payee is a bill payee is a bill payment. Where the model leaves open whether the money goes to someone
+    /// else or between the person's own accounts (``IntentModel/Decision/moneyGoesEitherWay``), what the text
+    /// names decides: an account of the person's (or an account word) makes it a transfer, a person (a contact,
+    /// or any name the labeller marked) a send; when it names neither, `ask` is true and the dialog asks
+    /// (``DestinationQuestion``).
+    static func intent(
+        _ decision: IntentModel.Decision, labelled: [TaggedSpan], corrected: [TaggedSpan], _ finder: PhraseFinder
+    ) throws(TenderError) -> (intent: String, ask: Bool) {
         let became = Set(corrected.filter { span in !labelled.contains(span) }.map(\.slot))
         let intent = decision.intent
         if intent == "send_payment" || intent == "transfer_money", became.contains("to_account") || became.contains("from_account") {
-            return "transfer_money"
+            return ("transfer_money", false)
         }
-        if intent == "send_payment" && became.contains("org") { return "pay_bill" }
-        return intent
+        if intent == "send_payment" && became.contains("org") { return ("pay_bill", false) }
+        guard decision.moneyGoesEitherWay else { return (intent, false) }
+        let slots = Set(corrected.map(\.slot))
+        let ownAccounts = try finder.accounts()
+        if !slots.isDisjoint(with: ["from_account", "to_account", "account"]) || !ownAccounts.isEmpty { return ("transfer_money", false) }
+        let contact = try finder.person()
+        if slots.contains("person") || contact != nil { return ("send_payment", false) }
+        return (intent, true)
     }
 }

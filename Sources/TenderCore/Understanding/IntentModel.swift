@@ -6,18 +6,30 @@ internal import CTenderModel
 /// (the seven intents, and the many kinds of unrelated request of CLINC150,
 /// SGD and the generated Spanish data), each label mapped to a Tender intent
 /// or out_of_scope. Scores become probabilities by a softmax at the
-/// temperature calibrated in training; an in-scope label below the trained
-/// probability threshold is out_of_scope. Immutable and thread-safe;
+/// temperature calibrated in training. Whether the text is a payments request
+/// at all is decided on the probability of every in-scope label together
+/// against the threshold chosen in training; then the in-scope intent whose
+/// labels hold the most probability is the intent. Immutable and thread-safe;
 /// ``shared`` is read once from the bytes compiled into the library.
 public struct IntentModel: Sendable {
     /// What the model decided about one utterance.
     public struct Decision: Equatable, Sendable {
         /// A Tender intent name, or "out_of_scope".
         public let intent: String
-        /// The label that scored best, and its calibrated probability (0 to 1).
+        /// The label that scored best.
         public let label: String
+        /// The decided intent's probability (its labels together, 0 to 1); out of scope, the in-scope probability.
         public let score: Float
+        /// The probability of every in-scope label together, compared with the threshold.
+        public let inScope: Float
+        /// Whether send_payment and transfer_money share the probability (the second of the two holds at least
+        /// ``sharedShare`` of their sum): the words alone do not say whether the money goes to someone else.
+        public let moneyGoesEitherWay: Bool
     }
+
+    /// The share of send_payment's and transfer_money's probability the second of the two needs for the words to
+    /// leave open which of the two is meant.
+    public static let sharedShare: Float = 0.25
 
     static let targets = [
         "out_of_scope", "pay_bill", "transfer_money", "search_for_accounts", "search_for_bills", "search_for_payments", "send_payment",
@@ -113,16 +125,31 @@ public struct IntentModel: Sendable {
         }
         var best = 0
         for i in scores.indices where scores[i] > scores[best] { best = i }
-        // softmax(scores / T) of the best label, computed from the top down so that nothing overflows.
+        // softmax(scores / T), computed from the top down so that nothing overflows; summed per Tender intent.
         var sum: Float = 0
+        var mass = [Float](repeating: 0, count: Self.targets.count)
         let top = scores[best]
         let cutoff = top - 30 * temperature  // e^-30: nothing a Float sum of at most a few hundred terms can see
-        for score in scores where score > cutoff { sum += Self.exp((score - top) / temperature) }
-        let probability = 1 / sum
-        let target = Self.targets[targetOf[best]]
-        let intent = target != "out_of_scope" && probability < rejectBelow ? "out_of_scope" : target
-        return Decision(intent: intent, label: labels[best], score: probability)
+        for (i, score) in scores.enumerated() where score > cutoff {
+            let e = Self.exp((score - top) / temperature)
+            sum += e
+            mass[targetOf[i]] += e
+        }
+        let inScope = 1 - mass[0] / sum
+        guard inScope >= rejectBelow else {
+            return Decision(intent: "out_of_scope", label: labels[best], score: inScope, inScope: inScope, moneyGoesEitherWay: false)
+        }
+        var chosen = 1
+        for i in 1..<mass.count where mass[i] > mass[chosen] { chosen = i }
+        let (send, transfer) = (mass[Self.sendIndex] / sum, mass[Self.transferIndex] / sum)
+        let either = (chosen == Self.sendIndex || chosen == Self.transferIndex) && min(send, transfer) >= Self.sharedShare * (send + transfer)
+        return Decision(
+            intent: Self.targets[chosen], label: labels[best], score: either ? send + transfer : mass[chosen] / sum, inScope: inScope,
+            moneyGoesEitherWay: either)
     }
+
+    static let sendIndex = targets.firstIndex(of: "send_payment")!
+    static let transferIndex = targets.firstIndex(of: "transfer_money")!
 
     /// A feature's inverse document frequency in training (the rarest's for a feature training never saw).
     func inverseFrequency(of hash: UInt64) -> Float {

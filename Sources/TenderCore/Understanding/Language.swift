@@ -5,7 +5,9 @@
 enum Language {
     static let spanishVerbs: Set<String> = [
         "envía", "envia", "enviar", "envíale", "enviale", "manda", "mandar", "mándale", "mandale", "transfiere", "transferir", "págale",
-        "pagale", "paga", "pagar", "págame", "pagame", "pague", "abona", "pídele", "pidele", "solicita", "cóbrale", "cobrale", "factura",
+        "pagale", "paga", "pagar", "págame", "pagame", "pague", "abona", "pídele", "pidele", "pide", "pídeme", "pideme", "pedir", "cobra",
+        "cobrar", "cóbrame", "cobrame", "mándame", "mandame", "envíame", "enviame", "transfiéreme", "transfiereme", "solicita", "cóbrale",
+        "cobrale", "factura",
         "recibo", "facturas", "recibos", "saldo", "cuánto", "cuánta", "muéstrame", "muestrame",
     ]
     static let spanishMarkers: Set<String> = spanishVerbs.union([

@@ -19,6 +19,9 @@ enum SlotFiller {
         "brokerage": .investment, "mortgage": .mortgage, "prepaid": .prepaid, "cheques": .checking, "corriente": .checking,
         "ahorros": .saving, "crédito": .credit, "débito": .debit, "inversión": .investment,
     ]
+    /// The words before a transfer's source and destination account.
+    static let fromWords: Set<String> = ["from", "de", "desde"]
+    static let toWords: Set<String> = ["to", "into", "a", "al", "hacia", "en"]
     /// Words dropped at the start of a name, note or account phrase.
     static let articles: Set<String> = ["my", "the", "a", "an", "our", "mi", "mis", "el", "la", "los", "las", "un", "una", "su"]
 
@@ -57,6 +60,22 @@ enum SlotFiller {
         case "transfer_money":
             var from = try account(u, first("from_account"), finder)
             var to = try account(u, first("to_account"), finder)
+            // An account word the labeller did not mark ("... a corriente"): after "from"/"de" the source, after
+            // "to"/"a" the destination.
+            for (at, word) in u.words.enumerated() where (from == nil || to == nil) && accountTypes[word] != nil && at > 0 {
+                guard !spans.contains(where: { $0.tokens.contains(at) }) else { continue }
+                let span = TaggedSpan(slot: "account", tokens: at..<(at + 1))
+                // "from a checking": an article between; "a corriente": Spanish "a" is "to".
+                var before = u.words[at - 1]
+                if at > 1, articles.contains(before), fromWords.contains(u.words[at - 2]) || toWords.contains(u.words[at - 2]) {
+                    before = u.words[at - 2]
+                }
+                if fromWords.contains(before), from == nil {
+                    from = try account(u, span, finder)
+                } else if toWords.contains(before), to == nil {
+                    to = try account(u, span, finder)
+                }
+            }
             // The directory's accounts the labeller did not mark: after "from" the source, else the destination.
             for named in try finder.accounts() where from == nil || to == nil {
                 let reference = JSONValue.object([("id", .string(named.account.id))])
@@ -91,7 +110,10 @@ enum SlotFiller {
                 members.append(("requestedBalanceType", .string("miles")))
             }
         case "search_for_payments":
-            if let name = named(u, first("person"), known: try finder.person()) { members.append(("party", .object([("name", .string(name))]))) }
+            // The party is a person, or the company paid ("did I pay the electric company").
+            let person = named(u, first("person"), known: try finder.person())
+            let company = named(u, first("org"), known: try finder.organization())
+            if let name = person ?? company { members.append(("party", .object([("name", .string(name))]))) }
             if let range = date(u, first("date")).flatMap(range) { members.append(("dateRange", range.json)) }
             let statuses: [String: PaymentStatus] = [
                 "pending": .pending, "failed": .failed, "declined": .failed, "canceled": .canceled, "cancelled": .canceled, "pendientes": .pending,
@@ -118,13 +140,23 @@ enum SlotFiller {
         return text(u, span)
     }
 
-    /// An account: `{"id"}` of the directory's account named in the span, else `{"nickname"}` of its words.
+    /// An account: `{"id"}` of the directory's account named in the span; for an account word in English or
+    /// Spanish ("savings", "ahorros", "corriente", "cheques"), the person's one account of that type (or the one
+    /// of them named for the type, "Savings"), else `{"type"}`; else `{"nickname"}` of its words.
     static func account(_ u: Utterance, _ span: TaggedSpan?, _ finder: PhraseFinder) throws(TenderError) -> JSONValue? {
         guard let span else { return nil }
         if let named = try finder.accounts().first(where: { $0.range.overlaps(span.tokens) }) {
             return .object([("id", .string(named.account.id))])
         }
-        let words = (text(u, span) ?? "").split(separator: " ").filter { $0 != "account" && $0 != "cuenta" }
+        let words = (text(u, span) ?? "").split(separator: " ").filter { !["account", "cuenta", "de"].contains($0) }
+        if words.count == 1, let type = accountTypes[String(words[0])] {
+            let ofType = try finder.directory?.accounts().filter { $0.type == type } ?? []
+            let namedForType = ofType.filter { AccountType.spoken($0.nickname ?? "") == type }
+            if let only = ofType.count == 1 ? ofType.first : (namedForType.count == 1 ? namedForType.first : nil) {
+                return .object([("id", .string(only.id))])
+            }
+            return .object([("type", .string(type.rawValue))])
+        }
         return words.isEmpty ? nil : .object([("nickname", .string(words.joined(separator: " ")))])
     }
 

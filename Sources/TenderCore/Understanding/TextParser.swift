@@ -41,7 +41,7 @@ public enum TextParser {
         let spans = try DirectoryCorrection.spans(labelled, finder)
         let normalised = u.normalised(spans, accounts: try finder.accounts())
         let decision = model.decide(Featurizer.features(normalised: normalised))
-        let chosen = DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans)
+        let (chosen, ask) = try DirectoryCorrection.intent(decision, labelled: labelled, corrected: spans, finder)
         // A custom intent takes only what the built-in model leaves out of scope: a definition never wins a built-in request.
         if chosen == "out_of_scope", let match = context.customIntents?.nearest(text), match.similarity >= CustomIntentMatcher.threshold {
             return result(try CustomSlotFiller.fill(match, u, spans, finder), language, .model, match.similarity)
@@ -50,7 +50,9 @@ public enum TextParser {
         guard chosen != "out_of_scope", normalised.contains(where: model.knows) else {
             return result(nil, language, .model, decision.score)
         }
-        return result(try SlotFiller.fill(chosen, u, spans, finder, context), language, .model, decision.score)
+        var intent = try SlotFiller.fill(chosen, u, spans, finder, context)
+        if ask, case let .object(members) = intent { intent = .object(members + [(DestinationQuestion.member, .bool(true))]) }
+        return result(intent, language, .model, decision.score)
     }
 
     /// The labeller's spans of an answer inside a dialog ("make it 500", "to
