@@ -51,7 +51,13 @@ import Testing
             #"{"intent": "transfer_money", "transactionAmount": {"amount": {"amount": "40", "currency": "USD"}}, "askDestination": true}"#)
         let session = try DialogSession(engine: engine, json: json)
         let first = try session.resolve()
-        #expect(first == [DestinationQuestion.resolution])
+        #expect(first.count == 1 && first[0].parameter == DestinationQuestion.parameter && first[0].message == DestinationQuestion.message)
+        #expect(first[0].say == "To someone else, or between your own accounts?")
+        if case let .disambiguation(_, options) = first[0].result {
+            #expect(options.map(\.say) == ["To someone else", "Between your own accounts"])
+        } else {
+            Issue.record("the destination question is not a disambiguation: \(first[0].result)")
+        }
         #expect(first[0].json["prompt"] == .string("destination") && first[0].json["message"] == .string(DestinationQuestion.message))
         #expect(throws: TenderError.self) { try session.confirm() }
         #expect(throws: TenderError.unknownOption("\"pay_bill\" was not one of the options offered")) {

@@ -301,7 +301,7 @@ def test_a_transfer_that_names_nobody_starts_with_where_the_money_goes(home):
     assert questions[1]["parameter"] in ("fromAccount", "toAccount", "transactionAmount"), questions
     # No answer is left for it: the dialog ends there, and nothing was paid.
     assert done.returncode == 3 and turns[-1]["turn"] == "error"
-    assert ledger_records(home) == 3
+    assert ledger_records(home) == 5
 
 
 # ------------------------------------------------------------------------ errors

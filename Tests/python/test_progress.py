@@ -68,7 +68,7 @@ def test_verify_draws_nothing_off_a_terminal_or_with_json(home):
 
 def test_bench_on_a_terminal_shows_each_step_and_the_time_left(tmp_path):
     # More records than the short measurements pay, so the ledger is filled up.
-    status, out = on_terminal([*SHORT_BENCH[:-4], "--records", "1000", "--threads", "2", "--directory", str(tmp_path)])
+    status, out = on_terminal([*SHORT_BENCH[:-4], "--records", "5000", "--threads", "2", "--directory", str(tmp_path)])
     assert status == 0, out
     frames = BAR.findall(out)
     assert len(frames) >= 10, repr(out[:500])

@@ -158,9 +158,11 @@ def test_a_transfer_that_names_nobody_asks_where_the_money_goes(engine):
         with engine.session_from_text(text) as session:
             [question] = session.resolve()["parameters"]
             assert question == {"parameter": "intent", "result": "disambiguation", "prompt": "destination",
-                                "options": [{"id": "send_payment", "label": "To someone else"},
-                                            {"id": "transfer_money", "label": "Between your own accounts"}],
-                                "message": "To someone else, or between your own accounts?"}
+                                "options": [{"id": "send_payment", "label": "To someone else", "say": "To someone else"},
+                                            {"id": "transfer_money", "label": "Between your own accounts",
+                                             "say": "Between your own accounts"}],
+                                "message": "To someone else, or between your own accounts?",
+                                "say": "To someone else, or between your own accounts?"}
             with pytest.raises(tender.WrongStateError):
                 session.confirm()
             session.choose("intent", "send_payment")
