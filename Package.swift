@@ -79,7 +79,7 @@ let package = Package(
         // Test-only helpers shared by the test targets (never part of a product).
         .target(name: "TenderTestSupport", path: "Tests/TenderTestSupport"),
         .testTarget(name: "TenderStoreTests", dependencies: ["TenderStore", "TenderCore", "TenderCrypto", "TenderTestSupport"]),
-        .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore"]),
+        .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore", "TenderTestSupport"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
         .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore", "TenderTestSupport"]),
         .testTarget(name: "TenderBrokerTests", dependencies: ["TenderBroker", "TenderCore", "TenderTestSupport"]),

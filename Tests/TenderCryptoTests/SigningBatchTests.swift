@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TenderCore
 @testable import TenderCrypto
+import TenderTestSupport
 
 /// Batches signed while they are built: the same signatures as one at a
 /// time (Ed25519 is deterministic), in order, whoever signs them.
@@ -105,30 +106,5 @@ import TenderCore
         }
         for thread in threads { thread.join() }
         #expect(failures.load(ordering: .relaxed) == 0)
-    }
-}
-
-/// A POSIX thread running `body`, joined by ``join()``.
-private final class TestThread {
-    private var thread = pthread_t()
-    private let started: Bool
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        started = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box) == 0
-        if !started {
-            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
-        }
-    }
-
-    func join() { if started { pthread_join(thread, nil) } }
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }

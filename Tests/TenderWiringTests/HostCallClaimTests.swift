@@ -277,28 +277,3 @@ import TenderWiring
         #expect(throws: TenderError.self) { _ = try s.store.claim(call) }  // now an unknown outcome
     }
 }
-
-/// A POSIX thread running `body`, joined by ``join()``.
-private final class TestThread {
-    private var thread = pthread_t()
-    private let started: Bool
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        started = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box) == 0
-        if !started {
-            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
-        }
-    }
-
-    func join() { if started { pthread_join(thread, nil) } }
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-}
