@@ -56,6 +56,26 @@ import PropertyBased
             == .unclear(say: "Sorry, I didn't get that. Which person: John Appleseed or John Baily?"))
     }
 
+    @Test func theDestinationQuestionInThePersonsWords() throws {
+        for (language, replies) in [
+            (SpeechLanguage.english, [("to someone else", "send_payment"), ("between my own accounts", "transfer_money"), ("my own accounts", "transfer_money"),
+                                      ("someone else", "send_payment"), ("the second one", "transfer_money"), ("ow", nil)]),
+            (.spanish, [("a otra persona", "send_payment"), ("entre mis cuentas", "transfer_money"), ("la primera", "send_payment"), ("mis", nil)]),
+        ] {
+            let (session, _, _) = try session(#"{"intent": "transfer_money", "askDestination": true}"#, language)
+            let open = try #require(try session.resolve().first)
+            for (said, expected) in replies {
+                var picked: String?
+                if case let .answer(answer) = ReplyReader.read(said, for: open, offers: [], kind: .person, language: language, today: Fixtures.today),
+                    case let .choose(id) = answer.kind
+                {
+                    picked = id
+                }
+                #expect(picked == expected, "\(said)")
+            }
+        }
+    }
+
     @Test func aHandleByItsWholeLabelNotItsFirstLetter() throws {
         let (session, _, _) = try session(#"{"intent": "send_payment", "payee": {"id": "john-baily"}, "currencyAmount": {"amount": "5", "currency": "USD"}}"#, .spanish)
         let open = try #require(try session.resolve().first)

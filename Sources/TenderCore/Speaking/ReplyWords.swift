@@ -25,7 +25,7 @@ struct ReplyWords: Sendable {
             "four": 4, "fifth": 5, "5th": 5, "five": 5, "sixth": 6, "6th": 6, "six": 6, "seventh": 7, "seven": 7, "eighth": 8, "eight": 8,
             "ninth": 9, "nine": 9, "tenth": 10, "ten": 10, "last": -1,
         ],
-        filler: ["the", "number", "option", "please", "choice", "that", "is", "it", "i", "mean", "want", "to", "one", "person", "account"])
+        filler: ["the", "number", "option", "please", "choice", "that", "is", "it", "i", "mean", "want", "to", "one", "person", "account", "my", "mine"])
 
     static let spanish = ReplyWords(
         yes: ["sí", "si", "vale", "claro", "claro que sí", "claro que si", "de acuerdo", "por supuesto", "correcto", "exacto", "sí por favor",
@@ -41,5 +41,5 @@ struct ReplyWords: Sendable {
             "ultima": -1,
         ],
         filler: ["el", "la", "lo", "los", "las", "número", "numero", "opción", "opcion", "por", "favor", "de", "a", "al", "que", "quiero",
-                 "ese", "esa", "persona", "cuenta"])
+                 "ese", "esa", "persona", "cuenta", "mi", "mis"])
 }
