@@ -108,7 +108,7 @@ docs: $(BUILD)/man/tender.1 $(BUILD)/man3/libtender.3 $(BUILD)/man8/tenderd.8 $(
 
 # The models' binary files (Sources/CTenderModel/*.bin, embedded by models.c) must be the ones their digests name.
 MODEL_FILES := $(wildcard Sources/CTenderModel/*.bin) Sources/CTenderModel/models.sha256
-check-model:
+check-model: ## check the models' binary files against Sources/CTenderModel/models.sha256 (every build does)
 	@cd Sources/CTenderModel && sha256sum --quiet --strict -c models.sha256 || \
 		{ echo "Sources/CTenderModel: a model file does not match models.sha256 (retrain with make model)" >&2; exit 1; }
 
