@@ -276,7 +276,7 @@ import Testing
         let (engine, _, _) = try Self.engine(.spanish)
         let session = try DialogSession(engine: engine, json: try JSONParser.parse(#"{"intent": "expense", "expense": "yacht"}"#))
         let open = try #require(try session.resolve().first)
-        #expect(open.say == "You have no expense called yacht. Puedes decir vacation, coffee shop o coffee beans.")
+        #expect(open.say == "No tienes ningún gasto llamado yacht. Puedes decir vacation, coffee shop o coffee beans.")  // the definition's Spanish words
         #expect(throws: TenderError.self) { try session.answer(Answer(parameter: "expense", kind: .choose("groceries"))) }
         try session.answer(Answer(parameter: "expense", kind: .choose("vacation")))
         #expect(try session.resolve().allSatisfy(\.result.isResolved))
