@@ -10,7 +10,9 @@ extension DialogSession {
 
     /// What is claimed before the host is asked to make `payment`: the record kept if it pays.
     func hostCall(_ payment: PaymentPlan) -> HostCall {
-        HostCall(idempotencyKey: idempotencyKey, fingerprint: payment.fingerprint, body: recordBody(payment))
+        let fingerprint = payment.fingerprint
+        return HostCall(
+            idempotencyKey: idempotencyKey, fingerprint: fingerprint, body: recordBody(payment, fingerprint: fingerprint, moved: storeMovements(payment)))
     }
 
     /// The payment the claim found in the ledger (another session's, which this one waited for):

@@ -356,13 +356,20 @@ public final class DialogSession {
 
     /// The record's members for `payment` that do not depend on its place in the ledger, with the
     /// `"ledger"` member: the columns the store keeps beside the record, signed in it too so verify can check them.
-    func recordBody(_ payment: PaymentPlan) -> [UInt8] {
-        let movements = engine.backend == nil ? payment.movements : []
-        let completion = engine.backend == nil ? payment.completionMovements : []
+    /// `fingerprint` is `payment`'s, and `moved` its ``storeMovements(_:)``, each computed once by the caller.
+    func recordBody(_ payment: PaymentPlan, fingerprint: String, moved: StoreMovements) -> [UInt8] {
         let columns = PaymentSubmission.ledgerColumns(
-            idempotencyKey: idempotencyKey, fingerprint: payment.fingerprint, amount: payment.amount, movements: movements, payee: payment.payee,
-            effects: PaymentEffects(movements: movements, onCompletion: completion, bill: payment.paidBill))
+            idempotencyKey: idempotencyKey, fingerprint: fingerprint, amount: payment.amount, movements: moved.now, payee: payment.payee,
+            effects: PaymentEffects(movements: moved.now, onCompletion: moved.onCompletion, bill: payment.paidBill))
         return payment.payloadBody(id: recordID, idempotencyKey: idempotencyKey) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
+    }
+
+    /// The balances the store moves for a payment, now and when it completes.
+    typealias StoreMovements = (now: [BalanceMovement], onCompletion: [BalanceMovement])
+
+    /// The balances the store moves for `payment`: none when the host's backend moves the money.
+    func storeMovements(_ payment: PaymentPlan) -> StoreMovements {
+        engine.backend == nil ? (payment.movements, payment.completionMovements) : ([], [])
     }
 
     /// Records `payment` in the ledger (moving its balances) and ends the session handled; a custom
@@ -370,13 +377,13 @@ public final class DialogSession {
     /// (``HostCallClaims``), which the payment's transaction removes.
     func submit(_ payment: PaymentPlan, response: CustomIntentResponse? = nil, claimed: Bool = false) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
-        let movements = engine.backend == nil ? payment.movements : []
-        let completion = engine.backend == nil ? payment.completionMovements : []
-        let body = recordBody(payment)
+        let fingerprint = payment.fingerprint
+        let moved = storeMovements(payment)
+        let body = recordBody(payment, fingerprint: fingerprint, moved: moved)
         let submission = PaymentSubmission(
-            idempotencyKey: key, fingerprint: payment.fingerprint, amount: payment.amount,
-            movements: movements, payee: payment.payee, paidBill: payment.paidBill,
-            completionMovements: completion, paidParty: payment.paidParty, releasesClaim: claimed
+            idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
+            movements: moved.now, payee: payment.payee, paidBill: payment.paidBill,
+            completionMovements: moved.onCompletion, paidParty: payment.paidParty, releasesClaim: claimed
         ) { position in
             position.payload(type: "payment", body: body)
         }
