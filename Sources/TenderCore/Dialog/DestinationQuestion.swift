@@ -14,15 +14,12 @@ public enum DestinationQuestion {
     public static let parameter = "intent"
     /// The disambiguation's prompt.
     public static let prompt = "destination"
-    /// The question in words.
-    public static let message = "To someone else, or between your own accounts?"
+    /// The question in words (English; the sentence tables say it in the dialog's language).
+    public static let message = EnglishSentences().destinationQuestion()
     /// The two intents it chooses between.
     public static let intents = [IntentSchema.sendPayment.name, IntentSchema.transferMoney.name]
     /// The options offered, in this order.
-    public static let options = [
-        ResolutionOption(id: IntentSchema.sendPayment.name, label: "To someone else"),
-        ResolutionOption(id: IntentSchema.transferMoney.name, label: "Between your own accounts"),
-    ]
+    public static let options = intents.map { ResolutionOption(id: $0, label: EnglishSentences().destinationOption($0)) }
 
     /// The question as a resolution.
     static var resolution: ParameterResolution {
