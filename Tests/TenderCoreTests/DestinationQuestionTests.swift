@@ -11,8 +11,8 @@ import Testing
     /// then sentences of the same kind written for this test (none taken from a data file).
     static let quoted = ["can you do a transfer for me", "I'd like to do a money transfer", "Could you set up a transfer?"]
     static let written = [
-        "I need to make a transfer", "help me move some money", "can I get a transfer going", "please start a funds transfer",
-        "I'd like to transfer some cash", "could you handle a money transfer for me", "I want to make a transfer today",
+        "I have a transfer to make", "get a transfer started for me", "can I get a transfer going", "please start a funds transfer",
+        "I'd like to transfer some cash", "could you handle a money transfer for me", "could we do a quick transfer",
         "set up a transfer of funds please",
     ]
 

@@ -128,6 +128,7 @@ static void test_null_arguments(void) {
     CHECK_RC(tender_session_answer(NULL, "{}", 2), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_confirm(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_handle(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_session_reply(NULL, "yes", 3, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK(text == (char *)0x1 && len == 7 && code == 77 && session == (tender_session *)0x1);
     tender_engine_free(NULL);
     tender_session_free(NULL);
@@ -967,6 +968,9 @@ static void test_agreement(void) {
 
     tender_session *session = new_session(engine, intent);
     CHECK_RC(tender_session_agree(session, 1), TENDER_E_WRONG_STATE); /* nothing asked yet */
+    char *replied = NULL;
+    CHECK_RC(tender_session_reply(session, "yes", 3, &replied, NULL), TENDER_E_WRONG_STATE); /* no question awaits a reply */
+    CHECK(replied == NULL);
     tender_response_code code = TENDER_RESPONSE_UNSPECIFIED;
     char *response = NULL, *record = NULL;
     CHECK_RC(tender_session_confirm(session, &code, &response, NULL), TENDER_OK);
