@@ -43,8 +43,9 @@ public final class BrokerConnection {
         try Self.exchange(socket, BrokerMessage(op, body), conversation: conversation)
     }
 
-    /// Closes the connection: the daemon ends the session, leaving nothing half done.
-    public func close() { socket.close() }
+    /// Closes the connection: the daemon ends the session, leaving nothing half
+    /// done, and gives back its slot before this returns (at most a second's wait).
+    public func close() { socket.finish() }
 
     private static func exchange(_ socket: BrokerSocket, _ request: BrokerMessage, conversation: (any Conversation)?) throws(TenderError)
         -> JSONValue

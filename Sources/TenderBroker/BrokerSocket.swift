@@ -18,6 +18,24 @@ public final class BrokerSocket: @unchecked Sendable {
         fd = -1
     }
 
+    /// Ends the connection in order: says end of file to the peer (shutdown(2),
+    /// SHUT_WR), waits up to `timeoutMilliseconds` for the peer to close its end
+    /// (whatever it still sends is dropped), then closes. The daemon gives back
+    /// the connection's slot before it closes, so a client that connects again
+    /// right after this returns is never refused for a slot it no longer holds.
+    public func finish(timeoutMilliseconds: Int32 = 1_000) {
+        guard fd >= 0 else { return }
+        if shutdown(fd, Int32(SHUT_WR)) == 0 {
+            let until = deadline(timeoutMilliseconds)
+            var scratch = [UInt8](repeating: 0, count: 512)
+            while (try? wait(for: Int16(POLLIN), until: until)) != nil {
+                let got = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+                if got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN) { break }
+            }
+        }
+        close()
+    }
+
     /// Connects to the socket at `path` (socket(2), connect(2)); throws
     /// ``TenderError/store(_:)`` when no broker answers there.
     public static func connect(path: String) throws(TenderError) -> BrokerSocket {

@@ -21,10 +21,10 @@ final class ClientSession {
     }
 
     /// Serves the connection to its end. A framing, size or time-out error
-    /// closes it (the stream cannot be trusted after one); an error in a
-    /// well-formed request is answered and the connection stays open.
+    /// ends it (the stream cannot be trusted after one); an error in a
+    /// well-formed request is answered and the connection stays open. The
+    /// caller closes the socket, after giving back the connection's slot.
     func run() {
-        defer { socket.close() }
         do throws(TenderError) {
             let uid = try socket.peerUID()
             let hello = try socket.receive(timeoutMilliseconds: daemon.options.timeoutMilliseconds)

@@ -49,7 +49,9 @@ final class Daemon: Sendable {
             }
             let started = DetachedThread.start { [self] in
                 ClientSession(socket: client, daemon: self).run()
+                // The slot first, then end of file: a client waiting for it (BrokerSocket.finish) may connect again at once.
                 release(uid)
+                client.close()
             }
             if !started {
                 client.close()

@@ -9,6 +9,7 @@ Commands (each prints one JSON line):
                                prompts with PASSWORD ("-" for none: cancel); AUTH is the client's
                                own authentication policy as JSON
   payments                     the idempotency keys of every payment
+  reads COUNT                  on one engine, read the payments COUNT times in a row (a connection each)
   ledger                       how many entries the ledger holds
   checkpoint                   a checkpoint of the ledger
   verify CHECKPOINT_FILE       verify the ledger against a checkpoint
@@ -96,6 +97,9 @@ def main(argv):
         elif command == "payments":
             with engine(socket) as e:
                 result = {"keys": [p["idempotencyKey"] for p in e.payments()]}
+        elif command == "reads":
+            with engine(socket) as e:
+                result = {"reads": sum(1 for _ in range(int(args[0])) if e.payments() == [])}
         elif command == "ledger":
             with engine(socket) as e:
                 result = {"entries": len(e.ledger())}
