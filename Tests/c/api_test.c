@@ -18,6 +18,7 @@
 #include <tender.h>
 
 #include "check.h"
+#include "pam_stack.h"
 
 static const char *DIRECTORY =
     "{\"contacts\": ["
@@ -129,6 +130,10 @@ static void test_null_arguments(void) {
     CHECK_RC(tender_session_confirm(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_handle(NULL, &code, &text, &len), TENDER_E_NULL_ARGUMENT);
     CHECK_RC(tender_session_reply(NULL, "yes", 3, &text, &len), TENDER_E_NULL_ARGUMENT);
+    tender_intent_host host = TENDER_INTENT_HOST_INIT;
+    CHECK_RC(tender_engine_add_intents(NULL, "{\"intents\": []}", 14), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_add_intents_file(NULL, "/x.json", 7), TENDER_E_NULL_ARGUMENT);
+    CHECK_RC(tender_engine_set_intent_host(NULL, &host), TENDER_E_NULL_ARGUMENT);
     CHECK(text == (char *)0x1 && len == 7 && code == 77 && session == (tender_session *)0x1);
     tender_engine_free(NULL);
     tender_session_free(NULL);
@@ -273,6 +278,44 @@ static void test_bad_intents(tender_engine *engine) {
         CHECK_RC(rc, cases[i].expected);
         CHECK(session == NULL);
     }
+}
+
+static int handle_nothing(void *userdata, const char *request, size_t request_len, tender_reply *reply) {
+    (void)userdata, (void)request, (void)request_len, (void)reply;
+    return 1;
+}
+
+/* Custom intents that cannot be added add nothing, and a host of another version is refused. */
+static void test_bad_custom_intents(tender_engine *engine) {
+    static const struct { const char *json; tender_result expected; } cases[] = {
+        {"{\"intents\": [", TENDER_E_INVALID_JSON},
+        {"{\"intents\": [{\"name\": \"send_payment\"}]}", TENDER_E_INVALID_ARGUMENT},
+        {"{\"intents\": [{\"name\": \"Send_Payment\"}]}", TENDER_E_INVALID_ARGUMENT},
+        {"{\"intents\": \"x\"}", TENDER_E_INVALID_ARGUMENT},
+        {"\xff", TENDER_E_INVALID_UTF8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tender_result rc = tender_engine_add_intents(engine, cases[i].json, strlen(cases[i].json));
+        if (rc != cases[i].expected) fprintf(stderr, "custom intents case %zu: got %s\n", i, tender_result_str(rc));
+        CHECK_RC(rc, cases[i].expected);
+    }
+    char missing[700];
+    snprintf(missing, sizeof missing, "%s/no-such-intents.json", scratch);
+    CHECK_RC(tender_engine_add_intents_file(engine, missing, strlen(missing)), TENDER_E_NOT_FOUND);
+    CHECK(contains(tender_last_error(), "no-such-intents.json"));
+    tender_intent_host host = TENDER_INTENT_HOST_INIT;
+    CHECK_RC(tender_engine_set_intent_host(engine, &host), TENDER_E_NULL_ARGUMENT); /* no handle */
+    host.handle = handle_nothing;
+    host.version = TENDER_INTENT_HOST_VERSION + 1;
+    CHECK_RC(tender_engine_set_intent_host(engine, &host), TENDER_E_INVALID_ARGUMENT);
+    host.version = TENDER_INTENT_HOST_VERSION;
+    CHECK_RC(tender_engine_set_intent_host(engine, &host), TENDER_OK);
+    CHECK_RC(tender_engine_set_intent_host(engine, NULL), TENDER_OK);
+    /* Nothing was added: the engine still has no intent of those names. */
+    tender_session *session = NULL;
+    const char *named = "{\"intent\": \"Send_Payment\"}";
+    CHECK_RC(tender_session_new(engine, named, strlen(named), &session), TENDER_E_UNKNOWN_INTENT);
+    CHECK(session == NULL);
 }
 
 static void test_confirm_failures(tender_engine *engine) {
@@ -545,16 +588,8 @@ static tender_response_code pay_with_login(tender_engine *engine, const char *pa
 static void test_authentication(const char *pam_matrix) {
     char dir[600], path[700], config[2048];
     snprintf(dir, sizeof dir, "%s/pam.d", scratch);
-    mkdir(dir, 0700);
-    snprintf(path, sizeof path, "%s/passdb", dir);
-    FILE *f = fopen(path, "w");
-    const char *user = getenv("USER_FOR_TEST");
-    fprintf(f, "%s:right-password:tender-test\n", user);
-    fclose(f);
+    CHECK(pam_stack_write(dir, "tender-test", getenv("USER_FOR_TEST"), "right-password", pam_matrix));
     snprintf(path, sizeof path, "%s/tender-test", dir);
-    f = fopen(path, "w");
-    fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", pam_matrix, dir, pam_matrix, dir);
-    fclose(f);
 
     /* A service with no file is refused: Linux-PAM would silently use "other". */
     tender_engine *engine = NULL;
@@ -1097,6 +1132,7 @@ int main(int argc, char **argv) {
     test_directory_import(engine);
     test_dialog(engine);
     test_bad_intents(engine);
+    test_bad_custom_intents(engine);
     test_confirm_failures(engine);
     test_threads(engine);
     test_domain(engine);

@@ -19,6 +19,7 @@
 #include <tender.h>
 
 #include "check.h"
+#include "pam_stack.h"
 
 static int contains(const char *haystack, const char *needle) { return haystack && strstr(haystack, needle) != NULL; }
 
@@ -101,15 +102,7 @@ int main(int argc, char **argv) {
     /* A PAM stack of our own (pam_matrix), and an engine whose policy restricts no built-in intent:
        round_up_savings asks because its definition says "restricted": true. */
     snprintf(dir, sizeof dir, "%s/pam.d", scratch);
-    mkdir(dir, 0700);
-    snprintf(path, sizeof path, "%s/passdb", dir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "%s:right-password:tender-test\n", getenv("USER_FOR_TEST"));
-    fclose(f);
-    snprintf(path, sizeof path, "%s/tender-test", dir);
-    f = fopen(path, "w");
-    fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", pam_matrix, dir, pam_matrix, dir);
-    fclose(f);
+    CHECK(pam_stack_write(dir, "tender-test", getenv("USER_FOR_TEST"), "right-password", pam_matrix));
     snprintf(config, sizeof config,
              "{\"home\": \"%s/home\", \"testing\": true, \"intents\": [\"%s\"],"
              " \"authentication\": {\"restrictedIntents\": [], \"service\": \"tender-test\", \"pamConfigDirectory\": \"%s\"}}",

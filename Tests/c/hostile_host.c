@@ -20,6 +20,7 @@
 #include <tender.h>
 
 #include "check.h"
+#include "pam_stack.h"
 
 static const char *DIRECTORY =
     "{\"contacts\": [{\"id\": \"tim-cook\", \"displayName\": \"Tim Cook\", \"handles\": ["
@@ -443,16 +444,7 @@ int main(int argc, char **argv) {
     char cmd[1500];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", scratch, pamdir);
     run(cmd);
-    const char *user = getenv("USER_FOR_TEST");
-    char path[700];
-    snprintf(path, sizeof path, "%s/passdb", pamdir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "%s:%s:tender-hostile\n", user ? user : "root", RIGHT);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/tender-hostile", pamdir);
-    f = fopen(path, "w");
-    fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", argv[2], pamdir, argv[2], pamdir);
-    fclose(f);
+    CHECK(pam_stack_write(pamdir, "tender-hostile", getenv("USER_FOR_TEST"), RIGHT, argv[2]));
     test_callbacks();
     test_intent_callbacks();
     test_throttle_across_processes();

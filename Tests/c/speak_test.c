@@ -17,6 +17,7 @@
 #include <tender.h>
 
 #include "check.h"
+#include "pam_stack.h"
 
 static int contains(const char *haystack, const char *needle) { return haystack && strstr(haystack, needle) != NULL; }
 
@@ -72,18 +73,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *scratch = argv[1], *pam_matrix = argv[2];
-    char dir[600], path[700], config[2048], said[256];
+    char dir[600], config[2048], said[256];
     mkdir(scratch, 0700);
     snprintf(dir, sizeof dir, "%s/pam.d", scratch);
-    mkdir(dir, 0700);
-    snprintf(path, sizeof path, "%s/passdb", dir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "%s:right-password:tender-test\n", getenv("USER_FOR_TEST"));
-    fclose(f);
-    snprintf(path, sizeof path, "%s/tender-test", dir);
-    f = fopen(path, "w");
-    fprintf(f, "auth required %s passdb=%s/passdb\naccount required %s passdb=%s/passdb\n", pam_matrix, dir, pam_matrix, dir);
-    fclose(f);
+    CHECK(pam_stack_write(dir, "tender-test", getenv("USER_FOR_TEST"), "right-password", pam_matrix));
     /* The engine speaks English by default; the request's words make this dialog Spanish. */
     snprintf(config, sizeof config,
              "{\"home\": \"%s/home\", \"testing\": true, \"locale\": \"en-US\","
