@@ -12,10 +12,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
+from bank_host import write_handler
 from test_ask import CLI, PASSWORD, environment, ledger_records, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,17 +24,6 @@ EXAMPLES = os.path.join(HERE, "..", "..", "examples", "intents")
 UPDATE = os.environ.get("TENDER_UPDATE_GOLDEN") == "1"
 
 pytestmark = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="the tender tool is not built")
-
-HANDLER = f"""#!{sys.executable}
-import json, sys
-call = json.loads(sys.stdin.read())
-expenses = {{"vacation": "120.00", "groceries": "85.50"}}
-if call["call"] == "values":
-    print(json.dumps({{"values": sorted(expenses)}}))
-else:
-    left = expenses[call["request"]["parameters"]["expense"]]
-    print(json.dumps({{"code": "success", "values": {{"amountLeft": {{"amount": left, "currency": "USD"}}}}}}))
-"""
 
 #: (scenario, language, request, replies, exit status, records added to the ledger)
 SCENARIOS = [
@@ -62,10 +51,7 @@ INTERNAL = re.compile(r"[{}\[\]\"_]|billPayee|transactionAmount|fromAccount|toAc
 
 @pytest.fixture
 def handler(tmp_path):
-    path = tmp_path / "bank-host"
-    path.write_text(HANDLER)
-    path.chmod(0o700)
-    return str(path)
+    return write_handler(tmp_path)
 
 
 @pytest.mark.parametrize("scenario, language, request_text, replies, status, paid", SCENARIOS,

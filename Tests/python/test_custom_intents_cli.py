@@ -6,11 +6,11 @@ to end from text on a demo home (its demo PAM stack), shortcuts to a custom
 intent, and `tender demo --intents` playing both (docs/custom-intents.md)."""
 import json
 import os
-import stat
 import subprocess
-import sys
 
 import pytest
+
+from bank_host import write_handler
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.join(HERE, "..", "..")
@@ -20,22 +20,6 @@ ROUND_UP = os.path.join(REPO, "examples", "intents", "round-up.json")
 PASSWORD = "demo-password"
 
 pytestmark = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="the tender tool is not built")
-
-HANDLER = f"""#!{sys.executable}
-import json, sys
-call = json.loads(sys.stdin.read())
-expenses = {{"vacation": "120.00", "groceries": "85.50"}}
-if call["call"] == "values":
-    print(json.dumps({{"values": sorted(expenses)}}))
-elif call["request"]["intent"] == "expense":
-    left = expenses[call["request"]["parameters"]["expense"]]
-    print(json.dumps({{"code": "success", "values": {{"amountLeft": {{"amount": left, "currency": "USD"}}}}}}))
-else:
-    with open(sys.argv[0] + ".log", "a") as log:
-        log.write(json.dumps(call["request"]) + "\\n")
-    print(json.dumps({{"code": "success"}}))
-"""
-
 
 def run(*args, stdin=""):
     env = {k: v for k, v in os.environ.items() if k != "TENDER_HOME"}
@@ -52,10 +36,7 @@ def home(tmp_path):
 
 @pytest.fixture
 def handler(tmp_path):
-    path = tmp_path / "bank-host"
-    path.write_text(HANDLER)
-    path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return str(path)
+    return write_handler(tmp_path)
 
 
 def turns(done):
