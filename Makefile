@@ -159,7 +159,7 @@ $(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
 	$(BUILD)/bin/tender --generate-completion-script fish > $@
 
 demo: deps-demo ## install what the demo needs, build, and play the seed scenarios (password: demo)
-	$(MAKE) build
+	$(MAKE) $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
 	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
 # The machine's users, groups, installed packages and /etc are compared at the end with a snapshot taken
@@ -242,6 +242,9 @@ test-python: build ## the Python tests, with the binding pip-installed into a vi
 # The broker as root: throwaway users, a tenderd of their own, a pam_matrix stack (skips, saying why, when not root).
 test-broker: build ## the broker tests (root: throwaway users and a tenderd of their own)
 	scripts/test-broker.sh
+
+test-postgres: build ## tenderd on PostgreSQL: two daemons on a throwaway cluster (root; skips without postgresql)
+	scripts/test-postgres.sh
 
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
 # (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.

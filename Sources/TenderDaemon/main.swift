@@ -42,7 +42,8 @@ do throws(TenderError) {
         say("tenderd: stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")\(removed ? ", removed \(options.socket ?? "")" : "")")
     }
     let daemon = Daemon(options: options, policy: policy)
-    say("tenderd: serving \(options.socket ?? "the systemd socket") for the users in \(options.state)")
+    let kept = (options.store ?? policy.store).map { "their stores in \($0.redacted), " } ?? ""
+    say("tenderd: serving \(options.socket ?? "the systemd socket") for the users in \(options.state) (\(kept)keys there)")
     daemon.serve(listener)
 } catch {
     say("tenderd: \(error.message)\n\(DaemonOptions.usage)")
