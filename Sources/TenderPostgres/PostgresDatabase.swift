@@ -20,6 +20,9 @@ final class PostgresDatabase: StoreDatabase {
     private var prepared: [String: String] = [:]
     /// Rows changed by the last statement run.
     private(set) var changes = 0
+    /// A call failed without the server answering: the connection is opened again before the next transaction
+    /// (libpq may still call a connection whose socket the server closed "OK").
+    private var needsReset = false
 
     /// Connects to `location` for the person `uid`; throws ``TenderError/storeBusy(_:)`` when the server
     /// cannot be reached and ``TenderError/store(_:)`` when it refuses, or when the role would see every
@@ -64,11 +67,12 @@ final class PostgresDatabase: StoreDatabase {
     /// Opens the connection again when it broke (a server restart, a failover, a network cut); throws
     /// ``TenderError/storeBusy(_:)`` while the server cannot be reached.
     private func reconnectIfBroken() throws(TenderError) {
-        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard needsReset || PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
         prepared.removeAll()
+        needsReset = PQstatus(handle) != CONNECTION_OK
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw .storeBusy("PostgreSQL: the database cannot be reached (\(String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines))")
+            throw .storeBusy("PostgreSQL: the database cannot be reached (\(String(cString: PQerrorMessage(handle)).oneLine))")
         }
         try setUp()
     }
@@ -135,25 +139,45 @@ final class PostgresDatabase: StoreDatabase {
     /// is lost leaves the outcome unknown: the error says so, and the same idempotency key finds the payment if it was kept.
     func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
         try reconnectIfBroken()
-        try execute(begin)
+        // A connection idle through a server restart or failover fails at its first call: BEGIN, which changes
+        // nothing; it is opened again and BEGIN sent once more.
+        do throws(TenderError) { try execute(begin) } catch {
+            rollBack()
+            guard needsReset else { throw error }
+            try reconnectIfBroken()
+            try execute(begin)
+        }
         let result: T
         do throws(TenderError) {
             if lazy { try execute("SET LOCAL synchronous_commit TO OFF") }
             if let lock { try statement("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", [Int64(lock.0), Int64(lock.1)]).run() }
             result = try body()
         } catch {
-            if PQstatus(handle) == CONNECTION_OK { try? execute("ROLLBACK") }
+            rollBack()
             throw error
         }
-        do throws(TenderError) { try execute("COMMIT") } catch {
-            if PQstatus(handle) == CONNECTION_OK {
-                try? execute("ROLLBACK")
+        let committed = PQexec(handle, "COMMIT")
+        defer { PQclear(committed) }
+        guard let committed, PQresultStatus(committed) == PGRES_COMMAND_OK else {
+            let answered = committed.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) } != nil
+            let error = PostgresError.error(committed, handle, during: "commit")
+            if answered {
+                rollBack()
                 throw error
             }
+            needsReset = true
             throw .outcomeUnknown(
                 "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
                     + "(a payment asked again with the same idempotency key finds it if it was): \(error.message)")
         }
         return result
+    }
+
+    /// Ends a failed transaction; a ROLLBACK the server does not answer means the connection is gone
+    /// (the server rolls back by itself), so it is opened again before the next transaction.
+    private func rollBack() {
+        let result = PQexec(handle, "ROLLBACK")
+        defer { PQclear(result) }
+        if result.map({ PQresultStatus($0) }) != PGRES_COMMAND_OK { needsReset = true }
     }
 }

@@ -11,8 +11,9 @@ enum PostgresError {
         let primary = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
         let broken = connection.map { PQstatus($0) != CONNECTION_OK } ?? true
         let description = primary ?? connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "no connection"
-        let message = "PostgreSQL \(operation): \(description.trimmingTrailingNewlines)\(state.isEmpty ? "" : " (SQLSTATE \(state))")"
-        if broken || state.hasPrefix("08") || state.hasPrefix("57P") {
+        let message = "PostgreSQL \(operation): \(description.oneLine)\(state.isEmpty ? "" : " (SQLSTATE \(state))")"
+        // No SQLSTATE: libpq's own error, the server never answered (the connection was lost or cut).
+        if broken || state.isEmpty || state.hasPrefix("08") || state.hasPrefix("57P") {
             return .storeBusy(message + "; the database cannot be reached")
         }
         switch state {
@@ -29,5 +30,10 @@ extension String {
         var text = Substring(self)
         while text.last == "\n" { text = text.dropLast() }
         return String(text)
+    }
+
+    /// libpq's message on one line (it breaks and indents long ones).
+    var oneLine: String {
+        trimmingTrailingNewlines.split(whereSeparator: { $0 == "\n" || $0 == "\t" }).joined(separator: " ")
     }
 }
