@@ -31,10 +31,8 @@ final class PostgresDatabase: StoreDatabase {
         self.location = location
         self.uid = uid
         handle = try Self.connect(location)
-        do throws(TenderError) { try setUp() } catch {
-            PQfinish(handle)
-            throw error
-        }
+        // Every property is set: should setUp throw, deinit closes the connection.
+        try setUp()
     }
 
     deinit { PQfinish(handle) }
