@@ -8,6 +8,7 @@ struct DaemonOptions {
     static let usage = """
         usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
                        [--store postgresql://...]
+               tenderd --state DIR --store postgresql://... --migrate
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -20,6 +21,8 @@ struct DaemonOptions {
           --store postgresql://...
                              keep every ledger, directory, audit and key record in PostgreSQL (docs/scale.md), not in
                              SQLite files under --state (which keeps the signing keys); no password in the URI
+          --migrate          move every user's SQLite store in --state into --store (verified before and after, one
+                             transaction each; a user already there is left alone), then exit
         """
 
     var socket: String?
@@ -33,6 +36,8 @@ struct DaemonOptions {
     var maxClientsPerUser: Int?
     /// `--store`, when given (it wins over the policy's `"store"`).
     var store: PostgresLocation?
+    /// `--migrate`: move the SQLite stores in `state` into `store`, then exit.
+    var migrate = false
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -61,11 +66,12 @@ struct DaemonOptions {
                 guard let count = Int(try value()), count >= 1, count <= 4096 else { throw .invalidArgument("--max-clients-per-user must be from 1 to 4096") }
                 maxClientsPerUser = count
             case "--store": store = try PostgresLocation(try value())
+            case "--migrate": migrate = true
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
-        guard (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard migrate || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }

@@ -57,7 +57,8 @@ final class PostgresDatabase: StoreDatabase {
                     + "connect as a role of its own (docs/scale.md)")
         }
         try statement(
-            "SELECT set_config('search_path', 'tender', false), set_config('tender.uid', ?, false), set_config('lock_timeout', ?, false)",
+            "SELECT set_config('search_path', 'tender', false), set_config('tender.uid', ?, false), set_config('lock_timeout', ?, false), "
+                + "set_config('client_min_messages', 'warning', false)",
             [String(uid), Self.lockTimeout]
         ).run()
     }

@@ -12,15 +12,17 @@ public enum PostgresStore {
     /// and `home` (the person's key directory's parent) as a home without a store file. Throws
     /// ``TenderError/storeBusy(_:)`` when the database cannot be reached, ``TenderError/store(_:)`` when it
     /// refuses (or the role would see every person's rows), ``TenderError/home(_:)`` as for a SQLite home.
-    public static func open(location: PostgresLocation, uid: UInt32, home: String, clock: any TenderClock = SystemClock()) throws(TenderError)
-        -> SQLiteStore
-    {
+    /// `filling`: the store is opened to be filled by ``PostgresMigration`` from the SQLite store in `home`, whose
+    /// key files it does not record yet (no continuity check).
+    public static func open(
+        location: PostgresLocation, uid: UInt32, home: String, clock: any TenderClock = SystemClock(), filling: Bool = false
+    ) throws(TenderError) -> SQLiteStore {
         try SQLiteStore.prepareKeyHome(home)
         let writer = try PostgresDatabase(location: location, uid: uid)
         try PostgresSchema.migrate(writer)
         let reader = try PostgresDatabase(location: location, uid: uid)
         return try SQLiteStore(
             home: home, writer: writer, reader: reader, keys: try KeyDirectory(home: home, create: true), crypto: OpenSSLLedgerCrypto(),
-            access: .readWrite(newLedger: false), clock: clock)
+            access: .readWrite(newLedger: false), clock: clock, continuity: !filling)
     }
 }

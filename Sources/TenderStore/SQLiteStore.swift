@@ -91,10 +91,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// Opens the store on two connections already open and migrated (`writer` also reads while no thread writes;
     /// `reader` serves the scans), of SQLite or of another engine (tenderd's PostgreSQL store, module TenderPostgres).
-    /// Key files stay in `home`/keys; continuity is checked as for SQLite. Throws what the first reads throw.
+    /// Key files stay in `home`/keys; continuity is checked as for SQLite, unless `continuity` is false (a store
+    /// being filled from another: tenderd's migration, which records the home's keys). Throws what the first reads throw.
     package init(
         home: String, writer: any StoreDatabase, reader: any StoreDatabase, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess,
-        clock: any TenderClock
+        clock: any TenderClock, continuity: Bool = true
     ) throws(TenderError) {
         self.clock = clock
         self.home = home
@@ -105,7 +106,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
         self.crypto = crypto
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
         if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys()) }
-        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else { try checkContinuity(home: home) }
+        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else if continuity { try checkContinuity(home: home) }
         if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
     }
 
@@ -166,7 +167,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// page it had cached (the writer changed the file); the writer's cache
     /// holds them already. A `scan` (a whole table: listings, verify) always
     /// reads on the reading connection, so it never holds up a payment.
-    func read<T: Sendable>(scan: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+    package func read<T: Sendable>(scan: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
         let transaction = { (db: inout any StoreDatabase) throws(TenderError) -> T in
             try db.readTransaction { () throws(TenderError) -> T in try body(db) }
         }
@@ -179,7 +180,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// commit does not wait for the disk (``Database/lazyWriteTransaction(_:)``);
     /// the next durable commit flushes it. A durable commit that grew the
     /// ledger replaces the kept checkpoint, if any (``keepCheckpoint(at:home:)``), after the lock is released.
-    func write<T: Sendable>(lazy: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+    package func write<T: Sendable>(lazy: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
         let (result, checkpoint) = try writer.withLock { (db: inout any StoreDatabase) throws(TenderError) -> (T, (count: Int64, text: String)?) in
             var stored: [Int64] = []
             var audited = (count: 0, marked: false)

@@ -83,7 +83,7 @@ class Cluster:
 @pytest.fixture(scope="module")
 def world():
     tag = secrets.token_hex(3)
-    names = {role: f"tpg{role}{tag}" for role in ("d", "a", "b", "p")}
+    names = {role: f"tpg{role}{tag}" for role in ("d", "a", "b", "c", "p")}
     base = tempfile.mkdtemp(prefix="tender-postgres-", dir="/tmp")
     cluster = None
     daemons = []
@@ -123,7 +123,7 @@ def world():
             daemon.socket = os.path.join(base, run, "socket")
             daemon.start()
             daemons.append(daemon)
-        yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": names["a"], "bob": names["b"],
+        yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": names["a"], "bob": names["b"], "carol": names["c"],
                "passwords": {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"}}
     finally:
         for daemon in daemons:
@@ -353,3 +353,46 @@ def test_a_superuser_role_or_a_password_in_the_uri_is_refused(world):
     finally:
         daemon.kill(signal.SIGTERM)
         os.chmod(os.path.join(base, "pam"), 0o750)
+
+
+def test_a_sqlite_state_migrates_into_postgresql_and_verifies(world):
+    carol, base, user = world["carol"], world["base"], world["names"]["d"]
+    entry = pwd.getpwnam(user)
+    mig = os.path.join(base, "mig")
+    for directory, mode in (("mig", 0o755), ("mig/state", 0o700), ("mig/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    with open(os.path.join(base, "policy.json")) as f:
+        policy = json.load(f)
+    with open(os.path.join(mig, "policy.json"), "w") as f:
+        json.dump({key: value for key, value in policy.items() if key != "store"}, f)  # SQLite files in the state directory
+    daemon = Daemon(mig, user)
+    daemon.start()
+    assert client(daemon, carol, "setup") == {"ok": True}
+    for key in ("m-1", "m-2", "m-3"):
+        assert client(daemon, carol, "pay", "-", key)["code"] == "SUCCESS"
+    checkpoint = client(daemon, carol, "checkpoint")["checkpoint"]
+    daemon.kill(signal.SIGTERM)
+    path = os.path.join(base, "checkpoint-migrated")
+    with open(path, "w") as f:
+        f.write(checkpoint)
+    os.chmod(path, 0o644)
+    state = os.path.join(mig, "state")
+    migrate = [TENDERD, "--state", state, "--store", world["cluster"].uri(), "--migrate"]
+    done = run_as(user, migrate)
+    assert done.returncode == 0 and "migrated and verified, 5 records" in done.stderr, done.stderr
+    # Moved once: a second run leaves the person's rows alone.
+    again = run_as(user, migrate)
+    assert again.returncode == 1 and "already holds a ledger" in again.stderr, again.stderr
+    # tenderd on PostgreSQL serves the same ledger: it verifies against the checkpoint made on SQLite, and pays on.
+    with open(os.path.join(mig, "policy.json"), "w") as f:
+        json.dump(policy, f)
+    daemon = Daemon(mig, user)
+    daemon.start()
+    try:
+        verified = as_user(carol, [TENDER, "verify", "--broker", daemon.socket, "--checkpoint", path])
+        assert verified.returncode == 0 and "ledger valid: 5 records" in verified.stdout, verified.stdout + verified.stderr
+        assert client(daemon, carol, "pay", "-", "m-4")["code"] == "SUCCESS"
+        assert client(daemon, carol, "payments")["keys"] == ["m-1", "m-2", "m-3", "m-4"]
+    finally:
+        daemon.kill(signal.SIGTERM)
