@@ -168,7 +168,7 @@ test: deps ## install what the tests need, build, and run every test (about 20 m
 	@mkdir -p $(BUILD) && $(PYTHON) scripts/machine-state.py save $(BUILD)/machine-before.json
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
-		fuzz-smoke test-faults test-hostile test-broker
+		fuzz-smoke test-faults test-hostile test-broker test-postgres
 	$(MAKE) test-crash ROUNDS=3
 	$(PYTHON) scripts/machine-state.py compare $(BUILD)/machine-before.json
 	@echo "all tests passed"
