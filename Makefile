@@ -246,6 +246,9 @@ test-broker: build ## the broker tests (root: throwaway users and a tenderd of t
 test-postgres: build ## tenderd on PostgreSQL: two daemons on a throwaway cluster (root; skips without postgresql)
 	scripts/test-postgres.sh
 
+bench-postgres: build ## payments/s through tenderd on SQLite and PostgreSQL, 1 and 8 submitters, against raw libpq (root)
+	$(PYTHON) Tests/postgres/bench_postgres.py
+
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
 # (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.
 test-packaging: build ## install, uninstall, man pages, versions, wheel, Debian packages (in a throwaway root), tarball

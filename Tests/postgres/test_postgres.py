@@ -51,7 +51,8 @@ def run_as(user, argv, **kwargs):
 class Cluster:
     """A throwaway PostgreSQL cluster in `base`/pg, on a Unix socket there, owned by `user`."""
 
-    def __init__(self, base, user):
+    def __init__(self, base, user, fsync=False):
+        self.fsync = fsync
         self.user, self.data, self.socket = user, os.path.join(base, "pg", "data"), os.path.join(base, "pg", "socket")
         os.makedirs(self.socket)
         entry = pwd.getpwnam(user)
@@ -63,9 +64,10 @@ class Cluster:
         self.start()
 
     def start(self):
-        # fsync off: these tests kill tenderd, never the server; its durability is PostgreSQL's own.
+        # fsync off for the tests: they kill tenderd, never the server, whose durability is PostgreSQL's own (the bench keeps it on).
+        options = f"-k {self.socket} -c listen_addresses= -c fsync={'on' if self.fsync else 'off'}"
         done = run_as(self.user, [os.path.join(PGBIN, "pg_ctl"), "-D", self.data, "-l", os.path.join(self.data, "..", "log"), "-w",
-                                  "-o", f"-k {self.socket} -c listen_addresses= -c fsync=off", "start"])
+                                  "-o", options, "start"])
         assert done.returncode == 0, done.stdout + done.stderr
 
     def stop(self, mode="fast"):
