@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The PostgreSQL tests (Tests/postgres): a throwaway cluster (initdb into a temporary directory, pg_ctl start
+# The PostgreSQL tests (Tests/postgres, then Tests/broker on PostgreSQL): a throwaway cluster (initdb into a temporary directory, pg_ctl start
 # on a Unix socket in it, stopped at the end) and two tenderd processes on one database. They need root (to
 # make the throwaway users the cluster, the daemons and the clients run as; PostgreSQL refuses root) and
 # PostgreSQL's server (Debian postgresql, scripts/ensure-deps.sh test); without either they skip, saying why.
@@ -16,4 +16,6 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     exit 0
 fi
 python=${PYTHON:-python3}
-exec timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/postgres"
+timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/postgres"
+# The broker suite again, its tenderd keeping every store in a throwaway cluster.
+TENDER_TEST_POSTGRES=1 exec timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/broker"

@@ -23,7 +23,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from test_postgres import CLIENT, LIBRARY, PGBIN, ROOT, TENDERD, Cluster, Daemon, run_as  # noqa: E402
+from pg_cluster import PGBIN, Cluster, run_as  # noqa: E402
+from test_postgres import CLIENT, LIBRARY, ROOT, Daemon  # noqa: E402
 
 
 def payers(daemon, user, count, processes, prefix):
