@@ -17,13 +17,13 @@ final class ClientUser: Sendable {
     private let gates = PthreadLocked<[(policy: AuthenticationPolicy, gate: AuthenticationGate)]>([])
     private let clock: any TenderClock
 
-    init(uid: UInt32, state: String, store location: PostgresLocation?, clock: any TenderClock) throws(TenderError) {
+    init(uid: UInt32, state: String, store pool: PostgresPool?, clock: any TenderClock) throws(TenderError) {
         self.uid = uid
         self.name = try Self.userName(uid)
         self.clock = clock
         let home = state + "/" + String(uid)
-        if let location {
-            store = try PostgresStore.open(location: location, uid: uid, home: home, clock: clock)
+        if let pool {
+            store = try PostgresStore.open(pool: pool, uid: uid, home: home, clock: clock)
         } else {
             store = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false), clock: clock)
         }

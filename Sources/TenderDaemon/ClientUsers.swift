@@ -6,14 +6,15 @@ import TenderStore
 /// Every client uid the daemon has served, opened once each. Thread-safe.
 final class ClientUsers: Sendable {
     private let state: String
-    /// The PostgreSQL database every person's store is kept in; nil: SQLite files in `state`.
-    private let store: PostgresLocation?
+    /// The connections to the PostgreSQL database every person's store is kept in, shared by every person;
+    /// nil: SQLite files in `state`.
+    private let store: PostgresPool?
     private let users = PthreadLocked<[UInt32: ClientUser]>([:])
     private let clock = SystemClock()
 
     init(state: String, store: PostgresLocation?) {
         self.state = state
-        self.store = store
+        self.store = store.map { PostgresPool(location: $0) }
     }
 
     /// The user behind `uid`, opening its store on first use.

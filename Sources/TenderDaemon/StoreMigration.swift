@@ -13,11 +13,12 @@ enum StoreMigration {
     /// Migrates every user; says one line each; returns the exit status (0: every user moved or already there).
     static func run(state: String, location: PostgresLocation, say: (String) -> Void) -> Int32 {
         var failed = 0
+        let pool = PostgresPool(location: location, size: 2)
         for uid in users(state) {
             let home = state + "/" + String(uid)
             do throws(TenderError) {
                 let source = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false))
-                let target = try PostgresStore.open(location: location, uid: uid, home: home, filling: true)
+                let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
                 let result = try PostgresMigration.migrate(from: source, to: target)
                 let rows = result.rows.filter { $0.count > 0 }.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
                 say("tenderd: uid \(uid): migrated and verified, \(result.report.count) records, head \(result.report.headHash) (\(rows))")

@@ -356,3 +356,22 @@ def test_a_sqlite_state_migrates_into_postgresql_and_verifies(world):
         assert client(daemon, carol, "payments")["keys"] == ["m-1", "m-2", "m-3", "m-4"]
     finally:
         daemon.kill(signal.SIGTERM)
+
+
+def test_connections_do_not_grow_with_the_people_served(world, alice):
+    # Twelve more people, one after another, through the second daemon: its connections are a pool shared by
+    # everyone (at most 16), not two per person held for good (which would be 24 here, and run out of
+    # PostgreSQL's max_connections, 100 by default, at about 50 people per daemon).
+    tag = secrets.token_hex(3)
+    people = [f"tpgm{index}{tag}" for index in range(12)]
+    try:
+        for name in people:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+            assert client(world["daemons"][1], name, "payments") == {"keys": []}
+        done = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM pg_stat_activity WHERE usename = "
+                                    f"'{world['names']['d']}'", database="postgres")
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout.strip()) <= 2 * 16 and int(done.stdout.strip()) < len(people) * 2, done.stdout
+    finally:
+        for name in people:
+            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
