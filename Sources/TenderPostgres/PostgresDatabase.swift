@@ -66,22 +66,26 @@ final class PostgresDatabase: StoreDatabase {
             pool.giveBack(connection)
         }
         try connection.reconnectIfBroken()
-        // A connection idle through a server restart or failover fails at its first call: BEGIN, which changes
-        // nothing; it is opened again and BEGIN sent once more.
-        do throws(TenderError) { try connection.execute(begin) } catch {
+        // One round trip opens the transaction: BEGIN, the person for this transaction only (after it the connection
+        // reads nobody's rows), the lazy commit, the person's lock. Only integers of tenderd's own are in the text.
+        var opening = begin + "; SELECT set_config('tender.uid', '\(uid)', true)"
+        if lazy { opening += "; SET LOCAL synchronous_commit TO OFF" }
+        if let lock { opening += "; SELECT pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+        // A connection idle through a server restart or failover fails at its first call, which changed nothing:
+        // it is opened again and the opening sent once more.
+        do throws(TenderError) { try connection.execute(opening) } catch {
             connection.rollBack()
             guard connection.needsReset else { throw error }
-            try connection.reconnectIfBroken()
-            try connection.execute(begin)
+            do throws(TenderError) {
+                try connection.reconnectIfBroken()
+                try connection.execute(opening)
+            } catch {
+                connection.rollBack()
+                throw error
+            }
         }
         let result: T
-        do throws(TenderError) {
-            // The person, for this transaction only: after it the connection reads nobody's rows.
-            try connection.statement("SELECT set_config('tender.uid', ?, true)", [String(uid)]).run()
-            if lazy { try connection.execute("SET LOCAL synchronous_commit TO OFF") }
-            if let lock { try connection.statement("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", [Int64(lock.0), Int64(lock.1)]).run() }
-            result = try body()
-        } catch {
+        do throws(TenderError) { result = try body() } catch {
             connection.rollBack()
             throw error
         }

@@ -24,6 +24,7 @@ public enum PostgresStore {
         let reader = PostgresDatabase(pool: pool, uid: uid)
         return try SQLiteStore(
             home: home, writer: writer, reader: reader, keys: try KeyDirectory(home: home, create: true), crypto: OpenSSLLedgerCrypto(),
-            access: .readWrite(newLedger: false), clock: clock, continuity: !filling)
+            access: .readWrite(newLedger: false), clock: clock, continuity: !filling,
+            storeName: "the PostgreSQL store \(pool.location.redacted) (uid \(uid))")
     }
 }

@@ -43,6 +43,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// recorded name once it commits (``HomeDirectory/promoteKeys(home:recorded:)``).
     let createdKeys = PthreadLocked<[String]>([])
 
+    /// Where the store is, for messages: `HOME/tender.sqlite3`, or what the engine's connections say.
+    let storeName: String
+
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
 
@@ -92,13 +95,15 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Opens the store on two connections already open and migrated (`writer` also reads while no thread writes;
     /// `reader` serves the scans), of SQLite or of another engine (tenderd's PostgreSQL store, module TenderPostgres).
     /// Key files stay in `home`/keys; continuity is checked as for SQLite, unless `continuity` is false (a store
-    /// being filled from another: tenderd's migration, which records the home's keys). Throws what the first reads throw.
+    /// being filled from another: tenderd's migration, which records the home's keys). `storeName` names the store in
+    /// messages (default `home`/tender.sqlite3). Throws what the first reads throw.
     package init(
         home: String, writer: any StoreDatabase, reader: any StoreDatabase, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess,
-        clock: any TenderClock, continuity: Bool = true
+        clock: any TenderClock, continuity: Bool = true, storeName: String? = nil
     ) throws(TenderError) {
         self.clock = clock
         self.home = home
+        self.storeName = storeName ?? home + "/" + SQLiteStore.fileName
         isReadOnly = access == .readOnly
         self.writer = PthreadLocked(writer)
         self.reader = PthreadLocked(reader)
@@ -142,7 +147,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
             let entries = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             let what = entries == 0 ? "is empty" : "holds \(entries) record(s)"
             throw .home(
-                "the ledger in \(home)/\(SQLiteStore.fileName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
+                "the ledger in \(storeName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
                     + "(\(unknown[0]).pem): the store was replaced; restore it, or start a new ledger explicitly with `tender init --force`")
         }
     }
