@@ -182,6 +182,10 @@ def test_row_level_security_holds_the_daemons_own_role(world, alice):
     assert done.returncode != 0 and "row-level security" in done.stderr
     done = cluster.sql(role, f"SET tender.uid = '{bob_uid}'; UPDATE tender.accounts SET balance_minor = 0 WHERE uid = {alice_uid}")
     assert done.returncode == 0 and ledger_rows(world, alice)[0] > 0
+    # tenderd names the person per transaction on its pooled connections: once that transaction ends, the
+    # connection reads nobody's rows (the setting falls back to empty, which is no uid).
+    done = cluster.sql(role, f"BEGIN; SELECT set_config('tender.uid', '{alice_uid}', true); COMMIT; SELECT count(*) FROM tender.ledger")
+    assert done.returncode != 0 and "bigint" in done.stderr, done.stdout + done.stderr
     # Turning row security off is refused to the role, not obeyed.
     done = cluster.sql(role, "SET row_security = off; SELECT count(*) FROM tender.ledger")
     assert done.returncode != 0 and "row-level security" in done.stderr
