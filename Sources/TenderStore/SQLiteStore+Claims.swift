@@ -32,7 +32,6 @@ extension SQLiteStore: HostCallClaims {
             let seen = try read { (db) throws(TenderError) in try state(of: call, db) }
             switch seen {
             case .recorded: return .recorded
-            case .unknown: throw Self.unknown(call.idempotencyKey)
             case .reentered: throw Self.reentered(call.idempotencyKey)
             case let .failed(token, code) where token == waitedFor: return .failed(code)
             case let .inFlight(token):
@@ -44,7 +43,10 @@ extension SQLiteStore: HostCallClaims {
                 }
                 usleep(pause)
                 pause = min(pause * 2, 20_000)
-            case .free, .failed:
+            case .free, .failed, .unknown:
+                // An unknown outcome seen in a snapshot may be a holder that committed its payment and let go of its
+                // claim since (its token is no longer held, the snapshot still shows the claim): take() looks again
+                // under the write lock, where the two agree, and throws unknown only if it still is.
                 if let outcome = try take(call, waitedFor: &waitedFor) { return outcome }
             }
         }
