@@ -4,8 +4,8 @@ import TenderStore
 
 /// The PostgreSQL tables of tenderd's store: one schema, `tender`, per deployment (per database), holding
 /// every person's rows. Each table is SQLite's (TenderStore's `Schema`, version 10) with a leading `uid`
-/// column, keyed by it, that defaults to the connection's person (`tender.uid`, set once per connection by
-/// ``PostgresDatabase``). Row-level security, forced on the tables' owner too, shows a connection only its
+/// column, keyed by it, that defaults to the transaction's person (`tender.uid`, set per transaction by
+/// ``PostgresDatabase``). Row-level security, forced on the tables' owner too, shows a transaction only its
 /// person's rows and refuses any other, so the store's SQL (written once for both engines, without a uid)
 /// cannot read or write another person's rows even with a WHERE clause missing.
 enum PostgresSchema {
