@@ -159,7 +159,7 @@ $(BUILD)/completions/tender.fish: $(BUILD)/bin/tender
 	$(BUILD)/bin/tender --generate-completion-script fish > $@
 
 demo: deps-demo ## install what the demo needs, build, and play the seed scenarios (password: demo)
-	$(MAKE) build
+	$(MAKE) $(BUILD)/lib/$(LIBFILE) $(BUILD)/bin/tender
 	$(BUILD)/bin/tender demo --intents examples/intents/expense.json --intents examples/intents/round-up.json
 
 # The machine's users, groups, installed packages and /etc are compared at the end with a snapshot taken
@@ -168,7 +168,7 @@ test: deps ## install what the tests need, build, and run every test (about 20 m
 	@mkdir -p $(BUILD) && $(PYTHON) scripts/machine-state.py save $(BUILD)/machine-before.json
 	$(MAKE) build
 	$(MAKE) check-errors check-spdx test-swift test-leaks check-library test-c test-python test-packaging \
-		fuzz-smoke test-faults test-hostile test-broker
+		fuzz-smoke test-faults test-hostile test-broker test-postgres
 	$(MAKE) test-crash ROUNDS=3
 	$(PYTHON) scripts/machine-state.py compare $(BUILD)/machine-before.json
 	@echo "all tests passed"
@@ -242,6 +242,12 @@ test-python: build ## the Python tests, with the binding pip-installed into a vi
 # The broker as root: throwaway users, a tenderd of their own, a pam_matrix stack (skips, saying why, when not root).
 test-broker: build ## the broker tests (root: throwaway users and a tenderd of their own)
 	scripts/test-broker.sh
+
+test-postgres: build ## tenderd on PostgreSQL: two daemons on a throwaway cluster (root; skips without postgresql)
+	scripts/test-postgres.sh
+
+bench-postgres: build ## payments/s through tenderd on SQLite and PostgreSQL, 1 and 8 submitters, against raw libpq (root)
+	$(PYTHON) Tests/postgres/bench_postgres.py
 
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball
 # (Tests/packaging); the root-only parts skip, saying why, for an ordinary user.

@@ -29,6 +29,11 @@ let package = Package(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
+        // libpq, for tenderd's PostgreSQL store only: libtender.so never links it (scripts/check-library.sh).
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
+
         .systemLibrary(
             name: "CPAM", path: "Sources/CPAM", pkgConfig: "pam",
             providers: [.apt(["libpam0g-dev"])]),
@@ -47,13 +52,16 @@ let package = Package(
         .target(name: "TenderCrypto", dependencies: ["TenderCore", "COpenSSL"]),
         // PAM adapter: re-authentication through the system login.
         .target(name: "TenderAuth", dependencies: ["TenderCore", "CPAM"]),
+        // PostgreSQL adapter: tenderd's store on a shared database (docs/scale.md). Only tenderd links it.
+        .target(name: "TenderPostgres", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "CLibPQ"]),
         // The broker protocol on Unix sockets: the client's ports and sessions, the daemon's socket (docs/broker.md).
         .target(name: "TenderBroker", dependencies: ["TenderCore"]),
         // The one place an engine is assembled (store, keys, PAM, clock), for the library, the CLI and the bench.
         .target(name: "TenderWiring", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderBroker"]),
         // tenderd: the broker daemon, a host of the core with the store, keys and PAM of every client uid.
         .executableTarget(
-            name: "TenderDaemon", dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "TenderBroker"],
+            name: "TenderDaemon",
+            dependencies: ["TenderCore", "TenderStore", "TenderCrypto", "TenderAuth", "TenderWiring", "TenderBroker", "TenderPostgres"],
             path: "Sources/TenderDaemon"),
         // The C ABI only. Exports nothing but `tender_*` (version script) under soname libtender.so.1.
         .target(
@@ -82,6 +90,7 @@ let package = Package(
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore", "TenderTestSupport"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
         .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore", "TenderTestSupport"]),
+        .testTarget(name: "TenderPostgresTests", dependencies: ["TenderPostgres", "TenderCore", "TenderStore"]),
         .testTarget(name: "TenderBrokerTests", dependencies: ["TenderBroker", "TenderCore", "TenderTestSupport"]),
     ]
 )

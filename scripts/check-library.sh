@@ -15,6 +15,12 @@ others=$(echo "$exported" | grep -v '^tender_' || true)
 [ -z "$others" ] || fail "exports symbols other than tender_*: $(echo "$others" | head -5)"
 echo "exports: $(echo "$exported" | wc -l) symbols, all tender_*"
 
+# libpq is tenderd's alone (its PostgreSQL store, docs/scale.md): the library never links it, directly or not.
+if readelf -d "$lib" | grep -q 'NEEDED.*libpq'; then fail "links libpq, which only tenderd may (docs/scale.md)"; fi
+if ldd "$lib" | grep -q 'libpq\.so'; then fail "loads libpq through a dependency; only tenderd may (docs/scale.md)"; fi
+if nm -D "$lib" 2>/dev/null | grep -qE ' U PQ[a-z]'; then fail "refers to libpq's functions (PQ*); only tenderd may (docs/scale.md)"; fi
+echo "libpq: not linked (tenderd's alone)"
+
 # The direct dependencies docs/install.md names, and no other.
 needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
 for so in $needed; do

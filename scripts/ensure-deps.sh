@@ -30,7 +30,9 @@ libpam-wrapper   ls /usr/lib/*/libpam_wrapper.so
 # What the tests need besides (make test): Python and pytest (Debian's, never pip into the system
 # Python, PEP 668), venv for the binding's install test, openssl for the ledger tests, mypy for the
 # binding's type check; dpkg-dev to lintian for make deb; man-db, zsh and fish to load the man
-# pages and the completions.
+# pages and the completions; libpq-dev (tenderd's PostgreSQL store, docs/scale.md: building tenderd needs
+# it, the library and the demo never do) and postgresql, whose initdb and pg_ctl run the throwaway
+# cluster of make test-postgres (the package's own cluster is not used).
 TEST_PACKAGES='
 openssl                  command -v openssl
 python3                  command -v python3
@@ -47,6 +49,8 @@ fakeroot                 command -v fakeroot
 man-db                   command -v man
 zsh                      command -v zsh
 fish                     command -v fish
+libpq-dev                pkg-config --exists libpq
+postgresql               ls /usr/lib/postgresql/*/bin/initdb
 '
 
 purpose=""
@@ -88,7 +92,7 @@ if [ -n "$missing" ]; then
         # Without root the tests that need a missing tool skip, saying so; only these stop make test.
         required=""
         for package in $missing; do
-            case " $(printf '%s\n' "$DEMO_PACKAGES" | awk 'NF { printf "%s ", $1 }') openssl python3 python3-venv " in
+            case " $(printf '%s\n' "$DEMO_PACKAGES" | awk 'NF { printf "%s ", $1 }') openssl python3 python3-venv libpq-dev " in
                 *" $package "*) required="$required $package" ;;
             esac
         done

@@ -2,12 +2,13 @@
 internal import Glibc
 import TenderAuth
 import TenderCore
+import TenderPostgres
 import TenderStore
 import TenderWiring
 
 /// One client uid as the daemon serves it: its name (from the passwd
 /// database, never from the client), its store and keys in `STATE/UID/`
-/// (0700, the daemon's), and one gate per effective policy, so the reuse
+/// (0700, the daemon's) or its keys there and its store in PostgreSQL (`--store`), and one gate per effective policy, so the reuse
 /// window spans that user's connections. Thread-safe.
 final class ClientUser: Sendable {
     let uid: UInt32
@@ -16,11 +17,16 @@ final class ClientUser: Sendable {
     private let gates = PthreadLocked<[(policy: AuthenticationPolicy, gate: AuthenticationGate)]>([])
     private let clock: any TenderClock
 
-    init(uid: UInt32, state: String, clock: any TenderClock) throws(TenderError) {
+    init(uid: UInt32, state: String, store pool: PostgresPool?, clock: any TenderClock) throws(TenderError) {
         self.uid = uid
         self.name = try Self.userName(uid)
         self.clock = clock
-        store = try EngineFactory.openStore(home: state + "/" + String(uid), access: .readWrite(newLedger: false), clock: clock)
+        let home = state + "/" + String(uid)
+        if let pool {
+            store = try PostgresStore.open(pool: pool, uid: uid, home: home, clock: clock)
+        } else {
+            store = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false), clock: clock)
+        }
     }
 
     /// An engine for one session: root's limits and dialog options, and root's authentication tightened by the client's.

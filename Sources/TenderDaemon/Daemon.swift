@@ -20,7 +20,7 @@ final class Daemon: Sendable {
         self.options = options
         self.policy = policy
         maxClientsPerUser = min(options.maxClientsPerUser ?? policy.maxClientsPerUser ?? max(1, options.maxClients / 4), options.maxClients)
-        users = ClientUsers(state: options.state)
+        users = ClientUsers(state: options.state, store: options.store ?? policy.store)
     }
 
     /// Serves `listener` until the process ends.

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
+import TenderPostgres
 
 /// tenderd's command line: `--socket PATH --state DIR [--policy FILE] [--timeout SECONDS] [--max-clients N]
-/// [--max-clients-per-user N]`, or `--systemd` to take the listening socket systemd passes (LISTEN_FDS).
+/// [--max-clients-per-user N] [--store postgresql://...]`, or `--systemd` to take the listening socket systemd passes (LISTEN_FDS).
 struct DaemonOptions {
     static let usage = """
         usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
+                       [--store postgresql://...]
+               tenderd --state DIR --store postgresql://... --migrate
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -15,6 +18,11 @@ struct DaemonOptions {
           --max-clients-per-user N
                              connections of one uid served at once (default: the policy's maxClientsPerUser, else a
                              quarter of --max-clients; at most --max-clients); more from that uid are refused
+          --store postgresql://...
+                             keep every ledger, directory, audit and key record in PostgreSQL (docs/scale.md), not in
+                             SQLite files under --state (which keeps the signing keys); no password in the URI
+          --migrate          move every user's SQLite store in --state into --store (verified before and after, one
+                             transaction each; a user already there is left alone), then exit
         """
 
     var socket: String?
@@ -26,6 +34,10 @@ struct DaemonOptions {
     var maxClients = 256
     /// `--max-clients-per-user`, when given (it wins over the policy's `maxClientsPerUser`).
     var maxClientsPerUser: Int?
+    /// `--store`, when given (it wins over the policy's `"store"`).
+    var store: PostgresLocation?
+    /// `--migrate`: move the SQLite stores in `state` into `store`, then exit.
+    var migrate = false
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -53,11 +65,13 @@ struct DaemonOptions {
             case "--max-clients-per-user":
                 guard let count = Int(try value()), count >= 1, count <= 4096 else { throw .invalidArgument("--max-clients-per-user must be from 1 to 4096") }
                 maxClientsPerUser = count
+            case "--store": store = try PostgresLocation(try value())
+            case "--migrate": migrate = true
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
-        guard (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard migrate || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }

@@ -2,10 +2,11 @@
 internal import Glibc
 import TenderAuth
 import TenderCore
+import TenderPostgres
 import TenderWiring
 
 /// The policy root sets for every client (`/etc/tender/policy.json`):
-/// `{"authentication", "limits", "dialog", "testing", "maxClientsPerUser"}`, each optional, read
+/// `{"authentication", "limits", "dialog", "testing", "maxClientsPerUser", "store"}`, each optional, read
 /// with the same parsers as an engine configuration, except that
 /// `authentication.newDevice` is refused (the client names the device). A
 /// client's own `authentication` can only add to it (``AuthenticationPolicy/tightened(by:)``).
@@ -18,11 +19,13 @@ struct RootPolicy: Sendable {
     var dialog = DialogOptions()
     /// How many connections of one uid tenderd serves at once (`--max-clients-per-user` wins; nil: a quarter of `--max-clients`).
     var maxClientsPerUser: Int?
+    /// Where every person's store is kept (`"store"`: a `postgresql://` URI, docs/scale.md; `--store` wins); nil: SQLite files in `--state`.
+    var store: PostgresLocation?
 
     init() {}
 
     init(json: JSONValue) throws(TenderError) {
-        let reader = try ObjectReader(json, name: "policy", allowed: ["authentication", "limits", "dialog", "testing", "maxClientsPerUser"])
+        let reader = try ObjectReader(json, name: "policy", allowed: ["authentication", "limits", "dialog", "testing", "maxClientsPerUser", "store"])
         let testing = try reader.bool("testing") ?? false
         if let value = reader["authentication"] {
             authentication = try AuthenticationPolicy(json: value, testing: testing)
@@ -43,6 +46,10 @@ struct RootPolicy: Sendable {
                 throw .invalidArgument("policy.maxClientsPerUser must be a whole number from 1 to 4096")
             }
             maxClientsPerUser = count
+        }
+        if let value = reader["store"] {
+            guard case let .string(uri) = value else { throw .invalidArgument("policy.store must be a postgresql:// URI") }
+            do throws(TenderError) { store = try PostgresLocation(uri) } catch { throw error.withMessage("policy.store: \(error.message)") }
         }
     }
 

@@ -26,6 +26,10 @@ do throws(TenderError) {
             throw .home("the state directory \(options.state) must be a directory of tenderd's user with mode 0700")
         }
     }
+    if options.migrate {
+        guard let location = options.store ?? policy.store else { throw .invalidArgument("--migrate needs --store (or the policy's \"store\")") }
+        exit(StoreMigration.run(state: options.state, location: location, say: say))
+    }
     let listener: BrokerSocket
     if let path = options.socket {
         listener = try BrokerSocket.listen(path: path, mode: 0o666)
@@ -42,7 +46,8 @@ do throws(TenderError) {
         say("tenderd: stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")\(removed ? ", removed \(options.socket ?? "")" : "")")
     }
     let daemon = Daemon(options: options, policy: policy)
-    say("tenderd: serving \(options.socket ?? "the systemd socket") for the users in \(options.state)")
+    let kept = (options.store ?? policy.store).map { "their stores in \($0.redacted), " } ?? ""
+    say("tenderd: serving \(options.socket ?? "the systemd socket") for the users in \(options.state) (\(kept)keys there)")
     daemon.serve(listener)
 } catch {
     say("tenderd: \(error.message)\n\(DaemonOptions.usage)")

@@ -23,8 +23,9 @@ enum HomeDirectory {
 
     /// Checks `path` and, for `.readWrite`, creates the home (0700), the
     /// marker and the empty store file (0600) when missing. Throws
-    /// ``TenderError/home(_:)`` naming what is wrong; creates nothing then.
-    static func prepare(_ path: String, access: StoreAccess) throws(TenderError) {
+    /// ``TenderError/home(_:)`` naming what is wrong; creates nothing then. Without `storeFile` (a store kept
+    /// elsewhere: tenderd's PostgreSQL store), the home holds only `keys/`: no store file, no marker.
+    static func prepare(_ path: String, access: StoreAccess, storeFile: Bool = true) throws(TenderError) {
         guard !path.isEmpty else { throw .home("the home path is empty") }
         let store = path + "/" + SQLiteStore.fileName
         let homeExists = try checkOwned(path, what: "the home directory", directory: true)
@@ -40,7 +41,7 @@ enum HomeDirectory {
             guard storeExists else { throw .home("there is no store \(store); a read-only open creates nothing") }
             return
         case let .readWrite(newLedger):
-            if homeExists, !storeExists, !newLedger {
+            if storeFile, homeExists, !storeExists, !newLedger {
                 var evidence: [String] = []
                 if exists(path + "/" + markerName) { evidence.append("the marker \(markerName)") }
                 let keys = keyIDs(home: path)
@@ -77,7 +78,7 @@ enum HomeDirectory {
             if homeExists {
                 guard faccessat(home, ".", W_OK | X_OK, AT_EACCESS) == 0 else { throw .home("the home directory is not writable") }
             }
-            if !storeExists {
+            if storeFile, !storeExists {
                 try createPrivateFile(home, markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
                 try createPrivateFile(home, SQLiteStore.fileName, contents: nil)
             }

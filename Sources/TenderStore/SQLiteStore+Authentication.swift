@@ -17,7 +17,7 @@ extension SQLiteStore: AuthenticationRecords {
         try write { (db) throws(TenderError) in
             switch outcome {
             case .succeeded:
-                try db.statement("DELETE FROM auth_throttle WHERE user = ?", [user]).run()
+                try db.statement("DELETE FROM auth_throttle WHERE \"user\" = ?", [user]).run()
             case .failed:
                 break
             case .notCounted:
@@ -28,8 +28,8 @@ extension SQLiteStore: AuthenticationRecords {
     }
 
     /// The consecutive failures counted for `user` and when the next attempt is allowed.
-    private static func throttleState(_ user: String, _ db: Database) throws(TenderError) -> (Int, Int64) {
-        let row = try db.statement("SELECT failures, next_allowed_ms FROM auth_throttle WHERE user = ?", [user])
+    private static func throttleState(_ user: String, _ db: any StoreDatabase) throws(TenderError) -> (Int, Int64) {
+        let row = try db.statement("SELECT failures, next_allowed_ms FROM auth_throttle WHERE \"user\" = ?", [user])
         guard try row.step() else { return (0, 0) }
         let state = (Int(clamping: max(0, row.int64(0))), row.int64(1))
         _ = try row.step()
@@ -37,12 +37,12 @@ extension SQLiteStore: AuthenticationRecords {
     }
 
     /// Stores `failures`, allowing the next attempt after the throttle's delay for that many.
-    private static func setThrottle(_ user: String, failures: Int, now: Int64, throttle: ThrottlePolicy, _ db: Database) throws(TenderError) {
+    private static func setThrottle(_ user: String, failures: Int, now: Int64, throttle: ThrottlePolicy, _ db: any StoreDatabase) throws(TenderError) {
         let next = now + throttle.delay(afterFailures: min(failures, 1_000_000)) * 1000
         try db.statement(
             """
-            INSERT INTO auth_throttle (user, failures, next_allowed_ms) VALUES (?, ?, ?)
-            ON CONFLICT (user) DO UPDATE SET failures = excluded.failures, next_allowed_ms = excluded.next_allowed_ms
+            INSERT INTO auth_throttle ("user", failures, next_allowed_ms) VALUES (?, ?, ?)
+            ON CONFLICT ("user") DO UPDATE SET failures = excluded.failures, next_allowed_ms = excluded.next_allowed_ms
             """, [user, failures, next]
         ).run()
     }
@@ -88,7 +88,7 @@ extension SQLiteStore: AuthenticationRecords {
     /// engine in testing mode keeps for a payment it lets through is preceded by
     /// a signed ``TestingModeMark`` (one per PAM stack and ledger), which no SQL
     /// edit removes unseen.
-    func storePendingAudit(_ db: Database) throws(TenderError) -> (count: Int, marked: Bool) {
+    func storePendingAudit(_ db: any StoreDatabase) throws(TenderError) -> (count: Int, marked: Bool) {
         let rows = pendingAudit.withLock { $0 }
         var marked = false
         if rows.contains(where: \.testing), let stack = testingMode.withLock({ $0 }), !stack.marked {
@@ -114,7 +114,7 @@ extension SQLiteStore: AuthenticationRecords {
 
     /// Whether the ledger holds a ``TestingModeMark`` for this PAM stack already: the entry the settings row
     /// names, read back and compared (a row pointing anywhere else is ignored and a new mark written).
-    private static func hasTestingMark(_ service: String, _ configDirectory: String?, _ db: Database) throws(TenderError) -> Bool {
+    private static func hasTestingMark(_ service: String, _ configDirectory: String?, _ db: any StoreDatabase) throws(TenderError) -> Bool {
         let setting = try db.statement("SELECT value FROM settings WHERE key = ?", [testingMarkSetting(service, configDirectory)])
         guard try setting.step(), let sequence = setting.text(0).flatMap({ Int64($0) }) else { return false }
         _ = try setting.step()
@@ -133,9 +133,9 @@ extension SQLiteStore: AuthenticationRecords {
         testingMode.withLock { $0 = (service, configDirectory, false) }
     }
 
-    private static func insert(_ row: AuditRow, _ db: Database) throws(TenderError) {
+    private static func insert(_ row: AuditRow, _ db: any StoreDatabase) throws(TenderError) {
         try db.statement(
-            "INSERT INTO audit (at_ms, user, event, intent, detail) VALUES (?, ?, ?, ?, ?)", [row.at, row.user, row.event, row.intent, row.detail]
+            "INSERT INTO audit (at_ms, \"user\", event, intent, detail) VALUES (?, ?, ?, ?, ?)", [row.at, row.user, row.event, row.intent, row.detail]
         ).run()
     }
 
@@ -171,7 +171,7 @@ extension SQLiteStore: AuthenticationRecords {
         if !isReadOnly { queueClosedDenials() }
         if !pendingAudit.withLock({ $0.isEmpty }) { try write(lazy: true) { _ in } }
         return try read(scan: true) { (db) throws(TenderError) in
-            try db.statement("SELECT id, at_ms, user, event, intent, detail FROM audit ORDER BY id").rows {
+            try db.statement("SELECT id, at_ms, \"user\", event, intent, detail FROM audit ORDER BY id").rows {
                 AuditEntry(
                     id: $0.int64(0), atMilliseconds: $0.int64(1), user: $0.text(2) ?? "", event: $0.text(3) ?? "",
                     intent: $0.text(4) ?? "", detail: $0.text(5) ?? "")

@@ -14,7 +14,7 @@ import TenderCore
 extension SQLiteStore {
     /// Signs, inside the caller's transaction, the balances the directory sets
     /// (`set`, in order) and the accounts it removes, as one ledger entry; nothing when both are empty.
-    func anchorBalances(set: [(account: String, balance: Money)], removed: [String], _ db: Database) throws(TenderError) {
+    func anchorBalances(set: [(account: String, balance: Money)], removed: [String], _ db: any StoreDatabase) throws(TenderError) {
         guard !set.isEmpty || !removed.isEmpty else { return }
         try append(type: BalanceAnchors.entryType, db) { position in BalanceAnchors.payload(at: position, set: set, removed: removed) }
         for item in set { try db.statement("UPDATE accounts SET balance_anchor = NULL WHERE id = ?", [item.account]).run() }

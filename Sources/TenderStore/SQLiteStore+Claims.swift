@@ -32,7 +32,6 @@ extension SQLiteStore: HostCallClaims {
             let seen = try read { (db) throws(TenderError) in try state(of: call, db) }
             switch seen {
             case .recorded: return .recorded
-            case .unknown: throw Self.unknown(call.idempotencyKey)
             case .reentered: throw Self.reentered(call.idempotencyKey)
             case let .failed(token, code) where token == waitedFor: return .failed(code)
             case let .inFlight(token):
@@ -44,7 +43,10 @@ extension SQLiteStore: HostCallClaims {
                 }
                 usleep(pause)
                 pause = min(pause * 2, 20_000)
-            case .free, .failed:
+            case .free, .failed, .unknown:
+                // An unknown outcome seen in a snapshot may be a holder that committed its payment and let go of its
+                // claim since (its token is no longer held, the snapshot still shows the claim): take() looks again
+                // under the write lock, where the two agree, and throws unknown only if it still is.
                 if let outcome = try take(call, waitedFor: &waitedFor) { return outcome }
             }
         }
@@ -69,8 +71,10 @@ extension SQLiteStore: HostCallClaims {
                 case .free, .failed:
                     try db.statement(
                         """
-                        INSERT OR REPLACE INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms)
+                        INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms)
                         VALUES (?, ?, ?, 'calling', NULL, ?, ?, ?)
+                        ON CONFLICT (idempotency_key) DO UPDATE SET fingerprint = excluded.fingerprint, body = excluded.body,
+                            state = 'calling', code = NULL, token = excluded.token, owner = excluded.owner, claimed_at_ms = excluded.claimed_at_ms
                         """,
                         [call.idempotencyKey, call.fingerprint, String(decoding: call.body, as: UTF8.self), token, owner, clock.nowMilliseconds()]
                     ).run()
@@ -100,7 +104,7 @@ extension SQLiteStore: HostCallClaims {
     }
 
     /// The key's state: its payment in the ledger (conflict when with other parameters), else its claim.
-    private func state(of call: HostCall, _ db: Database) throws(TenderError) -> ClaimState {
+    private func state(of call: HostCall, _ db: any StoreDatabase) throws(TenderError) -> ClaimState {
         let paid = try db.statement("SELECT fingerprint FROM ledger WHERE idempotency_key = ? AND type = 'payment'", [call.idempotencyKey])
         if try paid.step() {
             let stored = StoredFingerprint(paid, column: 0)
@@ -128,7 +132,7 @@ extension SQLiteStore: HostCallClaims {
     }
 
     /// The claim on `key`, inside the caller's transaction.
-    func storedClaim(_ key: String, _ db: Database) throws(TenderError) -> StoredClaim? {
+    func storedClaim(_ key: String, _ db: any StoreDatabase) throws(TenderError) -> StoredClaim? {
         let row = try db.statement("SELECT fingerprint, body, state, code, token, owner FROM claims WHERE idempotency_key = ?", [key])
         guard try row.step() else { return nil }
         let claim = StoredClaim(

@@ -15,7 +15,7 @@ extension SQLiteStore {
         try read { (db) throws(TenderError) in try Self.contact(id: id, db) }
     }
 
-    private static func contact(id: String, _ db: Database) throws(TenderError) -> Contact? {
+    private static func contact(id: String, _ db: any StoreDatabase) throws(TenderError) -> Contact? {
         let row = try db.statement("SELECT display_name FROM contacts WHERE id = ?", [id])
         guard try row.step(), let name = row.text(0) else { return nil }
         _ = try row.step()
@@ -151,7 +151,7 @@ extension SQLiteStore {
         }
     }
 
-    static func storeBill(_ bill: Bill, _ db: Database) throws(TenderError) {
+    static func storeBill(_ bill: Bill, _ db: any StoreDatabase) throws(TenderError) {
         try db.statement(
             """
             INSERT INTO bills (id, bill_payee_id, document, position)

@@ -69,7 +69,7 @@ extension SQLiteStore {
     }
 
     /// The checkpoint a transaction that grew the ledger past the kept one must leave, signed inside it; nil otherwise.
-    func checkpointToKeep(_ db: Database) throws(TenderError) -> (count: Int64, text: String)? {
+    func checkpointToKeep(_ db: any StoreDatabase) throws(TenderError) -> (count: Int64, text: String)? {
         guard let kept = checkpointFile.withLock({ $0 }) else { return nil }
         let head = try Self.head(db)
         guard head.sequence > kept.count else { return nil }

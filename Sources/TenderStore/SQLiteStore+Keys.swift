@@ -4,7 +4,7 @@ import TenderCore
 extension SQLiteStore {
     /// The signer of the active key, creating the first key on first use (its file is
     /// named as not recorded until the transaction commits, see ``write(lazy:_:)``).
-    func activeSigner(_ db: Database) throws(TenderError) -> any RecordSigner {
+    func activeSigner(_ db: any StoreDatabase) throws(TenderError) -> any RecordSigner {
         let row = try db.statement("SELECT kid FROM signing_keys WHERE active = 1")
         if try row.step(), let kid = row.text(0) {
             _ = try row.step()

@@ -111,7 +111,7 @@ extension SQLiteStore {
 
     /// The outcome of a submission decided without paying (paid before, its
     /// bill paid already, an account missing, funds short), or nil to pay it.
-    private func precheck(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> SubmissionOutcome? {
+    private func precheck(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) -> SubmissionOutcome? {
         if let existing = try payment(idempotencyKey: submission.idempotencyKey, db) {
             guard try existing.fingerprint.matches(submission.fingerprint, crypto: crypto) else { throw Self.conflict }
             return .alreadyPaid(existing.record)
@@ -135,7 +135,7 @@ extension SQLiteStore {
     }
 
     /// Moves the balances and marks the paid bill, inside the batch's transaction.
-    private func apply(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) {
+    private func apply(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) {
         for movement in submission.movements {
             try db.statement("UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = ?", [movement.delta, movement.accountID]).run()
         }
@@ -150,13 +150,13 @@ extension SQLiteStore {
     /// Inserts a payment's row. The fingerprint is kept as its digest and the
     /// effects only in the signed payload (``StoredFingerprint``), so a row
     /// stays near half a page and two share one.
-    private func insert(_ entry: Pending, _ db: Database) throws(TenderError) {
+    private func insert(_ entry: Pending, _ db: any StoreDatabase) throws(TenderError) {
         try insertPayment(entry.submission, sequence: entry.position.sequence, jws: entry.unsigned, seal: entry.seal, hash: entry.hash, db)
     }
 
     /// Inserts a payment's row: `jws` the signed record, or its signing input and a dot with its `seal`.
     private func insertPayment(
-        _ submission: PaymentSubmission, sequence: Int64, jws: String, seal: String?, hash: String, _ db: Database
+        _ submission: PaymentSubmission, sequence: Int64, jws: String, seal: String?, hash: String, _ db: any StoreDatabase
     ) throws(TenderError) {
         try db.statement(
             """
@@ -178,7 +178,7 @@ extension SQLiteStore {
 
     /// Appends one payment signed now, not through a batch (a claim settled by `tender status`), inside the
     /// caller's write transaction: moves its balances, marks its bill and removes its claim when it held one.
-    func appendPayment(_ submission: PaymentSubmission, _ db: Database) throws(TenderError) -> PaymentRecord {
+    func appendPayment(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
         try apply(submission, db)
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
@@ -193,7 +193,7 @@ extension SQLiteStore {
     }
 
     /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).
-    static func head(_ db: Database) throws(TenderError) -> (sequence: Int64, hash: String) {
+    static func head(_ db: any StoreDatabase) throws(TenderError) -> (sequence: Int64, hash: String) {
         let head = try db.statement("SELECT sequence, hash FROM ledger ORDER BY sequence DESC LIMIT 1")
         guard try head.step() else { return (0, LedgerPosition.genesisHash) }
         let result = (head.int64(0), head.text(1) ?? "")
@@ -207,7 +207,7 @@ extension SQLiteStore {
     /// (`subject`) and the status it sets. Returns the entry's sequence, payload and JWS.
     @discardableResult
     func append(
-        type: String, _ db: Database, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
+        type: String, _ db: any StoreDatabase, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
     ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
@@ -257,7 +257,7 @@ extension SQLiteStore {
     }
 
     /// The payment made under `idempotencyKey` and its fingerprint as stored, inside the caller's transaction.
-    private func payment(idempotencyKey: String, _ db: Database) throws(TenderError) -> (fingerprint: StoredFingerprint, record: PaymentRecord)? {
+    private func payment(idempotencyKey: String, _ db: any StoreDatabase) throws(TenderError) -> (fingerprint: StoredFingerprint, record: PaymentRecord)? {
         let row = try db.statement("SELECT fingerprint, jws, sequence, seal FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
         guard try row.step(), let fingerprint = StoredFingerprint(row, column: 0) else { return nil }
         let stored = (jws: row.text(1) ?? "", sequence: row.int64(2), seal: row.text(3))

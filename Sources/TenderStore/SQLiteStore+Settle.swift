@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// payment or no claim (the usual status change then). Throws ``TenderError/wrongState(_:)`` while a
     /// session is asking the host under the key, or for a pending status; ``TenderError/notFound(_:)`` when
     /// the host answered a failure under it (nothing was paid).
-    func settleClaim(_ key: String, to status: PaymentStatus, _ db: Database) throws(TenderError) -> PaymentRecord? {
+    func settleClaim(_ key: String, to status: PaymentStatus, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord? {
         let paid = try db.statement("SELECT 1 FROM ledger WHERE idempotency_key = ? AND type = 'payment'", [key])
         let recorded = try paid.step()
         _ = try recorded ? paid.step() : false
@@ -36,7 +36,7 @@ extension SQLiteStore {
     }
 
     /// Appends the claimed payment, signed now, with the columns and effects its signed `"ledger"` member names.
-    private func recordSettled(_ key: String, _ claim: StoredClaim, _ db: Database) throws(TenderError) -> PaymentRecord {
+    private func recordSettled(_ key: String, _ claim: StoredClaim, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
         let body = Array(claim.body.utf8) + Array(",".utf8) + JSONWriter.members([("settled", .string("status"))])
         let parsed: JSONValue
         do throws(TenderError) { parsed = try JSONParser.parse("{" + claim.body + "}") } catch {

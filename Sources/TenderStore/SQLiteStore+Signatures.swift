@@ -14,7 +14,7 @@ extension SQLiteStore {
     /// Stores, inside the caller's write transaction, the signatures this
     /// store computed since the last one; returns their sequences (to forget
     /// once the transaction commits).
-    func storeComputedSignatures(_ db: Database) throws(TenderError) -> [Int64] {
+    func storeComputedSignatures(_ db: any StoreDatabase) throws(TenderError) -> [Int64] {
         let computed = computedSignatures.withLock { $0 }
         guard !computed.isEmpty else { return [] }
         for (sequence, jws) in computed {
@@ -30,7 +30,7 @@ extension SQLiteStore {
     /// whose seal does not check, or whose key is gone, is left as it is:
     /// verify names it. Returns the sequences signed.
     @discardableResult
-    func signUnsignedRecords(_ db: Database, noting: Bool) throws(TenderError) -> [Int64] {
+    func signUnsignedRecords(_ db: any StoreDatabase, noting: Bool) throws(TenderError) -> [Int64] {
         let rows = try db.statement("SELECT sequence, jws, seal FROM ledger WHERE seal IS NOT NULL ORDER BY sequence").rows {
             (sequence: $0.int64(0), jws: $0.text(1) ?? "", seal: $0.text(2) ?? "")
         }
@@ -39,7 +39,7 @@ extension SQLiteStore {
             guard let jws = try? signUnsigned(row.jws, seal: row.seal, sequence: row.sequence) else { continue }
             try db.statement("UPDATE ledger SET jws = ?, seal = NULL WHERE sequence = ?", [jws, row.sequence]).run()
             if noting {
-                try db.statement("INSERT OR IGNORE INTO resigned (sequence, at_ms) VALUES (?, ?)", [row.sequence, clock.nowMilliseconds()]).run()
+                try db.statement("INSERT INTO resigned (sequence, at_ms) VALUES (?, ?) ON CONFLICT (sequence) DO NOTHING", [row.sequence, clock.nowMilliseconds()]).run()
             }
             signed.append(row.sequence)
         }

@@ -59,7 +59,7 @@ extension SQLiteStore {
         }
     }
 
-    private func storedPayment(_ key: String, _ db: Database) throws(TenderError) -> StoredPayment {
+    private func storedPayment(_ key: String, _ db: any StoreDatabase) throws(TenderError) -> StoredPayment {
         let row = try db.statement("SELECT sequence, jws, effects, seal FROM ledger WHERE idempotency_key = ? AND type = 'payment'", [key])
         guard try row.step(), let jws = row.text(1) else { throw .notFound("no payment was made with the idempotency key \(key)") }
         let sequence = row.int64(0)
@@ -83,7 +83,7 @@ extension SQLiteStore {
 
     /// The newest status entry of the payment at `sequence`, with the status it set.
     private func latestStatusEntry(
-        of sequence: Int64, _ key: String, _ db: Database
+        of sequence: Int64, _ key: String, _ db: any StoreDatabase
     ) throws(TenderError) -> (status: PaymentStatus, record: PaymentRecord)? {
         let row = try db.statement("SELECT sequence, jws, status FROM ledger WHERE subject = ? ORDER BY sequence DESC LIMIT 1", [sequence])
         guard try row.step(), let jws = row.text(1) else { return nil }
@@ -98,7 +98,7 @@ extension SQLiteStore {
     /// Moves the balances and sets the bill a status change calls for; an
     /// account that no longer exists or no longer holds what it gives back refuses the change.
     private func apply(
-        _ consequences: (movements: [BalanceMovement], bill: PaymentEffects.BillChange?), _ db: Database
+        _ consequences: (movements: [BalanceMovement], bill: PaymentEffects.BillChange?), _ db: any StoreDatabase
     ) throws(TenderError) {
         for movement in consequences.movements {
             let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [movement.accountID])

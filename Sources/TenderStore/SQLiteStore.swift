@@ -15,8 +15,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// The store's file name inside the home.
     public static let fileName = "tender.sqlite3"
 
-    let reader: PthreadLocked<Database>
-    let writer: PthreadLocked<Database>
+    let reader: PthreadLocked<any StoreDatabase>
+    let writer: PthreadLocked<any StoreDatabase>
     let keys: any KeyStore
     let crypto: any LedgerCrypto
     /// Where record, key, audit and throttle times come from.
@@ -43,6 +43,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// recorded name once it commits (``HomeDirectory/promoteKeys(home:recorded:)``).
     let createdKeys = PthreadLocked<[String]>([])
 
+    /// Where the store is, for messages: `HOME/tender.sqlite3`, or what the engine's connections say.
+    let storeName: String
+
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
 
@@ -54,15 +57,14 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// fresh one, or by one signed by another key) unless `access` asks for a new
     /// ledger, which then retires those key files when the store records no key yet;
     /// throws ``TenderError/store(_:)`` when SQLite fails. Times are read from `clock`.
-    public init(
+    public convenience init(
         home: String, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess = .readWrite(newLedger: false),
         clock: any TenderClock = SystemClock()
     ) throws(TenderError) {
-        self.clock = clock
-        self.home = home
         let path = home + "/" + SQLiteStore.fileName
-        isReadOnly = access == .readOnly
-        if isReadOnly {
+        let writer: any StoreDatabase
+        let reader: any StoreDatabase
+        if access == .readOnly {
             // A read-only open changes nothing in the home, not even SQLite's -shm index (which a plain
             // read-only WAL connection rewrites). A store with no -wal (checkpointed, no writer open) is read
             // as immutable; with a -wal and its -shm it reads through the WAL with the -shm opened read-only,
@@ -79,19 +81,37 @@ public final class SQLiteStore: Directory, PaymentLedger {
             let immutable = !(hasWAL && hasSHM)
             let reading = try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable)
             try Schema.knownVersion(reading)
-            writer = PthreadLocked(reading)
-            reader = PthreadLocked(try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable))
+            writer = reading
+            reader = try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable)
         } else {
             let writing = try Database(path: path)
             try Schema.migrate(writing)
-            writer = PthreadLocked(writing)
-            reader = PthreadLocked(try Database(path: path))
+            writer = writing
+            reader = try Database(path: path)
         }
+        try self.init(home: home, writer: writer, reader: reader, keys: keys, crypto: crypto, access: access, clock: clock)
+    }
+
+    /// Opens the store on two connections already open and migrated (`writer` also reads while no thread writes;
+    /// `reader` serves the scans), of SQLite or of another engine (tenderd's PostgreSQL store, module TenderPostgres).
+    /// Key files stay in `home`/keys; continuity is checked as for SQLite, unless `continuity` is false (a store
+    /// being filled from another: tenderd's migration, which records the home's keys). `storeName` names the store in
+    /// messages (default `home`/tender.sqlite3). Throws what the first reads throw.
+    package init(
+        home: String, writer: any StoreDatabase, reader: any StoreDatabase, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess,
+        clock: any TenderClock, continuity: Bool = true, storeName: String? = nil
+    ) throws(TenderError) {
+        self.clock = clock
+        self.home = home
+        self.storeName = storeName ?? home + "/" + SQLiteStore.fileName
+        isReadOnly = access == .readOnly
+        self.writer = PthreadLocked(writer)
+        self.reader = PthreadLocked(reader)
         self.keys = keys
         self.crypto = crypto
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
         if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys()) }
-        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else { try checkContinuity(home: home) }
+        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else if continuity { try checkContinuity(home: home) }
         if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
     }
 
@@ -110,6 +130,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
         try HomeDirectory.prepare(home, access: access)
     }
 
+    /// Checks and creates `home` (0700) as ``prepareHome(_:access:)`` does for writing, for a store kept
+    /// elsewhere (tenderd's PostgreSQL store): the home holds the signing keys only, no store file.
+    package static func prepareKeyHome(_ home: String) throws(TenderError) {
+        try HomeDirectory.prepare(home, access: .readWrite(newLedger: false), storeFile: false)
+    }
+
     /// HOME/keys holds a key the store never recorded: the store was replaced (by an empty one, or by a
     /// whole store signed by another key), whatever its ledger holds. Checked on every open, read-only too.
     private func checkContinuity(home: String) throws(TenderError) {
@@ -121,7 +147,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
             let entries = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             let what = entries == 0 ? "is empty" : "holds \(entries) record(s)"
             throw .home(
-                "the ledger in \(home)/\(SQLiteStore.fileName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
+                "the ledger in \(storeName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
                     + "(\(unknown[0]).pem): the store was replaced; restore it, or start a new ledger explicitly with `tender init --force`")
         }
     }
@@ -146,8 +172,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// page it had cached (the writer changed the file); the writer's cache
     /// holds them already. A `scan` (a whole table: listings, verify) always
     /// reads on the reading connection, so it never holds up a payment.
-    func read<T: Sendable>(scan: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
-        let transaction = { (db: inout Database) throws(TenderError) -> T in
+    package func read<T: Sendable>(scan: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+        let transaction = { (db: inout any StoreDatabase) throws(TenderError) -> T in
             try db.readTransaction { () throws(TenderError) -> T in try body(db) }
         }
         if !scan, let result = try writer.withLockIfAvailable(transaction) { return result }
@@ -159,8 +185,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// commit does not wait for the disk (``Database/lazyWriteTransaction(_:)``);
     /// the next durable commit flushes it. A durable commit that grew the
     /// ledger replaces the kept checkpoint, if any (``keepCheckpoint(at:home:)``), after the lock is released.
-    func write<T: Sendable>(lazy: Bool = false, _ body: (Database) throws(TenderError) -> T) throws(TenderError) -> T {
-        let (result, checkpoint) = try writer.withLock { (db: inout Database) throws(TenderError) -> (T, (count: Int64, text: String)?) in
+    package func write<T: Sendable>(lazy: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+        let (result, checkpoint) = try writer.withLock { (db: inout any StoreDatabase) throws(TenderError) -> (T, (count: Int64, text: String)?) in
             var stored: [Int64] = []
             var audited = (count: 0, marked: false)
             var checkpoint: (count: Int64, text: String)?

@@ -11,7 +11,7 @@ enum StoredFingerprint: Equatable, Sendable {
     case digest([UInt8])
 
     /// The fingerprint in `column` of the current row of `row`, or nil when NULL.
-    init?(_ row: Statement, column: Int32) {
+    init?(_ row: any StoreStatement, column: Int32) {
         if row.isBlob(column) {
             self = .digest(row.blob(column))
         } else if let text = row.text(column) {

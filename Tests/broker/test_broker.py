@@ -33,6 +33,8 @@ CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "broker_client
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
 SERVICE = "tender-broker-test"
 TIMEOUT = 3  # tenderd --timeout: how long a client may take to send a message
+# TENDER_TEST_POSTGRES=1 (make test-postgres): the module's tenderd keeps its stores in a throwaway PostgreSQL cluster.
+POSTGRES = os.environ.get("TENDER_TEST_POSTGRES") == "1"
 
 
 pytestmark = [
@@ -86,7 +88,7 @@ class Daemon:
 @pytest.fixture(scope="module")
 def world():
     tag = secrets.token_hex(3)
-    names = {role: f"tbk{role}{tag}" for role in ("d", "a", "b")}
+    names = {role: f"tbk{role}{tag}" for role in ("d", "a", "b") + (("p",) if POSTGRES else ())}
     base = tempfile.mkdtemp(prefix="tender-broker-", dir="/tmp")
     try:
         for name in names.values():
@@ -108,7 +110,7 @@ def world():
             os.chmod(os.path.join(pam, name), 0o640)
             os.chown(os.path.join(pam, name), 0, daemon_user.pw_gid)
         with open(os.path.join(base, "policy.json"), "w") as f:
-            json.dump({"testing": True, "authentication": {
+            json.dump({"testing": True, **({"store": postgres_store(base, names)} if POSTGRES else {}), "authentication": {
                 "service": SERVICE, "pamConfigDirectory": pam,
                 "throttle": {"freeAttempts": 5, "baseDelaySeconds": 1, "maxDelaySeconds": 60}}}, f)
         for directory, mode in (("state", 0o700), ("run", 0o755)):
@@ -122,9 +124,25 @@ def world():
         if daemon.serving():
             daemon.kill(signal.SIGTERM)
     finally:
+        if POSTGRES and "cluster" in CLUSTERS:
+            CLUSTERS.pop("cluster").stop("immediate")
         for name in names.values():
             subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
         shutil.rmtree(base, ignore_errors=True)
+
+
+CLUSTERS = {}
+
+
+def postgres_store(base, names):
+    """A throwaway cluster run by names["p"], with a database the daemon's role (names["d"], peer) owns: its URI."""
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "postgres"))
+    from pg_cluster import Cluster  # noqa: E402  (only with TENDER_TEST_POSTGRES=1)
+    cluster = CLUSTERS["cluster"] = Cluster(base, names["p"])
+    for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE DATABASE tender OWNER "{names["d"]}"'):
+        done = cluster.sql(names["p"], statement, database="postgres")
+        assert done.returncode == 0, done.stderr
+    return cluster.uri()
 
 
 def as_user(user, argv, timeout=120, **kwargs):
@@ -176,7 +194,8 @@ def test_a_policy_of_the_clients_own_cannot_turn_authentication_off(world, alice
 def test_the_client_cannot_read_its_key_or_ledger(world, alice):
     state = os.path.join(world["daemon"].state, str(pwd.getpwnam(alice).pw_uid))
     files = [os.path.join(top, name) for top, _, names in os.walk(state) for name in names]
-    assert any(name.endswith(".pem") for name in files) and any(name.endswith(".sqlite3") for name in files)
+    # On PostgreSQL (TENDER_TEST_POSTGRES=1) the state directory keeps the key only; the store is the database's.
+    assert any(name.endswith(".pem") for name in files) and any(name.endswith(".sqlite3") for name in files) != POSTGRES
     for path in files + [state, world["daemon"].state]:
         done = as_user(alice, ["cat" if os.path.isfile(path) else "ls", path])
         assert done.returncode != 0 and "Permission denied" in done.stderr, path

@@ -5,7 +5,7 @@ import TenderCore
 /// One SQLite connection (sqlite3*), closed when released. WAL journal,
 /// synchronous=FULL, foreign keys on, and a busy timeout so several
 /// processes can share the file. Not thread-safe: its owner serializes use.
-final class Database {
+final class Database: StoreDatabase {
     /// How long a writer waits for another process's lock before giving up.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
@@ -67,7 +67,7 @@ final class Database {
     }
 
     /// A prepared statement for `sql`, reused across calls, with `arguments` bound.
-    func statement(_ sql: String, _ arguments: [Any?] = []) throws(TenderError) -> Statement {
+    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> Statement {
         if let cached = cache[sql] { return try cached.bind(arguments) }
         let statement = try Statement(db: handle, sql: sql)
         cache[sql] = statement

@@ -4,7 +4,7 @@ import TenderCore
 
 /// A prepared statement (sqlite3_stmt), finalized when released.
 /// Belongs to its ``Database`` and to one thread at a time.
-final class Statement {
+final class Statement: StoreStatement {
     private let handle: OpaquePointer
     private let db: OpaquePointer
 
@@ -70,7 +70,7 @@ final class Statement {
     }
 
     /// Every row, read by `row`.
-    func rows<T>(_ row: (Statement) throws(TenderError) -> T) throws(TenderError) -> [T] {
+    func rows<T>(_ row: (any StoreStatement) throws(TenderError) -> T) throws(TenderError) -> [T] {
         var out: [T] = []
         while try step() { out.append(try row(self)) }
         return out

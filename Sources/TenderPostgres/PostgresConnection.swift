@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CLibPQ
+import TenderCore
+import TenderStore
+
+/// One libpq connection (PGconn*) of a ``PostgresPool``, closed when released: the search path is the
+/// deployment's schema `tender`; the person is set per transaction (``PostgresDatabase``). Keeps the
+/// statements it prepared. A connection that broke is opened again before its next transaction.
+/// Not thread-safe: one transaction at a time uses it (the pool lends it to one).
+final class PostgresConnection {
+    /// How long a writer waits for another's lock on the same person before giving up (`storeBusy`), as SQLite's busy timeout.
+    static let lockTimeout = "10s"
+
+    private let location: PostgresLocation
+    private(set) var handle: OpaquePointer
+    /// Prepared statements by the store's SQL text: their server-side names.
+    private var prepared: [String: String] = [:]
+    /// Rows changed by the last statement run.
+    var changes = 0
+    /// A call failed without the server answering: the connection is opened again before the next transaction
+    /// (libpq may still call a connection whose socket the server closed "OK").
+    var needsReset = false
+
+    /// Connects to `location`; throws ``TenderError/storeBusy(_:)`` when the server cannot be reached and
+    /// ``TenderError/store(_:)`` when it refuses, or when the role would see every person's rows (a superuser,
+    /// or a role with BYPASSRLS, which row-level security does not hold).
+    init(location: PostgresLocation) throws(TenderError) {
+        self.location = location
+        guard let connection = location.connect() else { throw .store("PostgreSQL connect: out of memory") }
+        handle = connection
+        // Every property is set: from here deinit closes the connection when init throws.
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw .storeBusy("PostgreSQL connect to \(location.redacted): \(String(cString: PQerrorMessage(connection)).oneLine); "
+                + "the database cannot be reached")
+        }
+        try setUp()
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The session's settings, and the refusal of a role that row-level security does not hold.
+    private func setUp() throws(TenderError) {
+        let role = try statement("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user", [])
+        guard try role.step() else { throw .store("PostgreSQL: the connection's role is not in pg_roles") }
+        guard role.text(0) == "f" else {
+            throw .store(
+                "PostgreSQL: tenderd connects as a superuser or a role with BYPASSRLS, which would see every person's rows; "
+                    + "connect as a role of its own (docs/scale.md)")
+        }
+        try statement(
+            "SELECT set_config('search_path', 'tender', false), set_config('lock_timeout', ?, false), "
+                + "set_config('client_min_messages', 'warning', false)",
+            [Self.lockTimeout]
+        ).run()
+    }
+
+    /// Opens the connection again when it broke (a server restart, a failover, a network cut); throws
+    /// ``TenderError/storeBusy(_:)`` while the server cannot be reached.
+    func reconnectIfBroken() throws(TenderError) {
+        guard needsReset || PQstatus(handle) != CONNECTION_OK else { return }
+        PQreset(handle)
+        prepared.removeAll()
+        needsReset = PQstatus(handle) != CONNECTION_OK
+        guard !needsReset else {
+            throw .storeBusy("PostgreSQL: the database cannot be reached (\(String(cString: PQerrorMessage(handle)).oneLine))")
+        }
+        try setUp()
+    }
+
+    /// Runs SQL without arguments, ignoring rows.
+    func execute(_ sql: String) throws(TenderError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw PostgresError.error(result, handle, during: "execute") }
+    }
+
+    /// The statement for the store's `sql`, prepared once on this connection, with `arguments` bound.
+    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> PostgresStatement {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "t\(prepared.count + 1)"
+            let translated = Self.translate(sql)
+            let result = PQprepare(handle, name, translated.text, Int32(translated.parameters), nil)
+            defer { PQclear(result) }
+            guard let result, PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.error(result, handle, during: "prepare") }
+            prepared[sql] = name
+        }
+        return try PostgresStatement(connection: handle, name: name, arguments: arguments) { [unowned self] in self.changes = $0 }
+    }
+
+    /// The store's SQL in PostgreSQL's terms: `?` placeholders become `$1`, `$2`... (outside quotes), and an
+    /// ON CONFLICT target names the person first (`ON CONFLICT (uid, key)`: every unique key starts with uid).
+    static func translate(_ sql: String) -> (text: String, parameters: Int) {
+        var out = ""
+        var count = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                out.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+            } else if character == "?" {
+                count += 1
+                out += "$\(count)"
+            } else {
+                out.append(character)
+            }
+        }
+        return (out.replacing("ON CONFLICT (", with: "ON CONFLICT (uid, "), count)
+    }
+
+    /// Ends a failed transaction; a ROLLBACK the server does not answer means the connection is gone
+    /// (the server rolls back by itself), so it is opened again before the next transaction.
+    func rollBack() {
+        let result = PQexec(handle, "ROLLBACK")
+        defer { PQclear(result) }
+        if result.map({ PQresultStatus($0) }) != PGRES_COMMAND_OK { needsReset = true }
+    }
+}

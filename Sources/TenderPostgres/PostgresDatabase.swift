@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CLibPQ
+import TenderCore
+import TenderStore
+
+/// One person's view of the database, for their store: each transaction borrows a connection of the
+/// daemon's ``PostgresPool``, names the person in it (`tender.uid`, for that transaction only), so
+/// row-level security (``PostgresSchema``) shows it that person's rows only, and gives it back at its end.
+/// Write transactions first take a transaction-scoped advisory lock on the person, so the hash chain stays
+/// one line across every tenderd on the database. Not thread-safe: its owner serializes use.
+final class PostgresDatabase: StoreDatabase {
+    private let pool: PostgresPool
+    private let uid: UInt32
+    /// The connection of the transaction running, if any.
+    private var current: PostgresConnection?
+    /// Rows changed by the last statement run.
+    private(set) var changes = 0
+
+    /// The person `uid`'s view through `pool`; connects nothing yet.
+    init(pool: PostgresPool, uid: UInt32) {
+        self.pool = pool
+        self.uid = uid
+    }
+
+    /// The running transaction's connection; the store runs every statement in one.
+    private func connection() throws(TenderError) -> PostgresConnection {
+        guard let current else { throw .internal("a PostgreSQL statement outside a transaction") }
+        return current
+    }
+
+    func execute(_ sql: String) throws(TenderError) {
+        try connection().execute(sql)
+    }
+
+    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> PostgresStatement {
+        let connection = try connection()
+        return try connection.statement(sql, arguments)
+    }
+
+    /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
+    static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
+
+    func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), body)
+    }
+
+    func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), lazy: true, body)
+    }
+
+    func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", lock: nil, body)
+    }
+
+    /// Runs `body` between `begin` and COMMIT on a borrowed connection naming the person, first taking the
+    /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the
+    /// connection dies). A COMMIT whose answer is lost leaves the outcome unknown: the error says so
+    /// (``TenderError/outcomeUnknown(_:)``), and the same idempotency key finds the payment if it was kept.
+    func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
+        let connection = try pool.borrow()
+        current = connection
+        defer {
+            changes = connection.changes
+            current = nil
+            pool.giveBack(connection)
+        }
+        try connection.reconnectIfBroken()
+        // One round trip opens the transaction: BEGIN, the person for this transaction only (after it the connection
+        // reads nobody's rows), the lazy commit, the person's lock. Only integers of tenderd's own are in the text.
+        var opening = begin + "; SELECT set_config('tender.uid', '\(uid)', true)"
+        if lazy { opening += "; SET LOCAL synchronous_commit TO OFF" }
+        if let lock { opening += "; SELECT pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+        // A connection idle through a server restart or failover fails at its first call, which changed nothing:
+        // it is opened again and the opening sent once more.
+        do throws(TenderError) { try connection.execute(opening) } catch {
+            connection.rollBack()
+            guard connection.needsReset else { throw error }
+            do throws(TenderError) {
+                try connection.reconnectIfBroken()
+                try connection.execute(opening)
+            } catch {
+                connection.rollBack()
+                throw error
+            }
+        }
+        let result: T
+        do throws(TenderError) { result = try body() } catch {
+            connection.rollBack()
+            throw error
+        }
+        let committed = PQexec(connection.handle, "COMMIT")
+        defer { PQclear(committed) }
+        guard let committed, PQresultStatus(committed) == PGRES_COMMAND_OK else {
+            let answered = committed.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) } != nil
+            let error = PostgresError.error(committed, connection.handle, during: "commit")
+            if answered {
+                connection.rollBack()
+                throw error
+            }
+            connection.needsReset = true
+            throw .outcomeUnknown(
+                "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
+                    + "(a payment asked again with the same idempotency key finds it if it was): \(error.message)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CLibPQ
+internal import Glibc
+import TenderCore
+
+/// Where tenderd's PostgreSQL store is: a `postgresql://` (or `postgres://`) connection URI, checked by libpq's
+/// own parser. It may not hold a password: tenderd's command line is readable by every local user
+/// (`/proc/PID/cmdline`) and its policy file by many; the password goes where libpq reads it with its own
+/// checks (a passfile of mode 0600, `PGPASSFILE`), or the server authenticates the daemon's user (peer) or
+/// a client certificate. Thread-safe (immutable).
+public struct PostgresLocation: Sendable, Equatable {
+    /// The URI as given.
+    let uri: String
+    /// The URI without what follows the host part's credentials: safe to print in errors and logs.
+    public let redacted: String
+
+    /// Checks `uri`; throws ``TenderError/invalidArgument(_:)`` naming what is wrong (never echoing a password).
+    public init(_ uri: String) throws(TenderError) {
+        guard uri.hasPrefix("postgresql://") || uri.hasPrefix("postgres://") else {
+            throw .invalidArgument("the store must be a postgresql:// URI")
+        }
+        guard uri.utf8.count <= 4096, !uri.utf8.contains(0) else { throw .invalidArgument("the store URI is too long or holds a NUL") }
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(uri, &message) else {
+            let detail = message.map { String(cString: $0) } ?? "out of memory"
+            PQfreemem(message)
+            // libpq's message quotes no password: it names the part of the URI it could not read.
+            throw .invalidArgument("the store URI cannot be read: \(detail.trimmingTrailingNewlines)")
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val, value.pointee != 0 {
+                throw .invalidArgument(
+                    "the store URI holds a password, which every local user could read on tenderd's command line or in its policy file; "
+                        + "keep it in a passfile of mode 0600 (PGPASSFILE, or passfile= in the URI) or use peer authentication (docs/scale.md)")
+            }
+            option += 1
+        }
+        self.uri = uri
+        redacted = Self.redact(uri)
+    }
+
+    /// `uri` with any `user:secret@` credentials and the query string left out.
+    static func redact(_ uri: String) -> String {
+        guard let scheme = uri.firstRange(of: "://") else { return "postgresql://…" }
+        var rest = uri[scheme.upperBound...]
+        if let at = rest.firstIndex(of: "@"), !rest[..<at].contains("/") { rest = rest[rest.index(after: at)...] }
+        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+        return String(uri[..<scheme.upperBound]) + rest
+    }
+
+    /// A new connection (nil only when libpq is out of memory): the URI, with a 10 s connect timeout unless it gives one.
+    func connect() -> OpaquePointer? {
+        let keywords = ["connect_timeout", "dbname"]
+        let values = ["10", uri]
+        return withCStrings(keywords) { keys in
+            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+    }
+}
+
+/// Runs `body` with `strings` as a NULL-terminated array of C strings.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+    defer { for pointer in pointers { free(pointer) } }
+    let constant = pointers.map { $0.map { UnsafePointer($0) } }
+    return constant.withUnsafeBufferPointer { body($0.baseAddress) }
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+import TenderStore
+
+/// Moves one person's SQLite store (a home, or tenderd's `STATE/UID/`) into the PostgreSQL store, row for row:
+/// the same records and JWS, the same keys (their files stay in the home, which tenderd's `--state` keeps), the
+/// directory, audit, throttle and the rest. Verified before (the SQLite ledger) and after (the PostgreSQL one,
+/// which must have the same length and head hash). One transaction: a failure leaves the database as it was.
+public enum PostgresMigration {
+    /// Every table the store keeps and the columns copied (the `uid` is the person's, set by the connection).
+    /// `signing_keys` is copied in the order SQLite recorded the keys (its rowid), which PostgreSQL numbers again.
+    static let tables: [(name: String, columns: [String], order: String)] = [
+        ("contacts", ["id", "display_name", "position"], "id"),
+        ("handles", ["contact_id", "id", "label", "kind", "value", "position"], "contact_id, id"),
+        (
+            "accounts",
+            ["id", "nickname", "kind", "currency", "balance_minor", "is_default", "position", "organization", "points", "miles", "balance_anchor"],
+            "id"
+        ),
+        (
+            "ledger",
+            [
+                "sequence", "type", "jws", "hash", "idempotency_key", "fingerprint", "account_id", "payee_contact_id", "payee_handle_id",
+                "currency", "amount_minor", "effects", "subject", "status", "seal",
+            ],
+            "sequence"
+        ),
+        ("signing_keys", ["kid", "public_key", "created_at_ms", "active"], "rowid"),
+        ("auth_throttle", ["\"user\"", "failures", "next_allowed_ms"], "\"user\""),
+        ("known_devices", ["device", "first_seen_ms"], "device"),
+        // Without its id: PostgreSQL numbers the rows again, in the same order (ids are shared by every person).
+        ("audit", ["at_ms", "\"user\"", "event", "intent", "detail"], "id"),
+        ("bill_payees", ["id", "organization", "nickname", "account_number", "position"], "id"),
+        ("bills", ["id", "bill_payee_id", "document", "position"], "id"),
+        ("vocabulary", ["kind", "document"], "kind"),
+        ("settings", ["key", "value"], "key"),
+        ("shortcuts", ["phrase_key", "document", "position"], "phrase_key"),
+        ("resigned", ["sequence", "at_ms"], "sequence"),
+        ("paid_parties", ["party", "first_sequence"], "party"),
+        ("claims", ["idempotency_key", "fingerprint", "body", "state", "code", "token", "owner", "claimed_at_ms"], "idempotency_key"),
+    ]
+
+    /// One copied value: NULL, text (integers too: PostgreSQL reads them as the column's type), or bytes.
+    enum Value: Sendable {
+        case null
+        case text(String)
+        case bytes([UInt8])
+
+        /// The value as a statement argument.
+        var argument: Any? {
+            switch self {
+            case .null: return nil
+            case let .text(text): return text
+            case let .bytes(bytes): return bytes
+            }
+        }
+    }
+
+    /// What a migration moved and found.
+    public struct Result: Sendable {
+        /// Rows copied, by table.
+        public let rows: [(table: String, count: Int)]
+        /// The ledger's report, verified in SQLite before and in PostgreSQL after (the same length and head).
+        public let report: LedgerVerifier.Report
+    }
+
+    /// Copies `source` (open for writing, so records committed without their stored signature are signed first)
+    /// into `target`, the same person's PostgreSQL store, which must hold no ledger yet. Throws
+    /// ``TenderError/ledgerTampered(_:)`` when the source does not verify, ``TenderError/invalidArgument(_:)`` when
+    /// the target already holds a ledger or the source keeps rows older than schema 7 (a fingerprint as text),
+    /// ``TenderError/store(_:)`` when a copy fails (nothing is kept) or the copy does not verify the same.
+    public static func migrate(from source: SQLiteStore, to target: SQLiteStore) throws(TenderError) -> Result {
+        let before = try source.verify(checkpoint: nil, trustedKeys: nil)
+        let rows = try source.read(scan: true) { (db) throws(TenderError) -> [(String, [[Value]])] in
+            var all: [(String, [[Value]])] = []
+            for table in tables {
+                let columns = table.columns
+                let copied = try db.statement("SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.order)").rows {
+                    (row) throws(TenderError) -> [Value] in
+                    var values: [Value] = []
+                    for (index, name) in columns.enumerated() {
+                        let column = Int32(index)
+                        if row.isNull(column) {
+                            values.append(.null)
+                        } else if row.isBlob(column) {
+                            values.append(.bytes(row.blob(column)))
+                        } else if name == "fingerprint" && table.name == "ledger" {
+                            throw .invalidArgument(
+                                "the store keeps ledger rows written before schema 7 (a fingerprint as text), which PostgreSQL keeps as "
+                                    + "a digest only: they are not migrated")
+                        } else {
+                            values.append(row.text(column).map { .text($0) } ?? .null)
+                        }
+                    }
+                    return values
+                }
+                all.append((table.name, copied))
+            }
+            return all
+        }
+        let copy = rows
+        try target.write { (db) throws(TenderError) in
+            let held = try db.statement("SELECT count(*) FROM ledger")
+            guard try held.step(), held.int64(0) == 0 else {
+                throw .invalidArgument("this person's PostgreSQL store already holds a ledger: nothing was migrated")
+            }
+            // The target's open may have recorded a key of its own (an empty store makes one): the source's replace it.
+            for table in tables.reversed() { try db.statement("DELETE FROM \(table.name)").run() }
+            for (name, values) in copy {
+                guard let table = tables.first(where: { $0.name == name }) else { continue }
+                let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+                let sql = "INSERT INTO \(name) (\(table.columns.joined(separator: ", "))) VALUES (\(placeholders))"
+                for row in values { try db.statement(sql, row.map(\.argument)).run() }
+            }
+        }
+        let after = try target.verify(checkpoint: nil, trustedKeys: nil)
+        guard after.count == before.count, after.headHash == before.headHash, after.keyIDs == before.keyIDs else {
+            throw .store(
+                "the migrated ledger verifies as \(after.count) records with head \(after.headHash), not \(before.count) with head \(before.headHash)")
+        }
+        return Result(rows: rows.map { ($0.0, $0.1.count) }, report: after)
+    }
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CLibPQ
+import TenderCore
+import TenderStore
+
+/// A prepared statement of a ``PostgresDatabase`` with its arguments bound, run at the first ``step()``
+/// (libpq returns the whole result at once; its rows are then read one at a time). Text arguments go as
+/// text, [UInt8] as binary bytea; results come back as text. Belongs to its connection and one thread.
+final class PostgresStatement: StoreStatement {
+    private let connection: OpaquePointer
+    private let name: String
+    private var values: [[UInt8]?] = []
+    private var binary: [Bool] = []
+    private var result: OpaquePointer?
+    private var row = -1
+    private let changed: (Int) -> Void
+
+    /// Binds `arguments` (String, Int64, Int, Bool, [UInt8] or nil) to the statement prepared as `name`.
+    /// Throws ``TenderError/invalidArgument(_:)`` for text holding a NUL character, which PostgreSQL cannot keep
+    /// (and which libpq would otherwise cut short), and ``TenderError/internal(_:)`` for another type.
+    init(connection: OpaquePointer, name: String, arguments: [Any?], changed: @escaping (Int) -> Void) throws(TenderError) {
+        self.connection = connection
+        self.name = name
+        self.changed = changed
+        for argument in arguments {
+            switch argument {
+            case nil: values.append(nil); binary.append(false)
+            case let text as String:
+                guard !text.utf8.contains(0) else { throw .invalidArgument("text holding a NUL character cannot be stored") }
+                values.append(Array(text.utf8) + [0]); binary.append(false)
+            case let number as Int64: values.append(Array(String(number).utf8) + [0]); binary.append(false)
+            case let number as Int: values.append(Array(String(number).utf8) + [0]); binary.append(false)
+            case let flag as Bool: values.append(Array((flag ? "1" : "0").utf8) + [0]); binary.append(false)
+            case let bytes as [UInt8]: values.append(bytes); binary.append(true)
+            default: throw .internal("unsupported PostgreSQL binding")
+            }
+        }
+    }
+
+    deinit { PQclear(result) }
+
+    private func execute() throws(TenderError) {
+        let count = values.count
+        var lengths = [Int32](repeating: 0, count: count)
+        var formats = [Int32](repeating: 0, count: count)
+        for index in 0..<count {
+            lengths[index] = Int32(values[index]?.count ?? 0)
+            formats[index] = binary[index] ? 1 : 0
+        }
+        // Each argument's bytes stay alive (and in place) while libpq reads them.
+        let pointers: [UnsafeMutablePointer<UInt8>?] = values.map { value in
+            value.map { bytes in
+                let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+                pointer.initialize(from: bytes, count: bytes.count)
+                return pointer
+            }
+        }
+        defer { for pointer in pointers { pointer?.deallocate() } }
+        let cPointers: [UnsafePointer<CChar>?] = pointers.map { $0.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } }
+        let executed = cPointers.withUnsafeBufferPointer { values in
+            PQexecPrepared(connection, name, Int32(count), values.baseAddress, lengths, formats, 0)
+        }
+        let status = executed.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
+            let error = PostgresError.error(executed, connection, during: "step")
+            PQclear(executed)
+            throw error
+        }
+        result = executed
+        let tuples = executed.flatMap { PQcmdTuples($0) }.map { String(cString: $0) } ?? ""
+        changed(Int(tuples) ?? 0)
+    }
+
+    func step() throws(TenderError) -> Bool {
+        if result == nil { try execute() }
+        guard let result else { return false }
+        row += 1
+        return row < Int(PQntuples(result))
+    }
+
+    func run() throws(TenderError) {
+        while try step() {}
+    }
+
+    func rows<T>(_ read: (any StoreStatement) throws(TenderError) -> T) throws(TenderError) -> [T] {
+        var out: [T] = []
+        while try step() { out.append(try read(self)) }
+        return out
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        guard let result, row >= 0, row < Int(PQntuples(result)), column < PQnfields(result) else { return true }
+        return PQgetisnull(result, Int32(row), column) != 0
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard !isNull(column), let result, let value = PQgetvalue(result, Int32(row), column) else { return nil }
+        return String(cString: value)
+    }
+
+    func int64(_ column: Int32) -> Int64 { text(column).flatMap { Int64($0) } ?? 0 }
+
+    /// bytea, PostgreSQL's type 17.
+    func isBlob(_ column: Int32) -> Bool {
+        guard let result, !isNull(column) else { return false }
+        return PQftype(result, column) == 17
+    }
+
+    /// A bytea column's bytes, from their hex text form (`\x0a1b...`).
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let text = text(column) else { return [] }
+        let digits = Array(text.utf8.dropFirst(2))
+        guard text.hasPrefix("\\x"), digits.count % 2 == 0 else { return [] }
+        func nibble(_ c: UInt8) -> UInt8 { c >= 97 ? c - 87 : c >= 65 ? c - 55 : c - 48 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            bytes.append(nibble(digits[index]) << 4 | nibble(digits[index + 1]))
+            index += 2
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+
+/// One connection of the store to its database engine: SQLite's ``Database``, or a
+/// PostgreSQL connection (module TenderPostgres, tenderd's only). The store's SQL
+/// is written once, with `?` placeholders, in the dialect both engines speak.
+/// Not thread-safe: its owner serializes use (``SQLiteStore`` keeps each behind a mutex).
+package protocol StoreDatabase: AnyObject {
+    /// The statement type this connection prepares.
+    associatedtype Row: StoreStatement
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { get }
+    /// Runs SQL without arguments, ignoring rows; throws ``TenderError/store(_:)`` on failure.
+    func execute(_ sql: String) throws(TenderError)
+    /// A statement for `sql` (`?` placeholders) with `arguments` bound: String, Int64, Int, Bool, [UInt8] or nil.
+    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> Row
+    /// Runs `body` in a write transaction that excludes every other writer of the same ledger (this process's
+    /// and other processes'), committing durably when it returns and rolling back when it throws.
+    func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+    /// As ``writeTransaction(_:)``, but the commit does not wait for the disk; the next durable commit covers it.
+    func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+    /// Runs `body` in a read transaction, a consistent snapshot.
+    func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+}
+
+extension StoreDatabase {
+    /// A statement for `sql` without arguments.
+    package func statement(_ sql: String) throws(TenderError) -> Row { try statement(sql, []) }
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+import Testing
+
+@testable import TenderPostgres
+
+/// `--store` and the policy's `"store"`: a connection URI that never carries a password.
+struct PostgresLocationTests {
+    @Test func aURIWithoutAPasswordIsTakenAndPrintedWithoutItsQuery() throws {
+        let location = try PostgresLocation("postgresql://tender@db.example:5432/tender?sslmode=verify-full")
+        #expect(location.redacted == "postgresql://db.example:5432/tender")
+        #expect(try PostgresLocation("postgresql:///tender?host=/run/postgresql").redacted == "postgresql:///tender")
+    }
+
+    @Test(arguments: [
+        "postgresql://tender:hunter2@db.example/tender", "postgresql://db.example/tender?password=hunter2",
+        "postgres://tender:hunter2@/tender?host=/run/postgresql",
+    ])
+    func aPasswordIsRefusedAndNotRepeated(uri: String) {
+        do {
+            _ = try PostgresLocation(uri)
+            Issue.record("a URI with a password was taken")
+        } catch {
+            guard case let .invalidArgument(message) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(!message.contains("hunter2"))
+            #expect(message.contains("passfile"))
+        }
+    }
+
+    @Test(arguments: ["host=db dbname=tender", "sqlite:///x", "postgresql://db/tender?nosuchoption=1", "postgresql://[::1/x"])
+    func anythingButAReadablePostgresURIIsRefused(uri: String) {
+        #expect(throws: TenderError.self) { _ = try PostgresLocation(uri) }
+    }
+}

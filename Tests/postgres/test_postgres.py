@@ -1,0 +1,381 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tenderd on PostgreSQL (make test-postgres): a throwaway cluster (initdb into a temporary directory,
+pg_ctl start on a Unix socket in it, stopped at the end) run by a throwaway user, and two tenderd
+processes, as if on two machines, keeping every person's ledger in one database (`--store`).
+
+Run as root: the cluster, the daemons and the clients are throwaway users (PostgreSQL refuses to run as
+root), the daemon reaches the database by peer authentication (its role is its user name, no password).
+Skips, saying why, without root, without PostgreSQL's server (initdb, pg_ctl) or without a build.
+"""
+
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "broker"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkout_access import closed_to_others  # noqa: E402
+from test_broker import CLIENT, LIBRARY, PAM_MATRIX, SERVICE, TENDER, TENDERD, Daemon, as_user  # noqa: E402
+from pg_cluster import PGBIN, Cluster, run_as  # noqa: E402
+
+pytestmark = [
+    pytest.mark.skipif(os.geteuid() != 0, reason="the PostgreSQL tests run the cluster and tenderd as throwaway users: run them as root"),
+    pytest.mark.skipif(PGBIN is None or not os.path.exists(os.path.join(PGBIN, "initdb")),
+                       reason="PostgreSQL's server is not installed (apt-get install postgresql: scripts/ensure-deps.sh test)"),
+    pytest.mark.skipif(not os.path.exists(PAM_MATRIX), reason=f"{PAM_MATRIX} is missing: apt-get install libpam-wrapper"),
+    pytest.mark.skipif(closed_to_others(ROOT) is not None, reason="the throwaway users cannot reach this checkout"),
+    pytest.mark.skipif(shutil.which("setpriv") is None or shutil.which("useradd") is None, reason="setpriv and useradd are needed"),
+    pytest.mark.skipif(not os.path.exists(TENDERD), reason="build/bin/tenderd is missing: make build"),
+]
+
+
+@pytest.fixture(scope="module")
+def world():
+    tag = secrets.token_hex(3)
+    names = {role: f"tpg{role}{tag}" for role in ("d", "a", "b", "c", "p")}
+    base = tempfile.mkdtemp(prefix="tender-postgres-", dir="/tmp")
+    cluster = None
+    daemons = []
+    try:
+        for name in names.values():
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+        daemon_user = pwd.getpwnam(names["d"])
+        os.chmod(base, 0o755)
+        cluster = Cluster(base, names["p"])
+        # The daemon's role: its own, not a superuser (row-level security holds it), owning the database.
+        for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE DATABASE tender OWNER "{names["d"]}"'):
+            done = cluster.sql(names["p"], statement, database="postgres")
+            assert done.returncode == 0, done.stderr
+        pam = os.path.join(base, "pam")
+        os.mkdir(pam, 0o750)
+        os.chown(pam, 0, daemon_user.pw_gid)
+        passdb = os.path.join(pam, "passdb")
+        with open(passdb, "w") as f:
+            f.write(f"{names['a']}:alice-Secret-1:{SERVICE}\n{names['b']}:bob-Secret-2:{SERVICE}\n")
+        with open(os.path.join(pam, SERVICE), "w") as f:
+            f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
+        for name in ("passdb", SERVICE):
+            os.chmod(os.path.join(pam, name), 0o640)
+            os.chown(os.path.join(pam, name), 0, daemon_user.pw_gid)
+        with open(os.path.join(base, "policy.json"), "w") as f:
+            # Root restricts nothing, so many payments may run at once; a client asking for the password (its own
+            # policy, which only tightens root's) gets PAM and the throttle, which tenderd keeps in the database.
+            json.dump({"testing": True, "store": cluster.uri(), "authentication": {
+                "service": SERVICE, "pamConfigDirectory": pam, "restrictedIntents": []}}, f)
+        for directory, mode in (("state", 0o700), ("run1", 0o755), ("run2", 0o755)):
+            path = os.path.join(base, directory)
+            os.mkdir(path, mode)
+            os.chown(path, daemon_user.pw_uid, daemon_user.pw_gid)
+        # Two daemons, one database; both read the signing keys from one state directory (docs/scale.md).
+        for run in ("run1", "run2"):
+            daemon = Daemon(base, names["d"])
+            daemon.socket = os.path.join(base, run, "socket")
+            daemon.start()
+            daemons.append(daemon)
+        yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": names["a"], "bob": names["b"], "carol": names["c"],
+               "passwords": {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"}}
+    finally:
+        for daemon in daemons:
+            if daemon.process and daemon.serving():
+                daemon.kill(signal.SIGTERM)
+        if cluster:
+            cluster.stop("immediate")
+        for name in names.values():
+            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def client(daemon, user, *args):
+    done = as_user(user, [sys.executable, CLIENT, daemon.socket, *args])
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def alice(world):
+    assert client(world["daemons"][0], world["alice"], "setup") == {"ok": True}
+    return world["alice"]
+
+
+def verify_on(world, daemon, user):
+    """The engine's verify through `daemon`, against a checkpoint made through it: the report."""
+    checkpoint = client(daemon, user, "checkpoint")["checkpoint"]
+    path = os.path.join(world["base"], f"checkpoint-{user}")
+    with open(path, "w") as f:
+        f.write(checkpoint)
+    os.chmod(path, 0o644)
+    return client(daemon, user, "verify", path)["report"]
+
+
+def ledger_rows(world, user):
+    """(count, max sequence, distinct sequences, payments, distinct keys) of `user`'s rows, read as the daemon's role."""
+    uid = pwd.getpwnam(user).pw_uid
+    done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{uid}'; SELECT count(*), coalesce(max(sequence), 0), "
+                                "count(DISTINCT sequence), count(*) FILTER (WHERE type = 'payment'), count(DISTINCT idempotency_key) "
+                                "FROM tender.ledger")
+    assert done.returncode == 0, done.stderr
+    return tuple(int(x) for x in done.stdout.strip().split("|"))
+
+
+def test_two_daemons_pay_each_key_once_and_keep_one_chain(world, alice):
+    password = world["passwords"][alice]
+    keys = [f"both-{i}" for i in range(6)]
+    outcomes = {}
+
+    def pay(index, key):
+        outcomes[(index, key)] = client(world["daemons"][index % 2], alice, "pay", password, key)
+
+    # Each key is asked twice at once, through each daemon: overlapping idempotency keys of one person.
+    threads = [threading.Thread(target=pay, args=(i, key)) for key in keys for i in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for key in keys:
+        first, second = outcomes[(0, key)], outcomes[(1, key)]
+        assert first["code"] == second["code"] == "SUCCESS", (first, second)
+        assert first["jws"] == second["jws"], key  # one record, answered to both
+    for daemon in world["daemons"]:
+        listed = client(daemon, alice, "payments")["keys"]
+        assert sorted(k for k in listed if k.startswith("both-")) == keys
+    count, last, distinct, payments, paid_keys = ledger_rows(world, alice)
+    assert count == last == distinct and payments == paid_keys  # one line: 1..N, no fork, no key twice
+    for daemon in world["daemons"]:
+        report = verify_on(world, daemon, alice)
+        assert report["valid"] and report["records"] == count, report
+
+
+def test_another_person_sees_and_pays_only_from_their_own_rows(world, alice):
+    bob = world["bob"]
+    second = world["daemons"][1]
+    assert client(second, bob, "payments") == {"keys": []}
+    assert client(second, bob, "pay", "-", "bob-0")["code"] != "SUCCESS"  # no directory of his own yet
+    assert client(second, bob, "setup") == {"ok": True}
+    assert client(second, bob, "pay", world["passwords"][bob], "both-0")["code"] == "SUCCESS"  # Alice's key is not his
+    assert client(world["daemons"][0], bob, "payments") == {"keys": ["both-0"]}
+    # His balances entry, the testing-mode mark of root's test stack, his payment.
+    assert verify_on(world, second, bob)["records"] == ledger_rows(world, bob)[0] == 3
+    assert "both-0" in client(second, alice, "payments")["keys"]
+
+
+def test_row_level_security_holds_the_daemons_own_role(world, alice):
+    cluster, role = world["cluster"], world["names"]["d"]
+    alice_uid, bob_uid = pwd.getpwnam(alice).pw_uid, pwd.getpwnam(world["bob"]).pw_uid
+    # No person set: nothing is read.
+    done = cluster.sql(role, "SELECT count(*) FROM tender.ledger")
+    assert done.returncode != 0 and "tender.uid" in done.stderr
+    # As Bob: none of Alice's rows, whatever the WHERE clause says, and none written in her name.
+    done = cluster.sql(role, f"SET tender.uid = '{bob_uid}'; SELECT count(*) FROM tender.ledger WHERE uid = {alice_uid}")
+    assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
+    done = cluster.sql(role, f"SET tender.uid = '{bob_uid}'; INSERT INTO tender.settings (uid, key, value) VALUES ({alice_uid}, 'x', 'y')")
+    assert done.returncode != 0 and "row-level security" in done.stderr
+    done = cluster.sql(role, f"SET tender.uid = '{bob_uid}'; UPDATE tender.accounts SET balance_minor = 0 WHERE uid = {alice_uid}")
+    assert done.returncode == 0 and ledger_rows(world, alice)[0] > 0
+    # tenderd names the person per transaction on its pooled connections: once that transaction ends, the
+    # connection reads nobody's rows (the setting falls back to empty, which is no uid).
+    done = cluster.sql(role, f"BEGIN; SELECT set_config('tender.uid', '{alice_uid}', true); COMMIT; SELECT count(*) FROM tender.ledger")
+    assert done.returncode != 0 and "bigint" in done.stderr, done.stdout + done.stderr
+    # Turning row security off is refused to the role, not obeyed.
+    done = cluster.sql(role, "SET row_security = off; SELECT count(*) FROM tender.ledger")
+    assert done.returncode != 0 and "row-level security" in done.stderr
+
+
+def test_sql_in_an_idempotency_key_is_data(world, alice):
+    key = "x');DROP/**/TABLE/**/tender.ledger;--?$1\"ON/**/CONFLICT/**/(\"?"  # printable ASCII, no spaces: a valid key
+    outcome = client(world["daemons"][1], alice, "pay", world["passwords"][alice], key)
+    assert outcome["code"] == "SUCCESS", outcome
+    assert key in client(world["daemons"][0], alice, "payments")["keys"]
+    assert verify_on(world, world["daemons"][0], alice)["valid"]
+
+
+def test_kill_9_of_either_daemon_mid_payment_loses_no_acknowledged_payment(world, alice):
+    entry = pwd.getpwnam(alice)
+    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": os.path.join(ROOT, "python"), "TENDER_LIBRARY": LIBRARY}
+    bursts = [subprocess.Popen(
+        ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+         sys.executable, CLIENT, daemon.socket, "burst", world["passwords"][alice], "30", f"kill{index}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for index, daemon in enumerate(world["daemons"])]
+    acknowledged = []
+    # The two bursts pay at once, one through each daemon; each daemon is killed after its third acknowledgement.
+    for index, burst in enumerate(bursts):
+        seen = 0
+        for line in burst.stdout:
+            if "acknowledged" in line:
+                acknowledged.append(json.loads(line)["acknowledged"])
+                seen += 1
+            if seen == 3:
+                world["daemons"][index].kill(signal.SIGKILL)
+                break
+    for burst in bursts:
+        rest, errors = burst.communicate(timeout=120)
+        acknowledged += [json.loads(line)["acknowledged"] for line in rest.splitlines() if "acknowledged" in line]
+    for daemon in world["daemons"]:
+        daemon.start()
+    assert len(acknowledged) >= 6
+    for daemon in world["daemons"]:
+        keys = client(daemon, alice, "payments")["keys"]
+        assert all(keys.count(key) == 1 for key in acknowledged), acknowledged
+    count, last, distinct, payments, paid_keys = ledger_rows(world, alice)
+    assert count == last == distinct and payments == paid_keys
+    report = verify_on(world, world["daemons"][1], alice)
+    assert report["valid"] and report["records"] == count, report
+
+
+def test_tender_verify_through_either_daemon(world, alice):
+    for daemon in world["daemons"]:
+        made = as_user(alice, [TENDER, "checkpoint", "--broker", daemon.socket])
+        assert made.returncode == 0, made.stderr
+        path = os.path.join(world["base"], "checkpoint-cli")
+        with open(path, "w") as f:
+            f.write(made.stdout)
+        os.chmod(path, 0o644)
+        verified = as_user(alice, [TENDER, "verify", "--broker", daemon.socket, "--checkpoint", path])
+        assert verified.returncode == 0 and "ledger valid" in verified.stdout, verified.stdout + verified.stderr
+
+
+def test_the_throttle_is_shared_by_both_daemons(world):
+    bob = world["bob"]
+    first, second = world["daemons"]
+    # Bob's client asks for the password, with two free attempts and then 30 s.
+    strict = json.dumps({"throttle": {"freeAttempts": 2, "baseDelaySeconds": 30, "maxDelaySeconds": 60}})
+    assert client(first, bob, "pay", world["passwords"][bob], "t-0", strict)["code"] == "SUCCESS"
+    # Two wrong attempts, one through each daemon; the next, right, through the first, is throttled.
+    assert client(first, bob, "pay", "wrong", "t-1", strict)["code"] == "FAILURE_CREDENTIALS_UNVERIFIED"
+    assert client(second, bob, "pay", "wrong", "t-2", strict)["code"] == "FAILURE_CREDENTIALS_UNVERIFIED"
+    outcome = client(first, bob, "pay", world["passwords"][bob], "t-3", strict)
+    assert outcome["code"] != "SUCCESS" and "throttled" in (outcome.get("denial") or ""), outcome
+
+
+def test_an_unreachable_database_refuses_payments_and_half_does_nothing(world, alice):
+    cluster, daemon = world["cluster"], world["daemons"][0]
+    before = client(daemon, alice, "payments")["keys"]
+    cluster.stop("immediate")
+    try:
+        outcome = client(daemon, alice, "pay", world["passwords"][alice], "while-down")
+        assert outcome.get("error") == "StoreBusyError" and "cannot be reached" in outcome["message"], outcome
+    finally:
+        cluster.start()
+    # The daemons connect again by themselves; the key was never paid, and is paid once now.
+    assert client(daemon, alice, "payments")["keys"] == before
+    assert client(daemon, alice, "pay", world["passwords"][alice], "while-down")["code"] == "SUCCESS"
+    assert client(world["daemons"][1], alice, "payments")["keys"].count("while-down") == 1
+    assert verify_on(world, world["daemons"][1], alice)["valid"]
+
+
+def test_a_daemon_without_the_persons_key_cannot_sign(world, alice):
+    # A third tenderd on the same database, with a state directory of its own: Alice's key is not there.
+    base = world["base"]
+    entry = pwd.getpwnam(world["names"]["d"])
+    other = os.path.join(base, "other")
+    for directory, mode in (("other", 0o755), ("other/state", 0o700), ("other/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    shutil.copy(os.path.join(base, "policy.json"), os.path.join(other, "policy.json"))
+    daemon = Daemon(other, world["names"]["d"])
+    daemon.start()
+    try:
+        before = ledger_rows(world, alice)
+        outcome = client(daemon, alice, "pay", world["passwords"][alice], "keyless")
+        assert outcome.get("code") != "SUCCESS", outcome
+        assert ledger_rows(world, alice) == before
+        assert "keyless" not in client(world["daemons"][0], alice, "payments")["keys"]
+    finally:
+        daemon.kill(signal.SIGTERM)
+
+
+def test_a_superuser_role_or_a_password_in_the_uri_is_refused(world):
+    base, cluster = world["base"], world["cluster"]
+    # The URI's password would be on the command line, readable by every local user: refused, and not repeated.
+    done = subprocess.run([TENDERD, "--socket", os.path.join(base, "never"), "--state", os.path.join(base, "never-state"),
+                           "--store", "postgresql://someone:Hunter2-Secret@localhost/tender"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "password" in done.stderr and "Hunter2" not in done.stderr, done.stderr
+    # A superuser role (the cluster's own user, by peer authentication) would see every person's rows: refused.
+    user = world["names"]["p"]
+    entry = pwd.getpwnam(user)
+    su = os.path.join(base, "su")
+    for directory, mode in (("su", 0o755), ("su/state", 0o700), ("su/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    shutil.copy(os.path.join(base, "policy.json"), os.path.join(su, "policy.json"))
+    os.chmod(os.path.join(base, "pam"), 0o755)
+    daemon = Daemon(su, user)
+    daemon.start()
+    try:
+        answer = client(daemon, world["alice"], "payments")
+        assert answer.get("error") == "StoreError" and "superuser" in answer["message"], answer
+    finally:
+        daemon.kill(signal.SIGTERM)
+        os.chmod(os.path.join(base, "pam"), 0o750)
+
+
+def test_a_sqlite_state_migrates_into_postgresql_and_verifies(world):
+    carol, base, user = world["carol"], world["base"], world["names"]["d"]
+    entry = pwd.getpwnam(user)
+    mig = os.path.join(base, "mig")
+    for directory, mode in (("mig", 0o755), ("mig/state", 0o700), ("mig/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    with open(os.path.join(base, "policy.json")) as f:
+        policy = json.load(f)
+    with open(os.path.join(mig, "policy.json"), "w") as f:
+        json.dump({key: value for key, value in policy.items() if key != "store"}, f)  # SQLite files in the state directory
+    daemon = Daemon(mig, user)
+    daemon.start()
+    assert client(daemon, carol, "setup") == {"ok": True}
+    for key in ("m-1", "m-2", "m-3"):
+        assert client(daemon, carol, "pay", "-", key)["code"] == "SUCCESS"
+    checkpoint = client(daemon, carol, "checkpoint")["checkpoint"]
+    daemon.kill(signal.SIGTERM)
+    path = os.path.join(base, "checkpoint-migrated")
+    with open(path, "w") as f:
+        f.write(checkpoint)
+    os.chmod(path, 0o644)
+    state = os.path.join(mig, "state")
+    migrate = [TENDERD, "--state", state, "--store", world["cluster"].uri(), "--migrate"]
+    done = run_as(user, migrate)
+    assert done.returncode == 0 and "migrated and verified, 5 records" in done.stderr, done.stderr
+    # Moved once: a second run leaves the person's rows alone.
+    again = run_as(user, migrate)
+    assert again.returncode == 1 and "already holds a ledger" in again.stderr, again.stderr
+    # tenderd on PostgreSQL serves the same ledger: it verifies against the checkpoint made on SQLite, and pays on.
+    with open(os.path.join(mig, "policy.json"), "w") as f:
+        json.dump(policy, f)
+    daemon = Daemon(mig, user)
+    daemon.start()
+    try:
+        verified = as_user(carol, [TENDER, "verify", "--broker", daemon.socket, "--checkpoint", path])
+        assert verified.returncode == 0 and "ledger valid: 5 records" in verified.stdout, verified.stdout + verified.stderr
+        assert client(daemon, carol, "pay", "-", "m-4")["code"] == "SUCCESS"
+        assert client(daemon, carol, "payments")["keys"] == ["m-1", "m-2", "m-3", "m-4"]
+    finally:
+        daemon.kill(signal.SIGTERM)
+
+
+def test_connections_do_not_grow_with_the_people_served(world, alice):
+    # Twelve more people, one after another, through the second daemon: its connections are a pool shared by
+    # everyone (at most 16), not two per person held for good (which would be 24 here, and run out of
+    # PostgreSQL's max_connections, 100 by default, at about 50 people per daemon).
+    tag = secrets.token_hex(3)
+    people = [f"tpgm{index}{tag}" for index in range(12)]
+    try:
+        for name in people:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+            assert client(world["daemons"][1], name, "payments") == {"keys": []}
+        done = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM pg_stat_activity WHERE usename = "
+                                    f"'{world['names']['d']}'", database="postgres")
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout.strip()) <= 2 * 16 and int(done.stdout.strip()) < len(people) * 2, done.stdout
+    finally:
+        for name in people:
+            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)

@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The PostgreSQL tests (Tests/postgres, then Tests/broker on PostgreSQL): a throwaway cluster (initdb into a temporary directory, pg_ctl start
+# on a Unix socket in it, stopped at the end) and two tenderd processes on one database. They need root (to
+# make the throwaway users the cluster, the daemons and the clients run as; PostgreSQL refuses root) and
+# PostgreSQL's server (Debian postgresql, scripts/ensure-deps.sh test); without either they skip, saying why.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+export TMPDIR="${TMPDIR:-$root/.build-tmp}"; mkdir -p "$TMPDIR"
+if [ "$(id -u)" != 0 ]; then
+    echo "PostgreSQL tests skipped: they run a throwaway cluster and tenderd as throwaway users, which needs root (run make test-postgres as root)"
+    exit 0
+fi
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "PostgreSQL tests skipped: PostgreSQL's server is not installed (as root: apt-get install --no-install-recommends postgresql)"
+    exit 0
+fi
+python=${PYTHON:-python3}
+timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/postgres"
+# The broker suite again, its tenderd keeping every store in a throwaway cluster.
+TENDER_TEST_POSTGRES=1 exec timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/broker"
