@@ -170,13 +170,16 @@ def record_format(payload: Obj) -> int:
 def check_format_two(record: Obj) -> None:
     ledger = record.get("ledger")
     if not isinstance(ledger, Obj) or {name for name, _ in ledger} != FORMAT_2_LEDGER or len(ledger) != 4:
-        raise ValueError("a format-2 record whose ledger member is not fingerprint, currency, amountMinor, effects")
+        raise ValueError("a format-2 record whose ledger member holds other members than fingerprint, currency, amountMinor, effects")
     key = record.get("idempotencyKey")
     if not isinstance(key, str) or isinstance(key, Number):
         raise ValueError("a format-2 record without its idempotency key")
     signed = ledger.get("fingerprint")
-    if not isinstance(signed, str) or isinstance(signed, Number) or len(b64url_decode(signed)) != 32:
-        raise ValueError("a format-2 fingerprint that is not a base64url SHA-256 digest")
+    try:
+        if not isinstance(signed, str) or isinstance(signed, Number) or len(b64url_decode(signed)) != 32:
+            raise ValueError()
+    except ValueError:
+        raise ValueError("a format-2 record whose fingerprint is not the base64url text of a SHA-256 digest") from None
     if fingerprint(record) != signed:
         raise ValueError("its fingerprint is not the SHA-256 of its canonical parameters")
 
