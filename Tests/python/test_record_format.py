@@ -346,3 +346,16 @@ def test_the_unforged_resign_path_verifies(mixed):
     assert len(iv.verify(forged, root_key(mixed))) == 13
     with tender.Engine(mixed, authentication=NO_AUTH) as engine:
         assert engine.verify()["records"] == 13
+
+
+def test_the_documented_example_is_right():
+    """docs/records.md's example record: its canonical parameters, rebuilt by the independent verifier from the
+    record (its elided effects filled in), are the text the page shows, and their SHA-256 the fingerprint it shows."""
+    with open(os.path.join(os.path.dirname(FIXTURE), "..", "..", "docs", "records.md"), encoding="utf-8") as f:
+        page = f.read()
+    example = page.split("```json\n", 1)[1].split("```", 1)[0].replace("[...]", "[]")
+    record = iv.parse(example.encode("utf-8"))
+    shown = next(line.strip() for line in page.splitlines() if line.startswith('    {"intent":'))
+    assert iv.canonical_parameters(record) == shown
+    assert iv.fingerprint(record) == record.get("ledger").get("fingerprint")
+    iv.check_format_two(record)
