@@ -108,6 +108,18 @@ import TenderCore
         #expect(report.count == 5)
     }
 
+    @Test func aFormatTwoRecordEditedAfterItWasSignedIsNamedAsSuch() throws {
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey.generate())
+        var entries = try chain([Self.v1("a"), Self.v2("b")], signer: signer)
+        let parts = entries[1].jws.split(separator: ".")
+        let payload = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
+        let edited = payload.replacingOccurrences(#""amount":"5.00""#, with: #""amount":"9.00""#)
+        #expect(edited != payload)
+        entries[1] = LedgerEntry(sequence: 2, jws: "\(parts[0]).\(Base64URL.encode(Array(edited.utf8))).\(parts[2])")
+        var verifier = LedgerVerifier(crypto: crypto, trustedKeys: [signer.keyID: signer.publicKey])
+        #expect(throws: TenderError.ledgerTampered("record 2: the signature does not verify")) { _ = try verifier.verify(entries) }
+    }
+
     @Test func aLedgerNeverGoesBackToFormatOne() {
         expectRefused([Self.v1("a"), Self.v2("b"), Self.v1("c")], naming: "record 3: a format-1 payment record after the format-2 record 2")
     }

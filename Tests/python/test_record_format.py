@@ -89,8 +89,9 @@ def run(engine, intent, key):
 SEND = {"intent": "send_payment", "payee": {"id": "tim-cook"}, "currencyAmount": {"amount": "7.25", "currency": "USD"},
         "note": 'tab\there "quoted" \\ caf\u00e9 \u007f end'}
 TRANSFER = {"intent": "transfer_money", "fromAccount": {"id": "checking"}, "toAccount": {"id": "savings"},
-            "currencyAmount": {"amount": "3.00", "currency": "USD"}}
-PAY_BILL = {"intent": "pay_bill", "billPayee": {"id": "electric-main"}, "currencyAmount": {"amount": "25.00", "currency": "USD"}}
+            "transactionAmount": {"amount": {"amount": "3.00", "currency": "USD"}}}
+PAY_BILL = {"intent": "pay_bill", "billPayee": {"id": "electric-main"},
+            "transactionAmount": {"amount": {"amount": "25.00", "currency": "USD"}}, "transactionNote": "part"}
 REQUEST = {"intent": "request_payment", "payer": {"id": "tim-cook"}, "currencyAmount": {"amount": "4.00", "currency": "USD"}}
 
 

@@ -172,12 +172,20 @@ public struct LedgerVerifier {
         guard payload["previousHash"]?.stringValue == previousHash else {
             throw .ledgerTampered("it does not link to the entry before it")
         }
-        let format = try RecordFormat.of(payload)
         let type = payload["type"]?.stringValue
-        if type == "payment" {
-            try acceptFormat(format, of: payload, at: expectedSequence)
-        } else if format != 1 {
-            throw .ledgerTampered("a \(type?.prefix(40) ?? "typeless") entry carrying a record format; only payment records carry one")
+        do throws(TenderError) {
+            let format = try RecordFormat.of(payload)
+            if type == "payment" {
+                try acceptFormat(format, of: payload, at: expectedSequence)
+            } else if format != 1 {
+                throw .ledgerTampered("a \(type?.prefix(40) ?? "typeless") entry carrying a record format; only payment records carry one")
+            }
+        } catch {
+            // An entry edited after it was signed is named as such; a format broken under a valid signature, as itself.
+            guard crypto.isValidSignature(jws.signature, of: jws.signingInput, publicKey: key) else {
+                throw .ledgerTampered("the signature does not verify")
+            }
+            throw error
         }
         switch type {
         case "key_rotation": try acceptRotation(payload)
