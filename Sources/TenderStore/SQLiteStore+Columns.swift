@@ -103,9 +103,9 @@ extension SQLiteStore {
             if payload[RecordFormat.member] != nil {
                 // Format 2 writes each value once: the key, the account debited and the payee are the record's own.
                 expected["account_id"] = text(ledger["effects"]?["movements"]?.arrayValue?.first?["account"])
-                let paysPerson = payload["intent"]?.stringValue == IntentSchema.sendPayment.name
-                expected["payee_contact_id"] = paysPerson ? text(payload["payee"]?["id"]) : nil
-                expected["payee_handle_id"] = paysPerson ? text(payload["payee"]?["handle"]?["id"]) : nil
+                let payee = RecordFormat.recentPayee(ofFormatTwo: payload)
+                expected["payee_contact_id"] = payee?.contactID
+                expected["payee_handle_id"] = payee?.handleID
             } else {
                 expected["idempotency_key"] = text("idempotencyKey")
                 expected["account_id"] = text("account")

@@ -61,10 +61,7 @@ extension SQLiteStore {
         body += Array(",".utf8) + JSONWriter.members([("settled", .string("status"))])
         let payee: RecentPayee?
         if formatTwo {
-            let paysPerson = parsed["intent"]?.stringValue == IntentSchema.sendPayment.name
-            payee = paysPerson ? parsed["payee"]?["id"]?.stringValue.flatMap { contact in
-                parsed["payee"]?["handle"]?["id"]?.stringValue.map { RecentPayee(contactID: contact, handleID: $0) }
-            } : nil
+            payee = RecordFormat.recentPayee(ofFormatTwo: parsed)
         } else {
             payee = columns["payeeContact"]?.stringValue.flatMap { contact in
                 columns["payeeHandle"]?.stringValue.map { RecentPayee(contactID: contact, handleID: $0) }

@@ -22,6 +22,15 @@ public enum RecordFormat {
         return 2
     }
 
+    /// The payee a format-2 record's store row remembers (the most recent payee): a `send_payment`'s
+    /// `payee.id` and `payee.handle.id`; nil for another intent or a record without them.
+    public static func recentPayee(ofFormatTwo record: JSONValue) -> RecentPayee? {
+        guard record["intent"]?.stringValue == IntentSchema.sendPayment.name, let contact = record["payee"]?["id"]?.stringValue,
+            let handle = record["payee"]?["handle"]?["id"]?.stringValue
+        else { return nil }
+        return RecentPayee(contactID: contact, handleID: handle)
+    }
+
     /// Checks a format-2 payment record's own rules: its `"ledger"` member holds exactly
     /// ``ledgerMembers`` (no format-1 member), its idempotency key is text, and its fingerprint is the
     /// base64url SHA-256 of the canonical parameters rebuilt from the record (``PaymentFingerprint``),
