@@ -104,8 +104,9 @@ extension SQLiteStore {
                 // Format 2 writes each value once: the key, the account debited and the payee are the record's own.
                 expected["account_id"] = text(ledger["effects"]?["movements"]?.arrayValue?.first?["account"])
                 let payee = RecordFormat.recentPayee(ofFormatTwo: payload)
-                expected["payee_contact_id"] = payee?.contactID
-                expected["payee_handle_id"] = payee?.handleID
+                // .some: a row without a payee must keep NULL (a bare optional chain would leave the column unchecked).
+                expected["payee_contact_id"] = .some(payee?.contactID)
+                expected["payee_handle_id"] = .some(payee?.handleID)
             } else {
                 expected["idempotency_key"] = text("idempotencyKey")
                 expected["account_id"] = text("account")

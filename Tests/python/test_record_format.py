@@ -220,6 +220,10 @@ def edit(home, sql, *args):
     (10, "UPDATE ledger SET fingerprint = (SELECT fingerprint FROM ledger WHERE sequence = 9) WHERE sequence = 10", "fingerprint"),
     (10, "UPDATE ledger SET fingerprint = 'text' WHERE sequence = 10", "fingerprint"),
     (11, "UPDATE ledger SET payee_contact_id = 'tim-cook' WHERE sequence = 11", "payee_contact_id"),
+    (11, "UPDATE ledger SET payee_handle_id = 'tim-cook-work' WHERE sequence = 11", "payee_handle_id"),
+    (12, "UPDATE ledger SET account_id = 'checking' WHERE sequence = 12", "account_id"),
+    (12, "UPDATE ledger SET currency = 'EUR' WHERE sequence = 12", "currency"),
+    (9, "UPDATE ledger SET effects = '{}' WHERE sequence = 9", "effects"),
 ])
 def test_an_edited_column_of_either_format_is_named(mixed, sequence, sql, named):
     edit(mixed, sql)
