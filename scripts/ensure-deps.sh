@@ -28,7 +28,8 @@ libpam0g-dev     pkg-config --exists pam
 libpam-wrapper   ls /usr/lib/*/libpam_wrapper.so
 '
 # What the tests need besides (make test): Python and pytest (Debian's, never pip into the system
-# Python, PEP 668), venv for the binding's install test, openssl for the ledger tests, mypy for the
+# Python, PEP 668), venv for the binding's install test, openssl for the ledger tests, cryptography for
+# the independent record verifier (Tests/python/independent_verifier.py), mypy for the
 # binding's type check; dpkg-dev to lintian for make deb; man-db, zsh and fish to load the man
 # pages and the completions; libpq-dev (tenderd's PostgreSQL store, docs/scale.md: building tenderd needs
 # it, the library and the demo never do) and postgresql, whose initdb and pg_ctl run the throwaway
@@ -38,6 +39,7 @@ openssl                  command -v openssl
 python3                  command -v python3
 python3-venv             python3 -c "import venv, ensurepip"
 python3-pytest           "$python" -c "import pytest"
+python3-cryptography     "$python" -c "import cryptography"
 python3-mypy             "$python" -m mypy --version || /usr/bin/python3 -m mypy --version
 dpkg-dev                 command -v dpkg-buildpackage
 debhelper                command -v dh

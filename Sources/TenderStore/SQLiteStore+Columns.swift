@@ -55,13 +55,18 @@ extension SQLiteStore {
             var expected = try expectedColumns(payloads[index], hash: hashes[index])
             if let digest = row.digest {
                 // A payment row since schema 7: the digest of the signed fingerprint, and no effects beside the signed ones.
+                // A format-2 record signs that digest itself (base64url); a format-1 record signs the text it digests.
+                let formatTwo = payloads[index][RecordFormat.member] != nil
                 guard payloads[index]["type"]?.stringValue == "payment", let fingerprint = expected["fingerprint"] ?? nil,
-                    try StoredFingerprint.digest(digest).matches(fingerprint, crypto: crypto)
+                    formatTwo ? Base64URL.decode(fingerprint) == digest : try StoredFingerprint.digest(digest).matches(fingerprint, crypto: crypto)
                 else {
                     throw .ledgerTampered("record \(row.sequence): the stored column fingerprint disagrees with its signed payload")
                 }
                 expected["fingerprint"] = nil
                 expected["effects"] = .some(nil)
+            } else if payloads[index][RecordFormat.member] != nil {
+                // Every format-2 row keeps its fingerprint as the digest.
+                throw .ledgerTampered("record \(row.sequence): the stored column fingerprint disagrees with its signed payload")
             }
             for (column, name) in Self.checkedColumns.enumerated() {
                 guard let want = expected[name] else { continue }  // not derivable from this payload (a record written before v0.1 columns)
@@ -87,18 +92,28 @@ extension SQLiteStore {
             expected["subject"] = .some(nil)
             expected["status"] = .some(nil)
             guard let ledger = payload["ledger"] else { break }
-            func text(_ key: String) -> String? {
-                switch ledger[key] {
+            func text(_ value: JSONValue?) -> String? {
+                switch value {
                 case let .string(value)?: return value
                 case let .number(value)?: return value
                 default: return nil
                 }
             }
-            expected["idempotency_key"] = text("idempotencyKey")
+            func text(_ key: String) -> String? { text(ledger[key]) }
+            if payload[RecordFormat.member] != nil {
+                // Format 2 writes each value once: the key, the account debited and the payee are the record's own.
+                expected["account_id"] = text(ledger["effects"]?["movements"]?.arrayValue?.first?["account"])
+                let payee = RecordFormat.recentPayee(ofFormatTwo: payload)
+                // .some: a row without a payee must keep NULL (a bare optional chain would leave the column unchecked).
+                expected["payee_contact_id"] = .some(payee?.contactID)
+                expected["payee_handle_id"] = .some(payee?.handleID)
+            } else {
+                expected["idempotency_key"] = text("idempotencyKey")
+                expected["account_id"] = text("account")
+                expected["payee_contact_id"] = text("payeeContact")
+                expected["payee_handle_id"] = text("payeeHandle")
+            }
             expected["fingerprint"] = text("fingerprint")
-            expected["account_id"] = text("account")
-            expected["payee_contact_id"] = text("payeeContact")
-            expected["payee_handle_id"] = text("payeeHandle")
             expected["currency"] = text("currency")
             expected["amount_minor"] = text("amountMinor")
             expected["effects"] = ledger["effects"].map { JSONWriter.string($0) }

@@ -241,14 +241,24 @@ extension SQLiteStore {
     }
 
     /// A row keeping only the fingerprint's digest gives the text from its
-    /// signed payload; throws ``TenderError/ledgerTampered(_:)`` when the
+    /// signed payload (a format-2 record's rebuilt from its members, ``PaymentFingerprint``); throws ``TenderError/ledgerTampered(_:)`` when the
     /// payload does not carry a fingerprint with that digest.
     public func payment(idempotencyKey: String) throws(TenderError) -> (fingerprint: String, record: PaymentRecord)? {
         guard let found = try read({ (db) throws(TenderError) in try payment(idempotencyKey: idempotencyKey, db) }) else { return nil }
         switch found.fingerprint {
         case let .text(text): return (text, found.record)
-        case .digest:
-            let signed = (try? JSONParser.parse(found.record.json))?["ledger"]?["fingerprint"]?.stringValue
+        case let .digest(digest):
+            let payload = try? JSONParser.parse(found.record.json)
+            let signed = payload?["ledger"]?["fingerprint"]?.stringValue
+            if let payload, payload[RecordFormat.member] != nil {
+                // Format 2 signs the digest; the canonical text is rebuilt from the record's own members.
+                guard let signed, Base64URL.decode(signed) == digest, let canonical = PaymentFingerprint.canonicalText(ofRecord: payload),
+                    try found.fingerprint.matches(canonical, crypto: crypto)
+                else {
+                    throw .ledgerTampered("record \(found.record.sequence): its signed payload does not carry the fingerprint its row keeps")
+                }
+                return (canonical, found.record)
+            }
             guard let signed, try found.fingerprint.matches(signed, crypto: crypto) else {
                 throw .ledgerTampered("record \(found.record.sequence): its signed payload does not carry the fingerprint its row keeps")
             }

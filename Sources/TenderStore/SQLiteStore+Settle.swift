@@ -36,25 +36,41 @@ extension SQLiteStore {
     }
 
     /// Appends the claimed payment, signed now, with the columns and effects its signed `"ledger"` member names.
+    /// A claim an earlier version kept holds a format-1 record: it is written in format 2 (``RecordFormat``), as
+    /// every new record is, so the ledger never goes back to format 1.
     private func recordSettled(_ key: String, _ claim: StoredClaim, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
-        let body = Array(claim.body.utf8) + Array(",".utf8) + JSONWriter.members([("settled", .string("status"))])
         let parsed: JSONValue
         do throws(TenderError) { parsed = try JSONParser.parse("{" + claim.body + "}") } catch {
             throw .store("the claim under the idempotency key \(key) keeps a record that is not JSON")
         }
-        guard let columns = parsed["ledger"], columns["idempotencyKey"]?.stringValue == key, columns["fingerprint"]?.stringValue == claim.fingerprint,
+        let formatTwo = parsed[RecordFormat.member] != nil
+        let signedKey = formatTwo ? parsed["idempotencyKey"] : parsed["ledger"]?["idempotencyKey"]
+        let fingerprint = formatTwo ? PaymentFingerprint.digest(ofCanonical: claim.fingerprint) : claim.fingerprint
+        guard let columns = parsed["ledger"], signedKey?.stringValue == key, columns["fingerprint"]?.stringValue == fingerprint,
             let code = columns["currency"]?.stringValue, case let .number(minorText)? = columns["amountMinor"], let minor = Int64(minorText),
-            let effectsJSON = columns["effects"]
+            let effectsJSON = columns["effects"], let members = parsed.objectMembers
         else { throw .store("the claim under the idempotency key \(key) keeps a record without its ledger columns") }
         let effects = try PaymentEffects(json: effectsJSON)
         let amount = try Money(minorUnits: minor, currency: try Currency(code: code))
-        let submission = PaymentSubmission(
-            idempotencyKey: key, fingerprint: claim.fingerprint, amount: amount, movements: effects.movements,
-            payee: columns["payeeContact"]?.stringValue.flatMap { contact in
+        var body = Array(claim.body.utf8)
+        if !formatTwo {
+            body = JSONWriter.members(
+                [(RecordFormat.member, .number(String(RecordFormat.current)))] + members.filter { $0.key != "ledger" }
+                    + [("ledger", PaymentSubmission.ledgerColumns(fingerprint: claim.fingerprint, amount: amount, effects: effects))])
+        }
+        body += Array(",".utf8) + JSONWriter.members([("settled", .string("status"))])
+        let payee: RecentPayee?
+        if formatTwo {
+            payee = RecordFormat.recentPayee(ofFormatTwo: parsed)
+        } else {
+            payee = columns["payeeContact"]?.stringValue.flatMap { contact in
                 columns["payeeHandle"]?.stringValue.map { RecentPayee(contactID: contact, handleID: $0) }
-            },
+            }
+        }
+        let submission = PaymentSubmission(
+            idempotencyKey: key, fingerprint: claim.fingerprint, amount: amount, movements: effects.movements, payee: payee,
             paidBill: effects.bill, completionMovements: effects.onCompletion, releasesClaim: true
-        ) { position in position.payload(type: "payment", body: body) }
+        ) { [body] position in position.payload(type: "payment", body: body) }
         for movement in effects.movements where movement.delta < 0 {
             let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [movement.accountID])
             guard try account.step(), account.text(1) == movement.currency.code, account.int64(0) >= -movement.delta else {

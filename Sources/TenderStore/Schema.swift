@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 10
+    static let version: Int64 = 11
 
     static let migrations: [String] = [
         """
@@ -165,6 +165,10 @@ enum Schema {
             claimed_at_ms INTEGER NOT NULL
         );
         """,
+        // 11: new payment records are written in format 2 (RecordFormat: "v": 2, the fingerprint a SHA-256 digest). Nothing
+        // is rewritten: format-1 records keep verifying. The version keeps older builds, which write format 1, from appending
+        // format-1 records after format-2 ones, which verify refuses (a ledger never goes back to format 1).
+        "SELECT 1;",
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -93,6 +93,20 @@ import Testing
         #expect(refused.contains(message), "\(refused)")
     }
 
+    /// A parameter named like a member of the signed record would write that member twice (a record no verifier
+    /// parses), or, named "v", stand where the record format is: refused, with every other name of the record.
+    @Test(arguments: ["v", "account", "response", "ledger", "idempotencyKey", "status", "id", "type", "settled"])
+    func aParameterMayNotTakeARecordMembersName(name: String) throws {
+        let renamed = Self.valid.replacing(#""name": "budget", "type""#, with: #""name": "\#(name)", "type""#)
+            .replacing("${budget}", with: "${\(name)}").replacing(#"["budget"]"#, with: #"["\#(name)"]"#)
+            .replacing(#""parameter": "budget""#, with: #""parameter": "\#(name)""#)
+        let refused = try #require(Self.refusal(renamed))
+        #expect(refused.contains(#"parameters[0].name "\#(name)" is a member of the intent's signed record"#), "\(refused)")
+        #expect(Self.refusal(Self.valid.replacing(#""name": "budget", "type""#, with: #""name": "budgetv", "type""#)
+            .replacing("${budget}", with: "${budgetv}").replacing(#"["budget"]"#, with: #"["budgetv"]"#)
+            .replacing(#""parameter": "budget""#, with: #""parameter": "budgetv""#)) == nil)
+    }
+
     @Test func namesMustBeNew() throws {
         let builtIn = Self.valid.replacing(#""name": "budget", "category""#, with: #""name": "send_payment", "category""#)
         #expect(Self.refusal(builtIn)?.contains(#"intents[0].name "send_payment" is a built-in intent"#) == true)

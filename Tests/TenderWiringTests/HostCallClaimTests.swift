@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import TenderCore
-import TenderStore
+@testable import TenderStore
 import TenderTestSupport
 import TenderWiring
 
@@ -229,6 +229,37 @@ import TenderWiring
         #expect(try confirmed(Self.payment(other), s.engine).handle().code == .success)
         #expect(s.host.calls.load(ordering: .relaxed) == 1)
         #expect(try s.store.verify().count == 3)
+    }
+
+    /// A claim a Tender before record format 2 left unsettled keeps a format-1 record; settled now, it is written in
+    /// format 2 (docs/records.md), so the ledger does not go back to format 1, and a retry answers it.
+    @Test func aClaimAnEarlierVersionLeftIsSettledInFormatTwo() throws {
+        let s = try setup()
+        #expect(try confirmed(Self.payment("before"), s.engine).handle().code == .success)
+        let key = "claimed-before-format-2"
+        try killInsideSend(Self.payment(key), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let row = try db.statement("SELECT fingerprint, body FROM claims WHERE idempotency_key = ?", [key])
+        #expect(try row.step())
+        let fingerprint = try #require(row.text(0))
+        let parsed = try JSONParser.parse("{" + (try #require(row.text(1))) + "}")
+        _ = try row.step()
+        let columns = try #require(parsed["ledger"])
+        let formatOne = JSONValue.object([
+            ("idempotencyKey", .string(key)), ("fingerprint", .string(fingerprint)), ("account", .null),
+            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", try #require(columns["currency"])),
+            ("amountMinor", try #require(columns["amountMinor"])), ("effects", try #require(columns["effects"])),
+        ])
+        let members = try #require(parsed.objectMembers).filter { $0.key != "v" }.map { $0.key == "ledger" ? ("ledger", formatOne) : $0 }
+        try db.statement("UPDATE claims SET body = ? WHERE idempotency_key = ?", [String(decoding: JSONWriter.members(members), as: UTF8.self), key]).run()
+
+        let settled = try s.store.changeStatus(idempotencyKey: key, to: .completed)
+        let record = try JSONParser.parse(settled.json)
+        #expect(record["v"] == .number("2") && record["settled"]?.stringValue == "status")
+        #expect(record["ledger"]?.objectMembers?.map(\.key) == ["fingerprint", "currency", "amountMinor", "effects"])
+        #expect(try s.store.verify().count == 3)
+        let after = try confirmed(Self.payment(key), s.engine).handle()
+        #expect(after.code == .success && after.record?.jws == settled.jws && s.host.calls.load(ordering: .relaxed) == 1)
     }
 
     @Test func aCustomIntentKilledInsideHandleIsNotHandledAgain() throws {

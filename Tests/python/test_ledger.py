@@ -1320,10 +1320,13 @@ def test_verify_checks_every_column_against_the_signed_payload(engine, home, cli
 
 
 def test_records_carry_the_columns_signed(engine):
+    """Format 2 (docs/records.md): the ledger member signs what the record does not say otherwise; the key,
+    the account debited and the payee are the record's own members, written once."""
     record = pay(engine, "signed-columns", amount="4.00")
-    assert record["ledger"]["amountMinor"] == 400
-    assert record["ledger"]["idempotencyKey"] == "signed-columns"
-    assert record["ledger"]["currency"] == "USD" and record["ledger"]["payeeContact"] == "tim-cook"
+    assert record["v"] == 2 and list(record["ledger"]) == ["fingerprint", "currency", "amountMinor", "effects"]
+    assert record["ledger"]["amountMinor"] == 400 and record["ledger"]["currency"] == "USD"
+    assert record["idempotencyKey"] == "signed-columns" and record["payee"]["id"] == "tim-cook"
+    assert record["ledger"]["effects"]["movements"][0]["account"] == "checking"
 
 
 def test_verify_rederives_balances_and_names_the_account_that_disagrees(engine, home, cli):

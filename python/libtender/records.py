@@ -54,6 +54,21 @@ class Record(Dict[str, Any]):
         """The id (RFC 7638 thumbprint) of the key that signed the record."""
         return self.header.get("kid")
 
+    @property
+    def record_format(self) -> int:
+        """The record's format (docs/records.md): 2 for a record that says
+        ``"v": 2`` (written since format 2: its ``ledger.fingerprint`` is the
+        SHA-256 of its canonical parameters), 1 for one without ``v`` (written
+        before; its ``ledger.fingerprint`` is the parameters' JSON text).
+        :meth:`Engine.verify` accepts both. Raises :class:`ValueError` for any
+        other ``v``, which verify refuses too."""
+        if "v" not in self:
+            return 1
+        version = self["v"]
+        if type(version) is int and version == 2:
+            return 2
+        raise ValueError(f"an unknown record format {version!r}")
+
     def copy(self) -> "Record":
         return Record(self, self.jws)
 

@@ -41,6 +41,10 @@ public struct CustomParameter: Equatable, Sendable {
             && a.unsupportedReasons.map(\.code) == b.unsupportedReasons.map(\.code)
     }
 
+    /// The names a parameter may not take: the signed record's own members (``PaymentFingerprint/recordMembers``,
+    /// `response`, `account`), which a parameter beside them would write twice.
+    static let recordMemberNames = PaymentFingerprint.recordMembers.union(["response", "account"])
+
     /// Reads one parameter; `field` is its path for messages (e.g. `intent "expense", parameters[0]`).
     init(json: JSONValue, field: String) throws(TenderError) {
         let reader = try ObjectReader(
@@ -50,6 +54,10 @@ public struct CustomParameter: Equatable, Sendable {
         self.name = name
         guard CustomIntentDefinition.isIdentifier(name) else {
             throw .invalidArgument("\(field).name \"\(name)\" must start with a letter and hold only letters, digits and _")
+        }
+        guard !Self.recordMemberNames.contains(name) else {
+            throw .invalidArgument(
+                "\(field).name \"\(name)\" is a member of the intent's signed record (docs/records.md); choose another name")
         }
         let typeName = try reader.requiredString("type", maxLength: 64)
         guard let type = CustomParameterType(rawValue: typeName) else {

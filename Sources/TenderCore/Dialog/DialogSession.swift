@@ -354,12 +354,12 @@ public final class DialogSession {
         }
     }
 
-    /// The record's members for `payment` that do not depend on its place in the ledger, with the
+    /// The record's members for `payment` (format 2, ``RecordFormat``) that do not depend on its place in the ledger, with the
     /// `"ledger"` member: the columns the store keeps beside the record, signed in it too so verify can check them.
     /// `fingerprint` is `payment`'s, and `moved` its ``storeMovements(_:)``, each computed once by the caller.
     func recordBody(_ payment: PaymentPlan, fingerprint: String, moved: StoreMovements) -> [UInt8] {
         let columns = PaymentSubmission.ledgerColumns(
-            idempotencyKey: idempotencyKey, fingerprint: fingerprint, amount: payment.amount, movements: moved.now, payee: payment.payee,
+            fingerprint: fingerprint, amount: payment.amount,
             effects: PaymentEffects(movements: moved.now, onCompletion: moved.onCompletion, bill: payment.paidBill))
         return payment.payloadBody(id: recordID, idempotencyKey: idempotencyKey) + Array(",".utf8) + JSONWriter.members([("ledger", columns)])
     }

@@ -32,7 +32,8 @@ struct PaymentPlan: Sendable {
         return .object(members)
     }
 
-    /// The canonical parameters: equal exactly when two submissions pay the same thing.
+    /// The canonical parameters: equal exactly when two submissions pay the same thing. The record keeps
+    /// their SHA-256 and ``PaymentFingerprint/canonicalText(ofRecord:)`` rebuilds this text from it: the two must agree.
     var fingerprint: String {
         guard let identity else { return JSONWriter.string(intentJSON) }
         return JSONWriter.string(.object([("intent", .string(intent.name))] + identity + [("account", .string(account?.id ?? ""))]))
@@ -48,7 +49,7 @@ struct PaymentPlan: Sendable {
     /// The record's members that do not depend on where the ledger puts it,
     /// rendered ahead of the ledger's lock; ``LedgerPosition/payload(type:body:)`` completes them.
     func payloadBody(id: String, idempotencyKey: String) -> [UInt8] {
-        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("intent", .string(intent.name)), ("status", .string(status.rawValue))]
+        var members: [(key: String, value: JSONValue)] = [(RecordFormat.member, .number(String(RecordFormat.current))), ("id", .string(id)), ("intent", .string(intent.name)), ("status", .string(status.rawValue))]
         members += details
         if let account { members.append(("account", account.reference)) }
         if let paymentMethod { members.append(("paymentMethod", paymentMethod)) }

@@ -9,6 +9,10 @@
 /// from the next entry on. A retired key can no longer sign, and a new key
 /// cannot sign anything before its rotation.
 ///
+/// Payment records come in two formats (``RecordFormat``), both verified: a
+/// format-2 record's fingerprint must be the SHA-256 of the parameters it keeps,
+/// and once one is in the chain no format-1 record may follow.
+///
 /// Two passes: the chain (positions, links, rotations) is walked in order,
 /// then every signature up to the first broken link is checked as one batch,
 /// which the crypto port may spread over several cores. The first bad
@@ -51,6 +55,8 @@ public struct LedgerVerifier {
     private var testingMarks: [Int64] = []
     /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
     private var payments: [Int64: (key: String, status: String)] = [:]
+    /// The sequence of the first format-2 payment record walked (``RecordFormat``): no format-1 one may follow it.
+    private var formatTwoSince: Int64?
     /// After a successful ``verify(_:checkpoint:progress:)``: entry `i`'s signed payload, parsed, and its hash,
     /// so the store checks its columns and balances without parsing each record again.
     public private(set) var payloads: [JSONValue] = []
@@ -87,6 +93,7 @@ public struct LedgerVerifier {
         self.payloads = []
         self.hashes = []
         testingMarks = []
+        formatTwoSince = nil
         var checks: [SignatureCheck] = []
         checks.reserveCapacity(entries.count)
         var used: [String] = []
@@ -165,7 +172,22 @@ public struct LedgerVerifier {
         guard payload["previousHash"]?.stringValue == previousHash else {
             throw .ledgerTampered("it does not link to the entry before it")
         }
-        switch payload["type"]?.stringValue {
+        let type = payload["type"]?.stringValue
+        do throws(TenderError) {
+            let format = try RecordFormat.of(payload)
+            if type == "payment" {
+                try acceptFormat(format, of: payload, at: expectedSequence)
+            } else if format != 1 {
+                throw .ledgerTampered("a \(type?.prefix(40) ?? "typeless") entry carrying a record format; only payment records carry one")
+            }
+        } catch {
+            // An entry edited after it was signed is named as such; a format broken under a valid signature, as itself.
+            guard crypto.isValidSignature(jws.signature, of: jws.signingInput, publicKey: key) else {
+                throw .ledgerTampered("the signature does not verify")
+            }
+            throw error
+        }
+        switch type {
         case "key_rotation": try acceptRotation(payload)
         case "payment": notePayment(payload, at: expectedSequence)
         case PaymentStatusChange.entryType: try acceptStatusChange(payload)
@@ -192,6 +214,19 @@ public struct LedgerVerifier {
         }
         signing = (kid, raw)
         history[kid] = raw
+    }
+
+    /// A payment record's format: format 1 only before the first format-2 record (a ledger never goes back),
+    /// and a format-2 record's own rules (``RecordFormat/checkFormatTwo(_:crypto:)``).
+    private mutating func acceptFormat(_ format: Int, of payload: JSONValue, at sequence: Int64) throws(TenderError) {
+        if format == 1 {
+            if let since = formatTwoSince {
+                throw .ledgerTampered("a format-1 payment record after the format-2 record \(since); a ledger never goes back to format 1")
+            }
+            return
+        }
+        try RecordFormat.checkFormatTwo(payload, crypto: crypto)
+        if formatTwoSince == nil { formatTwoSince = sequence }
     }
 
     private mutating func notePayment(_ payload: JSONValue, at sequence: Int64) {

@@ -37,7 +37,7 @@ public struct PaymentSubmission: Sendable {
     public let releasesClaim: Bool
     /// Builds the record's JSON once the ledger knows where it goes. The
     /// store reads the fingerprint and effects back from the record's
-    /// `"ledger"` member (``ledgerColumns(idempotencyKey:fingerprint:amount:movements:payee:effects:)``), which it must carry.
+    /// `"ledger"` member (``ledgerColumns(fingerprint:amount:effects:)``), which it must carry.
     public let makePayload: @Sendable (LedgerPosition) -> String
 
     public init(
@@ -57,16 +57,14 @@ public struct PaymentSubmission: Sendable {
         self.makePayload = makePayload
     }
 
-    /// The signed copy of every column the store keeps beside a payment's record and
-    /// reads back (the record's `"ledger"` member): verify checks the columns against it.
-    public static func ledgerColumns(
-        idempotencyKey: String, fingerprint: String, amount: Money, movements: [BalanceMovement], payee: RecentPayee?, effects: PaymentEffects
-    ) -> JSONValue {
+    /// A format-2 record's `"ledger"` member (``RecordFormat/ledgerMembers``): what the store keeps beside
+    /// the record and cannot read from its other members, signed in it so verify can check the columns. The
+    /// fingerprint is the SHA-256 of `fingerprint`, the canonical parameters (``PaymentFingerprint``); the
+    /// idempotency key, the account debited and the payee are the record's own members, written once.
+    public static func ledgerColumns(fingerprint: String, amount: Money, effects: PaymentEffects) -> JSONValue {
         .object([
-            ("idempotencyKey", .string(idempotencyKey)), ("fingerprint", .string(fingerprint)),
-            ("account", movements.first.map { .string($0.accountID) } ?? .null),
-            ("payeeContact", payee.map { .string($0.contactID) } ?? .null), ("payeeHandle", payee.map { .string($0.handleID) } ?? .null),
-            ("currency", .string(amount.currency.code)), ("amountMinor", .number(String(amount.minorUnits))), ("effects", effects.json),
+            ("fingerprint", .string(PaymentFingerprint.digest(ofCanonical: fingerprint))), ("currency", .string(amount.currency.code)),
+            ("amountMinor", .number(String(amount.minorUnits))), ("effects", effects.json),
         ])
     }
 }
