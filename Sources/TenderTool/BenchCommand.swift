@@ -23,6 +23,8 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let temporary = directory == nil
+        // A directory named but missing is created (as mkdir -p); one that cannot be is named with the reason.
+        if let directory, let failure = Environment.makeDirectory(directory) { throw ValidationError("--directory: \(failure)") }
         guard let base = directory ?? Environment.makeTemporaryDirectory(prefix: "tender-bench-") else {
             throw ValidationError("cannot create a temporary directory")
         }

@@ -18,32 +18,13 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// The values of `?` placeholders, in order: String, Int64, Int, Bool or nil.
-    func bind(_ values: [Any?]) throws(TenderError) -> Statement {
+    /// The values of `?` placeholders, in order (``SQLBindable``: String, Int64, Int, Bool, [UInt8], nil for NULL).
+    func bind(_ values: [(any SQLBindable)?]) throws(TenderError) -> Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case nil: code = sqlite3_bind_null(handle, index)
-            case let text as String:
-                // With its byte length, so an embedded NUL cannot shorten what SQLite compares.
-                var utf8 = text
-                code = utf8.withUTF8 { buffer in
-                    buffer.baseAddress.map { base in
-                        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                            sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Statement.transient)
-                        }
-                    } ?? sqlite3_bind_text(handle, index, "", 0, Statement.transient)
-                }
-            case let number as Int64: code = sqlite3_bind_int64(handle, index, number)
-            case let number as Int: code = sqlite3_bind_int64(handle, index, Int64(number))
-            case let flag as Bool: code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
-            case let bytes as [UInt8]:
-                code = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Statement.transient) }
-            default: throw .internal("unsupported SQLite binding")
-            }
+            let code = value.map { $0.bind(to: handle, at: index) } ?? sqlite3_bind_null(handle, index)
             guard code == SQLITE_OK else { throw SQLiteError.error(code, db, during: "bind") }
         }
         return self
@@ -93,6 +74,4 @@ final class Statement {
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

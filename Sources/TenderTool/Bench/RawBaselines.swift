@@ -72,6 +72,15 @@ struct RawBaselines {
     }
 }
 
+extension RawBaselines {
+    /// Why `path` could not be opened, naming it and SQLite's reason (the handle, if any, is closed).
+    static func openFailure(_ path: String, _ handle: OpaquePointer?) -> TenderError {
+        let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+        sqlite3_close(handle)
+        return TenderError.store("raw open \(path): \(reason)")
+    }
+}
+
 /// An Ed25519 key used raw through EVP.
 private final class RawKey {
     let pkey: OpaquePointer
@@ -116,7 +125,7 @@ private final class RawDatabase {
         unlink(path + "-wal")
         unlink(path + "-shm")
         var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw RawBaselines.openFailure(path, handle) }
         db = handle
         for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB)"] {
             guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TenderError.store("raw setup") }
@@ -159,7 +168,7 @@ private final class RawPaymentDatabase {
         unlink(path + "-shm")
         counter = generator.next() >> 1
         var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw RawBaselines.openFailure(path, handle) }
         db = handle
         let setup = [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
