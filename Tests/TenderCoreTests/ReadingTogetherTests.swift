@@ -12,7 +12,7 @@ import Testing
         _ = try session.resolve()
         var seen = directory.together.withLock { $0 }
         #expect(seen.calls == 1 && seen.depth == 0)
-        #expect(seen.readsInside >= 2 && seen.readsOutside == 0)
+        #expect(seen.readsInside >= 1 && seen.readsOutside == 0)
         let inside = seen.readsInside
         let (code, _) = try session.confirm()
         seen = directory.together.withLock { $0 }

@@ -175,6 +175,8 @@ final class RawPaymentDatabase: @unchecked Sendable {
         var handle: OpaquePointer?
         guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw RawBaselines.openFailure(path, handle) }
         db = handle
+        // Another connection may hold the file for a moment (one let go while a payment still used it), as Tender's may.
+        sqlite3_busy_timeout(db, 10_000)
         let setup = [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
             "CREATE TABLE IF NOT EXISTS ledger (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL, idempotency_key TEXT NOT NULL UNIQUE)",
