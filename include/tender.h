@@ -409,8 +409,8 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_new(size_t capacit
  * when the cache keeps no such engine): the one kept for the same home and
  * the same configuration, or a new one, kept. The same home means the same
  * directory (device and inode) that "home" leads to at the time of the call,
- * so a path that now leads to another directory (a symbolic link changed)
- * never gets the engine of the directory it led to before; the same
+ * so a directory renamed into another's place gets an engine of its own (a
+ * home reached through a symbolic link is refused: TENDER_E_STORE); the same
  * configuration means every other member equal ("limits", "authentication",
  * "dialog", ...), so a request never gets an engine opened with another
  * policy, other limits or another PAM stack. Which home belongs to which
@@ -422,9 +422,9 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_new(size_t capacit
  * closes an engine under a running call. Brokered engines ("broker", or
  * TENDER_BROKER in the environment) are refused: tenderd keeps those.
  * Symbol version TENDER_1.3. Errors: those of tender_engine_new(),
- * TENDER_E_INVALID_ARGUMENT (a brokered configuration). Thread-safe; two
- * threads asking at once for a home that is not open both open it and both
- * get the one kept.
+ * TENDER_E_INVALID_ARGUMENT (a brokered configuration). Thread-safe; opens
+ * of the same home path run one at a time (the second request gets the
+ * engine the first opened), other homes are served meanwhile.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_get(tender_engine_cache *cache, const char *config_json,
                                       size_t config_len, tender_engine **engine_out);

@@ -49,17 +49,23 @@ def test_the_same_home_and_configuration_share_an_engine_and_another_configurati
             session.close()
 
 
-def test_a_link_that_now_leads_to_another_home_gets_that_homes_engine(tmp_path):
+def test_a_home_through_a_link_is_refused_and_a_home_put_in_anothers_place_gets_its_own_engine(tmp_path):
     alice, bob, link = tmp_path / "alice", tmp_path / "bob", tmp_path / "person"
     alice.mkdir(mode=0o700)
     bob.mkdir(mode=0o700)
     link.symlink_to(alice)
     with tender.EngineCache(4) as cache:
-        with cache.engine(link / "home", authentication=NO_AUTH) as engine:
+        # SQLite opens no path with a symbolic link in it: a link swapped between requests cannot lead anywhere.
+        with pytest.raises(tender.TenderError):
+            cache.engine(link / "home", authentication=NO_AUTH)
+        assert len(cache) == 0
+        with cache.engine(alice / "home", authentication=NO_AUTH) as engine:
             engine.import_directory(ALICE)
-        link.unlink()
-        link.symlink_to(bob)
-        with cache.engine(link / "home", authentication=NO_AUTH) as engine:
+        cache.engine(bob / "home", authentication=NO_AUTH).close()
+        # Bob's home renamed into Alice's place: the path is the same, the directory is not.
+        (alice / "home").rename(alice / "home-before")
+        (bob / "home").rename(alice / "home")
+        with cache.engine(alice / "home", authentication=NO_AUTH) as engine:
             assert "alice-secret" not in contacts(engine)
 
 

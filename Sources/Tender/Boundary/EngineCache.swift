@@ -28,6 +28,8 @@ final class EngineCache: CHandle {
 
     let capacity: Int
     private let entries = PthreadLocked<[Key: Entry]>([:])
+    /// Held while an engine is opened, one for each stripe of home paths.
+    private let stripes = (0..<64).map { _ in PthreadLocked(0) }
 
     init(capacity: Int) throws(TenderError) {
         guard capacity >= 1, capacity <= Self.maxCapacity else {
@@ -43,24 +45,23 @@ final class EngineCache: CHandle {
             throw .invalidArgument("broker: a brokered engine is tenderd's; open it with tender_engine_new")
         }
         let rest = Self.withoutHome(json)
-        if let identity = Self.identity(configuration.home) {
-            let key = Key(device: identity.device, inode: identity.inode, configuration: rest)
-            let now = Self.now()
-            if let found = entries.withLock({ (entries) -> EngineHandle? in
-                entries[key]?.lastUse = now
-                return entries[key]?.handle
-            }) {
-                return found
-            }
+        if let found = kept(configuration.home, rest) { return found }
+        // Opens of the same home path run one at a time (a lock per stripe of paths): two makings of a new
+        // home at once would race for its key and its store, and two opens of an existing one would open it
+        // twice. Other homes are served meanwhile; the lock is not held while a request uses its engine.
+        let stripe = stripes[Int(UInt(bitPattern: configuration.home.hashValue) % UInt(stripes.count))]
+        let (found, made) = stripe.withLock { (_: inout Int) -> (EngineHandle?, Result<EngineHandle, TenderError>?) in
+            if let found = kept(configuration.home, rest) { return (found, nil) }
+            return (nil, Result { () throws(TenderError) -> EngineHandle in try EngineHandle(configuration: configuration) })
         }
-        // Opened outside the lock: other homes are served meanwhile. Two threads opening the same home
-        // at once both open it; the first one kept is the one both get.
-        let fresh = try EngineHandle(configuration: configuration)
-        guard let opened = Self.identity(configuration.home) else {
+        if let found { return found }
+        guard let made else { throw .internal("the engine cache made no engine") }
+        let fresh = try made.get()
+        guard let identity = Self.identity(configuration.home) else {
             throw .home("the home \(configuration.home) cannot be found again after it was opened")
         }
-        let key = Key(device: opened.device, inode: opened.inode, configuration: rest)
-        let (kept, released) = entries.withLock { (entries) -> (EngineHandle, [EngineHandle]) in
+        let key = Key(device: identity.device, inode: identity.inode, configuration: rest)
+        let (chosen, released) = entries.withLock { (entries) -> (EngineHandle, [EngineHandle]) in
             let now = Self.now()
             if let other = entries[key] {
                 entries[key]?.lastUse = now
@@ -76,7 +77,18 @@ final class EngineCache: CHandle {
         }
         // Engines let go close here, outside the lock, when nobody else holds them (closing one may wait for the disk).
         withExtendedLifetime(released) {}
-        return kept
+        return chosen
+    }
+
+    /// The engine kept for the home `path` leads to now and configuration `rest`, marked as used now; nil when none is.
+    private func kept(_ path: String, _ rest: String) -> EngineHandle? {
+        guard let identity = Self.identity(path) else { return nil }
+        let key = Key(device: identity.device, inode: identity.inode, configuration: rest)
+        let now = Self.now()
+        return entries.withLock { (entries) -> EngineHandle? in
+            entries[key]?.lastUse = now
+            return entries[key]?.handle
+        }
     }
 
     /// Lets go of every engine not asked for in the last `seconds`; answers how many.
