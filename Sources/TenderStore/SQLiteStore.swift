@@ -100,7 +100,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
         // Repeated denials still being counted are written as their summary rows.
         let counted = deniedRuns.close(now: clock.monotonicMilliseconds(), all: true)
         if !counted.isEmpty { pendingAudit.withLock { $0 += counted } }
-        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || !pendingAudit.withLock({ $0.isEmpty }) { try? write { _ in } }
+        // Signatures alone are stored without waiting for the disk (the connection's closing checkpoint flushes
+        // them; were they lost, their rows are durable and sealed, and the next open signs them again): closing an
+        // engine costs no flush of its own. Audit entries are stored durably.
+        let auditing = !pendingAudit.withLock({ $0.isEmpty })
+        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || auditing { try? write(lazy: !auditing) { _ in } }
     }
 
     /// Checks `home` as the store needs it (owner, modes, continuity) and, for
