@@ -380,6 +380,79 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_new_with_host(const char
 TENDER_API void tender_engine_free(tender_engine *engine);
 
 /**
+ * A cache of open engines, for a host that serves many people at once in one
+ * process, each person with a home of their own (a chat or voice service).
+ * It keeps at most `capacity` engines open while nobody uses them and lets go
+ * of the least recently asked for first; tender_engine_cache_close_idle()
+ * lets go of the ones not asked for lately. docs/performance.md measures what
+ * an engine costs to open and to keep open (`tender bench --homes`).
+ *
+ * Thread safety: every tender_engine_cache_* call may be made from any
+ * thread at once; the engines it hands out are ordinary engines (thread-safe,
+ * shared). A cache must not be freed while another thread uses it.
+ */
+typedef struct tender_engine_cache tender_engine_cache;
+
+/**
+ * Makes an empty cache that keeps at most `capacity` (1 to 65536) engines
+ * open while nobody uses them. Each open engine holds a few file descriptors
+ * (the store, its -wal and -shm, twice: a reading and a writing connection);
+ * choose `capacity` within the process's RLIMIT_NOFILE. On success writes the
+ * cache to *cache_out; free it with tender_engine_cache_free(). Symbol
+ * version TENDER_1.3. Errors: TENDER_E_NULL_ARGUMENT,
+ * TENDER_E_INVALID_ARGUMENT (capacity out of range). Thread-safe.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_new(size_t capacity, tender_engine_cache **cache_out);
+
+/**
+ * The engine `config_json` describes (as tender_engine_new(), which it calls
+ * when the cache keeps no such engine): the one kept for the same home and
+ * the same configuration, or a new one, kept. The same home means the same
+ * directory (device and inode) that "home" leads to at the time of the call,
+ * so a directory renamed into another's place gets an engine of its own (a
+ * home reached through a symbolic link is refused: TENDER_E_STORE); the same
+ * configuration means every other member equal ("limits", "authentication",
+ * "dialog", ...), so a request never gets an engine opened with another
+ * policy, other limits or another PAM stack. Which home belongs to which
+ * person is the host's decision: the cache cannot tell.
+ *
+ * Writes a new reference to *engine_out: release it with tender_engine_free()
+ * when this request is done. An engine the cache lets go stays open as long as
+ * the host holds a reference or a session is open on it, so letting go never
+ * closes an engine under a running call. Brokered engines ("broker", or
+ * TENDER_BROKER in the environment) are refused: tenderd keeps those.
+ * Symbol version TENDER_1.3. Errors: those of tender_engine_new(),
+ * TENDER_E_INVALID_ARGUMENT (a brokered configuration). Thread-safe; opens
+ * of the same home path run one at a time (the second request gets the
+ * engine the first opened), other homes are served meanwhile.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_get(tender_engine_cache *cache, const char *config_json,
+                                      size_t config_len, tender_engine **engine_out);
+
+/**
+ * Lets go of every engine not asked for in the last `idle_seconds` seconds
+ * (0: all of them); each closes once the host's references and its sessions
+ * are gone. Writes how many were let go to *closed_out unless it is NULL.
+ * Symbol version TENDER_1.3. Errors: TENDER_E_NULL_ARGUMENT (cache).
+ * Thread-safe.
+ */
+TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_close_idle(tender_engine_cache *cache, uint32_t idle_seconds,
+                                             size_t *closed_out);
+
+/**
+ * How many engines the cache keeps now (0 for NULL). Symbol version
+ * TENDER_1.3. Thread-safe.
+ */
+TENDER_API size_t tender_engine_cache_count(const tender_engine_cache *cache);
+
+/**
+ * Lets go of every engine and frees the cache. Engines the host still holds
+ * stay valid until it frees them. NULL is ignored. Call once, when no other
+ * thread uses the cache. Symbol version TENDER_1.3.
+ */
+TENDER_API void tender_engine_cache_free(tender_engine_cache *cache);
+
+/**
  * Adds or replaces contacts (with their handles), accounts (with their
  * balances), bill payees and bills from a directory JSON document
  * (`{"contacts", "accounts", "billPayees", "bills"}`, each optional), all in

@@ -57,7 +57,7 @@ echo "ignoring a result and calling a deprecated function are warnings"
 echo "== every function declared in tender.h is called by the C API test"
 declared=$(grep -oE '\btender_[a-z0-9_]+\(' "$root/include/tender.h" | tr -d '(' | sort -u)
 for fn in $declared; do
-    cat "$root/Tests/c/api_test.c" "$root/Tests/c/custom_intents_test.c" "$root/Tests/c/speak_test.c" | grep -qE "\b$fn\(" || { echo "the C API tests never call $fn" >&2; exit 1; }
+    cat "$root/Tests/c/api_test.c" "$root/Tests/c/custom_intents_test.c" "$root/Tests/c/speak_test.c" "$root/Tests/c/engine_cache_test.c" | grep -qE "\b$fn\(" || { echo "the C API tests never call $fn" >&2; exit 1; }
 done
 echo "$(echo "$declared" | wc -l) functions declared, all called"
 
@@ -75,6 +75,10 @@ USER_FOR_TEST=$(id -un) "$work/custom_intents_test" "$work/custom-intents" "$roo
 echo "== a whole send in Spanish, said with the library's sentences (say) and replies read by it"
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/speak_test.c" $flags -o "$work/speak_test"
 USER_FOR_TEST=$(id -un) "$work/speak_test" "$work/speak" "$pam_matrix"
+
+echo "== many homes in one process: the engine cache, and its abuse cases"
+cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/engine_cache_test.c" $flags -lpthread -o "$work/engine_cache_test"
+"$work/engine_cache_test" "$work/engine-cache"
 
 echo "== exactly once beyond the store: three processes, one key, a host counting its calls; kill -9 inside send"
 cc -std=c99 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L "$root/Tests/c/exactly_once_test.c" $flags -o "$work/exactly_once_test"

@@ -46,4 +46,5 @@ fi
 
 echo "== Python example"
 "$py" "$root/examples/send_payment.py" "$work/example-home"
+"$py" "$root/examples/many_homes.py" "$work/many-homes" 20 3
 echo "Python tests passed"

@@ -60,10 +60,20 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Starts `body` on the workers and returns at once; ``join()`` waits for
     /// it to return on each. Until then the pool belongs to this caller.
-    /// Returns false, running nothing, when there is no worker or another
-    /// caller holds the pool: the caller then does the work itself.
+    /// Returns false, running nothing, when there is no worker, another
+    /// caller holds the pool, or a job let go by ``release()`` has not yet
+    /// returned on every worker: the caller then does the work itself instead
+    /// of waiting for a worker the scheduler has not run yet (many stores
+    /// committing at once, each its own batch, on a busy machine).
     public func start(_ body: @escaping () -> Void) -> Bool {
         guard workers > 0, getpid() == owner, pthread_mutex_trylock(callers) == 0 else { return false }
+        pthread_mutex_lock(mutex)
+        let busy = running > 0
+        pthread_mutex_unlock(mutex)
+        if busy {
+            pthread_mutex_unlock(callers)
+            return false
+        }
         launch({ _ in body() }, count: workers)
         return true
     }

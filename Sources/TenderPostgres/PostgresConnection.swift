@@ -76,7 +76,7 @@ final class PostgresConnection {
     }
 
     /// The statement for the store's `sql`, prepared once on this connection, with `arguments` bound.
-    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> PostgresStatement {
+    func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> PostgresStatement {
         let name: String
         if let known = prepared[sql] {
             name = known

@@ -32,7 +32,7 @@ final class PostgresDatabase: StoreDatabase {
         try connection().execute(sql)
     }
 
-    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> PostgresStatement {
+    func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> PostgresStatement {
         let connection = try connection()
         return try connection.statement(sql, arguments)
     }

@@ -47,7 +47,7 @@ public enum PostgresMigration {
         case bytes([UInt8])
 
         /// The value as a statement argument.
-        var argument: Any? {
+        var argument: (any StoreBindable)? {
             switch self {
             case .null: return nil
             case let .text(text): return text

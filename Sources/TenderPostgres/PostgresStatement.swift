@@ -15,24 +15,21 @@ final class PostgresStatement: StoreStatement {
     private var row = -1
     private let changed: (Int) -> Void
 
-    /// Binds `arguments` (String, Int64, Int, Bool, [UInt8] or nil) to the statement prepared as `name`.
-    /// Throws ``TenderError/invalidArgument(_:)`` for text holding a NUL character, which PostgreSQL cannot keep
-    /// (and which libpq would otherwise cut short), and ``TenderError/internal(_:)`` for another type.
-    init(connection: OpaquePointer, name: String, arguments: [Any?], changed: @escaping (Int) -> Void) throws(TenderError) {
+    /// Binds `arguments` (``StoreBindable``) to the statement prepared as `name`. Throws
+    /// ``TenderError/invalidArgument(_:)`` for text holding a NUL character, which PostgreSQL cannot keep
+    /// (and which libpq would otherwise cut short).
+    init(connection: OpaquePointer, name: String, arguments: [(any StoreBindable)?], changed: @escaping (Int) -> Void) throws(TenderError) {
         self.connection = connection
         self.name = name
         self.changed = changed
         for argument in arguments {
-            switch argument {
-            case nil: values.append(nil); binary.append(false)
-            case let text as String:
+            switch argument?.storeValue ?? .null {
+            case .null: values.append(nil); binary.append(false)
+            case let .text(text):
                 guard !text.utf8.contains(0) else { throw .invalidArgument("text holding a NUL character cannot be stored") }
                 values.append(Array(text.utf8) + [0]); binary.append(false)
-            case let number as Int64: values.append(Array(String(number).utf8) + [0]); binary.append(false)
-            case let number as Int: values.append(Array(String(number).utf8) + [0]); binary.append(false)
-            case let flag as Bool: values.append(Array((flag ? "1" : "0").utf8) + [0]); binary.append(false)
-            case let bytes as [UInt8]: values.append(bytes); binary.append(true)
-            default: throw .internal("unsupported PostgreSQL binding")
+            case let .integer(number): values.append(Array(String(number).utf8) + [0]); binary.append(false)
+            case let .bytes(bytes): values.append(bytes); binary.append(true)
             }
         }
     }

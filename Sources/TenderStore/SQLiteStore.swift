@@ -120,7 +120,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
         // Repeated denials still being counted are written as their summary rows.
         let counted = deniedRuns.close(now: clock.monotonicMilliseconds(), all: true)
         if !counted.isEmpty { pendingAudit.withLock { $0 += counted } }
-        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || !pendingAudit.withLock({ $0.isEmpty }) { try? write { _ in } }
+        // Signatures alone are stored without waiting for the disk (the connection's closing checkpoint flushes
+        // them; were they lost, their rows are durable and sealed, and the next open signs them again): closing an
+        // engine costs no flush of its own. Audit entries are stored durably.
+        let auditing = !pendingAudit.withLock({ $0.isEmpty })
+        if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || auditing { try? write(lazy: !auditing) { _ in } }
     }
 
     /// Checks `home` as the store needs it (owner, modes, continuity) and, for
@@ -172,7 +176,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// page it had cached (the writer changed the file); the writer's cache
     /// holds them already. A `scan` (a whole table: listings, verify) always
     /// reads on the reading connection, so it never holds up a payment.
+    /// Inside ``readingTogether(_:)`` on this thread, `body` runs in its read transaction.
     package func read<T: Sendable>(scan: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+        if let pin = ReadPin.current(for: ObjectIdentifier(self)) { return try body(pin.db) }
         let transaction = { (db: inout any StoreDatabase) throws(TenderError) -> T in
             try db.readTransaction { () throws(TenderError) -> T in try body(db) }
         }
@@ -185,35 +191,70 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// commit does not wait for the disk (``Database/lazyWriteTransaction(_:)``);
     /// the next durable commit flushes it. A durable commit that grew the
     /// ledger replaces the kept checkpoint, if any (``keepCheckpoint(at:home:)``), after the lock is released.
+    /// Inside ``readingTogether(_:)`` on this thread, whose read transaction holds the writing connection
+    /// already, that transaction ends, this one runs on it, and a new read transaction follows.
     package func write<T: Sendable>(lazy: Bool = false, _ body: (any StoreDatabase) throws(TenderError) -> T) throws(TenderError) -> T {
+        if let pin = ReadPin.current(for: ObjectIdentifier(self)) {
+            try pin.db.statement("COMMIT").run()
+            let outcome = Result { () throws(TenderError) in try writeHolding(pin.db, lazy: lazy, body) }
+            try pin.db.statement("BEGIN DEFERRED").run()
+            let (result, checkpoint) = try outcome.get()
+            if let checkpoint { keep(checkpoint) }
+            return result
+        }
         let (result, checkpoint) = try writer.withLock { (db: inout any StoreDatabase) throws(TenderError) -> (T, (count: Int64, text: String)?) in
-            var stored: [Int64] = []
-            var audited = (count: 0, marked: false)
-            var checkpoint: (count: Int64, text: String)?
-            let work = { () throws(TenderError) -> T in
-                stored = try self.storeComputedSignatures(db)
-                audited = try self.storePendingAudit(db)
-                let result = try body(db)
-                if !lazy { checkpoint = try self.checkpointToKeep(db) }
-                return result
-            }
-            let result: T
-            do throws(TenderError) {
-                result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
-            } catch {
-                // A key created by a transaction rolled back keeps its unrecorded name: no store names it.
-                createdKeys.withLock { $0.removeAll() }
-                throw error
-            }
-            let created = createdKeys.withLock { (keys) -> [String] in defer { keys.removeAll() }; return keys }
-            if !created.isEmpty { HomeDirectory.promoteKeys(home: home, recorded: created) }
-            if !stored.isEmpty { computedSignatures.withLock { for sequence in stored { $0[sequence] = nil } } }
-            if audited.count > 0 { pendingAudit.withLock { $0.removeFirst(audited.count) } }
-            if audited.marked { testingMode.withLock { $0?.marked = true } }
-            return (result, checkpoint)
+            try writeHolding(db, lazy: lazy, body)
         }
         // Outside the write lock: the next batch commits while the checkpoint file is flushed.
         if let checkpoint { keep(checkpoint) }
         return result
+    }
+
+    /// ``write(lazy:_:)``'s transaction on `db`, whose lock the caller holds; answers its result and the checkpoint to keep.
+    private func writeHolding<T: Sendable>(
+        _ db: any StoreDatabase, lazy: Bool, _ body: (any StoreDatabase) throws(TenderError) -> T
+    ) throws(TenderError) -> (T, (count: Int64, text: String)?) {
+        var stored: [Int64] = []
+        var audited = (count: 0, marked: false)
+        var checkpoint: (count: Int64, text: String)?
+        let work = { () throws(TenderError) -> T in
+            stored = try self.storeComputedSignatures(db)
+            audited = try self.storePendingAudit(db)
+            let result = try body(db)
+            if !lazy { checkpoint = try self.checkpointToKeep(db) }
+            return result
+        }
+        let result: T
+        do throws(TenderError) {
+            result = lazy ? try db.lazyWriteTransaction(work) : try db.writeTransaction(work)
+        } catch {
+            // A key created by a transaction rolled back keeps its unrecorded name: no store names it.
+            createdKeys.withLock { $0.removeAll() }
+            throw error
+        }
+        let created = createdKeys.withLock { (keys) -> [String] in defer { keys.removeAll() }; return keys }
+        if !created.isEmpty { HomeDirectory.promoteKeys(home: home, recorded: created) }
+        if !stored.isEmpty { computedSignatures.withLock { for sequence in stored { $0[sequence] = nil } } }
+        if audited.count > 0 { pendingAudit.withLock { $0.removeFirst(audited.count) } }
+        if audited.marked { testingMode.withLock { $0?.marked = true } }
+        return (result, checkpoint)
+    }
+
+    /// One read transaction for everything `body` reads from this store on the calling thread (directory
+    /// and ledger), on the writing connection, whose cache is current, when no thread holds it; else
+    /// (a write in progress) each read takes its own transaction as usual, so `body` never waits for a
+    /// commit. While it runs, other threads' reads use the reading connection and their writes wait:
+    /// `body` must be short and call no host code (``Directory/readingTogether(_:)``).
+    public func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        let store = ObjectIdentifier(self)
+        if ReadPin.current(for: store) != nil { return try body() }
+        let pinned = writer.withLockIfAvailable { (db: inout any StoreDatabase) -> Result<T, TenderError> in
+            let connection = db
+            return Result { () throws(TenderError) in
+                try connection.readTransaction { () throws(TenderError) in try ReadPin.holding(ReadPin(store: store, db: connection), body) }
+            }
+        }
+        guard let pinned else { return try body() }
+        return try pinned.get()
     }
 }

@@ -12,8 +12,8 @@ package protocol StoreDatabase: AnyObject {
     var changes: Int { get }
     /// Runs SQL without arguments, ignoring rows; throws ``TenderError/store(_:)`` on failure.
     func execute(_ sql: String) throws(TenderError)
-    /// A statement for `sql` (`?` placeholders) with `arguments` bound: String, Int64, Int, Bool, [UInt8] or nil.
-    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> Row
+    /// A statement for `sql` (`?` placeholders) with `arguments` bound (``StoreBindable``).
+    func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> Row
     /// Runs `body` in a write transaction that excludes every other writer of the same ledger (this process's
     /// and other processes'), committing durably when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T

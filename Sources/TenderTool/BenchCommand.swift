@@ -11,6 +11,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds per rate measurement.") var seconds: Double = 2
     @Option(help: "Ledger entries to verify (the ledger is filled up to this many).") var records: Int = 100_000
     @Option(help: "Concurrent submitters.") var threads: Int = 8
+    @Option(help: "Homes (one person each) served by this process at once, for the many-homes figures (0: skip them).")
+    var homes: Int = 1000
+    @Option(help: "Engines open at once, at most, in the many-homes run (opened on demand, least recently used closed first).")
+    var openEngines: Int = 100
     @Option(help: ArgumentHelp("Directory for the benchmark stores (default: a temporary one on the same disk as TMPDIR).", valueName: "DIR"))
     var directory: String?
     @Flag(help: "Print the figures as one JSON object.") var json = false
@@ -19,10 +23,14 @@ struct BenchCommand: ParsableCommand {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
         guard records >= 1, records <= 10_000_000 else { throw ValidationError("--records must be in [1, 10000000]") }
         guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be in [1, 256]") }
+        guard homes >= 0, homes <= 100_000 else { throw ValidationError("--homes must be in [0, 100000]") }
+        guard openEngines >= 1, openEngines <= 10_000 else { throw ValidationError("--open-engines must be in [1, 10000]") }
     }
 
     func run() throws {
         let temporary = directory == nil
+        // A directory named but missing is created (as mkdir -p); one that cannot be is named with the reason.
+        if let directory, let failure = Environment.makeDirectory(directory) { throw ValidationError("--directory: \(failure)") }
         guard let base = directory ?? Environment.makeTemporaryDirectory(prefix: "tender-bench-") else {
             throw ValidationError("cannot create a temporary directory")
         }
@@ -30,7 +38,7 @@ struct BenchCommand: ParsableCommand {
         let raw = RawBaselines(seconds: seconds, directory: base)
         let table = BenchTable()
         // On a terminal (and without --json): a progress bar on standard error, erased before the table.
-        let progress = BenchProgress(timed: 10, seconds: seconds, quiet: json)
+        let progress = BenchProgress(timed: homes > 0 ? 13 : 10, seconds: seconds, quiet: json)
         defer { progress.finish() }
 
         progress.begin("raw Ed25519 sign")
@@ -65,6 +73,7 @@ struct BenchCommand: ParsableCommand {
         table.add("ratio_sequential_to_payment_rows", "  ratio to sign-then-commit of a payment's rows (target >= 0.9)", sequential / signPayment, unit: "x")
         table.addLatencies("sequential_dialog", "  latency of a whole dialog, one at a time", measuredSequential.dialogs)
         table.addLatencies("sequential_handle", "  latency of its handle", measuredSequential.handles)
+        table.addSteps(TenderWorkload.steps, measuredSequential.steps)
         progress.begin("handle, 1 submitter")
         let measuredHandles = try workload.submissions(threads: 1, seconds: seconds, perThread: 4000)
         let handles = measuredHandles.rate
@@ -120,6 +129,8 @@ struct BenchCommand: ParsableCommand {
         table.addLatencies("concurrent_dialog", "  latency of a whole dialog, \(threads) at once", dialogs.dialogs)
         table.addLatencies("concurrent_handle", "  latency of its handle, \(threads) at once", dialogs.handles)
 
+        if homes > 0 { try manyHomes(base: base, table: table, progress: progress) }
+
         let have = Int(try workload.store.ledgerEntries().count)
         let fillStart = Stopwatch.now()
         if have < records {
@@ -139,5 +150,32 @@ struct BenchCommand: ParsableCommand {
         table.add("ratio_verify_to_raw_verify", "  ratio to raw verify (target >= 0.8)", verifyRate / verify, unit: "x")
 
         print(json ? table.json() : table.text())
+    }
+
+    /// Many people at once: `homes` homes, engines opened on demand (at most `openEngines`), `threads`
+    /// submitters paying for random people, in turns with the same number of raw files and threads.
+    private func manyHomes(base: String, table: BenchTable, progress: BenchProgress) throws {
+        let workload = HomesWorkload(base: base + "/homes", count: homes, openAtOnce: openEngines)
+        if let failure = Environment.makeDirectory(workload.base) { throw ValidationError(failure) }
+        let prepareStart = Stopwatch.now()
+        let total = homes
+        try workload.prepare(threads: threads) { done in
+            progress.counted("making \(total) homes", done: min(done, total - 1), total: total, unit: "homes", start: prepareStart)
+        }
+        progress.begin("engine opens on existing homes")
+        let cost = try workload.openCost(sample: openEngines)
+        progress.begin("\(homes) homes, \(threads) submitters, in turns with \(homes) raw files")
+        let (raw, tender) = try workload.measure(threads: threads, seconds: 2 * seconds, turns: 4)
+        table.add("raw_homes_payments_per_s", "raw: \(homes) files, \(threads) threads, a signed payment's rows per commit, at most \(openEngines) open", raw.rate, unit: "/s")
+        table.add("tender_homes_payments_per_s", "Tender whole dialogs over \(homes) homes, \(threads) submitters, at most \(openEngines) engines open", tender.rate, unit: "/s")
+        table.add("ratio_homes_to_raw", "  ratio to the raw files (target >= 0.8)", tender.rate / raw.rate, unit: "x")
+        table.addLatencies("homes_payment", "  latency of a payment, engine open included", tender.payments)
+        table.addLatencies("raw_homes_payment", "  latency of a raw payment, file open included", raw.payments)
+        let opened = Double(tender.opens.seconds.count) / Double(max(1, tender.count))
+        table.add("homes_engine_opens_per_payment", "  engines opened per payment", opened, unit: "x")
+        table.addLatencies("homes_engine_open", "  engine open on an existing home, under load", tender.opens)
+        table.addLatencies("engine_open", "engine open on an existing home, one at a time (target p50 <= 2 ms)", cost.opens)
+        table.add("engine_resident_kib", "  resident memory per open engine, \(cost.engines) open (target <= 512)", cost.residentPerEngine / 1024, unit: "KiB")
+        table.add("engine_descriptors", "  file descriptors per open engine", cost.descriptorsPerEngine, unit: "fd")
     }
 }

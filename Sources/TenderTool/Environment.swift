@@ -20,6 +20,21 @@ enum Environment {
         }
     }
 
+    /// Makes `path` a directory: creates it (0700) and any missing parent, as `mkdir -p` does; an existing
+    /// directory is kept as it is. Answers nil, or why it cannot be (the path and the system's reason).
+    static func makeDirectory(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(path) exists and is not a directory"
+        }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty, parent != path, let failure = makeDirectory(parent) { return failure }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            return "cannot create the directory \(path): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
     /// Removes `path` and everything below it, without following symbolic links.
     static func removeTree(_ path: String) {
         var info = stat()

@@ -21,7 +21,7 @@ extension EngineFactory {
     }
 
     /// `TENDER_BROKER`, when set and not empty.
-    static func brokerFromEnvironment() -> String? {
+    public static func brokerFromEnvironment() -> String? {
         guard let value = getenv("TENDER_BROKER"), value.pointee != 0 else { return nil }
         return String(cString: value)
     }

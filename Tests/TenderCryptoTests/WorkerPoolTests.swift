@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import Synchronization
 import Testing
 @testable import TenderCrypto
@@ -52,5 +53,35 @@ import Testing
         let third = pool.start {}
         #expect(third)
         pool.join()
+    }
+
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    /// Issue 34.3: after `release()`, a job still running on a worker leaves the next `start` to the caller
+    /// (false at once) instead of making it wait for that worker; once the job returned, the pool starts again.
+    /// (The job gives its worker back after about two seconds at most, so the old behaviour fails the
+    /// expectation instead of hanging.)
+    @Test func startLeavesTheWorkToTheCallerWhileAReleasedJobStillRuns() {
+        let pool = WorkerPool(workers: 1)
+        let go = Flag()
+        let first = pool.start { [go] in
+            var waited = 0
+            while !go.value.load(ordering: .acquiring), waited < 2_000 {
+                usleep(1_000)
+                waited += 1
+            }
+        }
+        #expect(first)
+        pool.release()
+        let second = pool.start {}
+        #expect(!second)
+        if second { pool.join() }
+        go.value.store(true, ordering: .releasing)
+        while pool.runningWorkers > 0 { usleep(1_000) }
+        let third = pool.start {}
+        #expect(third)
+        if third { pool.join() }
     }
 }

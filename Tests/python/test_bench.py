@@ -33,6 +33,12 @@ RATIOS = {
 LATENCIES = ["sequential_dialog", "sequential_handle", "handle_alone", "concurrent_handle_alone", "concurrent_dialog",
              "concurrent_handle"]
 WHOLE_AND_PART = [("sequential_dialog", "sequential_handle"), ("concurrent_dialog", "concurrent_handle")]
+# The step table: the median of each session call of the sequential dialogs, in microseconds.
+STEPS = [f"step_{name}_p50_us" for name in ("init", "resolve", "confirm", "agree", "handle")]
+# Many homes (issue 34.3): rates, their ratio, latencies, engine opens and what an open engine holds.
+HOMES_LATENCIES = ["homes_payment", "raw_homes_payment", "homes_engine_open", "engine_open"]
+HOMES = ["raw_homes_payments_per_s", "tender_homes_payments_per_s", "ratio_homes_to_raw", "homes_engine_opens_per_payment",
+         "engine_resident_kib", "engine_descriptors"]
 
 
 def run(*args, check=True):
@@ -40,9 +46,13 @@ def run(*args, check=True):
 
 
 def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
-    figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--directory", str(tmp_path), "--json").stdout)
+    figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--homes", "0", "--directory", str(tmp_path),
+                             "--json").stdout)
     latencies = {f"latency_{name}_{p}_ms" for name in LATENCIES for p in ("p50", "p99")}
-    assert set(figures) == set(RATES) | set(RATIOS) | latencies | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    # The steps are parts of the whole dialog: their medians add up to no more than a slow dialog.
+    assert all(figures[step] > 0 for step in STEPS)
+    assert sum(figures[step] for step in STEPS) / 1000 <= figures["latency_sequential_dialog_p99_ms"] * 5
     for name in LATENCIES:
         assert 0 < figures[f"latency_{name}_p50_ms"] <= figures[f"latency_{name}_p99_ms"], name
     for whole, part in WHOLE_AND_PART:
@@ -70,15 +80,54 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
 
 
 def test_the_table_names_the_targets(tmp_path):
-    table = run("--seconds", "0.05", "--records", "20", "--threads", "2", "--directory", str(tmp_path)).stdout
+    table = run("--seconds", "0.05", "--records", "20", "--threads", "2", "--homes", "0", "--directory", str(tmp_path)).stdout
     for target in ["(target >= 0.9)", "(target >= 1.0)", "target >= 1.7", "(target >= 0.8)"]:
         assert target in table
     assert "the most one at a time can reach" in table and "ceiling for 2 submitters" in table
     assert "latency of a whole dialog, one at a time, p99" in table
-    assert len(table.strip().splitlines()) == 38
+    assert "step: resolve, p50" in table
+    assert len(table.strip().splitlines()) == 43
 
 
-@pytest.mark.parametrize("args", [["--seconds", "0"], ["--records", "0"], ["--threads", "0"], ["--seconds", "nan"]])
+def test_many_homes_print_their_figures_from_one_run(tmp_path):
+    """Issue 34.3: N homes, engines opened on demand (at most --open-engines), against as many raw files."""
+    figures = json.loads(run("--seconds", "0.1", "--records", "20", "--threads", "3", "--homes", "12", "--open-engines", "4",
+                             "--directory", str(tmp_path), "--json").stdout)
+    latencies = {f"latency_{name}_{p}_ms" for name in HOMES_LATENCIES for p in ("p50", "p99")}
+    assert set(HOMES) | latencies <= set(figures)
+    assert figures["raw_homes_payments_per_s"] > 0 and figures["tender_homes_payments_per_s"] > 0
+    assert figures["ratio_homes_to_raw"] == pytest.approx(
+        figures["tender_homes_payments_per_s"] / figures["raw_homes_payments_per_s"], rel=0.01, abs=0.002)
+    for name in HOMES_LATENCIES:
+        assert 0 < figures[f"latency_{name}_p50_ms"] <= figures[f"latency_{name}_p99_ms"], name
+    # 12 homes, at most 4 open: some payments must have opened an engine, none opened more than one.
+    assert 0 < figures["homes_engine_opens_per_payment"] <= 1.0
+    # An open engine holds its store's descriptors (the file, its -wal and -shm, two connections).
+    assert 2 <= figures["engine_descriptors"] <= 16
+    homes = sorted(name for name in os.listdir(tmp_path / "homes") if name.startswith("home-"))
+    assert len(homes) == 12
+    # A second run finds the homes made: it opens them, it does not make them again.
+    again = json.loads(run("--seconds", "0.05", "--records", "20", "--threads", "2", "--homes", "12", "--open-engines", "4",
+                           "--directory", str(tmp_path), "--json").stdout)
+    assert again["tender_homes_payments_per_s"] > 0
+
+
+def test_a_missing_directory_is_made_and_a_file_is_named_with_the_reason(tmp_path):
+    """`--directory DIR` with DIR missing ended with `Error: raw open`: now it is made (as mkdir -p);
+    a path that cannot be a directory is refused with the path and the reason."""
+    missing = tmp_path / "not" / "there"
+    figures = json.loads(run("--seconds", "0.02", "--records", "5", "--threads", "2", "--homes", "0", "--directory", str(missing),
+                             "--json").stdout)
+    assert figures["tender_sequential_per_s"] > 0 and missing.is_dir()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    refused = run("--seconds", "0.02", "--records", "5", "--homes", "0", "--directory", str(blocker / "below"), check=False)
+    assert refused.returncode != 0
+    assert str(blocker) in refused.stderr and "not a directory" in refused.stderr.lower() and "raw open" not in refused.stderr
+
+
+@pytest.mark.parametrize("args", [["--seconds", "0"], ["--records", "0"], ["--threads", "0"], ["--seconds", "nan"],
+                                  ["--homes", "-1"], ["--open-engines", "0"]])
 def test_absurd_options_are_refused(args):
     refused = run(*args, check=False)
     assert refused.returncode != 0 and refused.stderr.strip()

@@ -177,6 +177,7 @@ from ._native import (
     version,
     version_number,
 )
+from .cache import EngineCache
 from .conversation import Conversation
 from .engine import Engine
 from .enums import KeyFormat, PromptKind, ResponseCode, VocabularyKind
@@ -224,6 +225,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "Engine",
+    "EngineCache",
     "Session",
     "ParseResult",
     "parse",

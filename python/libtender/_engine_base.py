@@ -60,6 +60,23 @@ class _EngineBase:
         #: The home directory as given in the configuration.
         self.home: str = document["home"]
 
+    @classmethod
+    def _adopt(cls: "type[_Engine]", handle: Optional[int], home: str) -> _Engine:
+        """An engine object owning ``handle``, a reference the library handed
+        out (tender_engine_cache_get); closing it releases that reference."""
+        if not handle:  # pragma: no cover - a library defect
+            raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
+                                "the library answered no engine")
+        engine = cls.__new__(cls)
+        engine._handle = handle
+        engine._lock = threading.Lock()
+        engine._users = 0
+        engine._closed = False
+        engine._callbacks = None
+        engine.host = None
+        engine.home = home
+        return engine
+
     # -- handle management: close() never frees under a running call.
 
     @contextlib.contextmanager

@@ -170,6 +170,12 @@ _SIGNATURES = {
         [c_char_p, c_size_t, POINTER(TenderHost), POINTER(_c_handle)],
     ),
     "tender_engine_free": (None, [_c_handle]),
+    # many homes (TENDER_1.3)
+    "tender_engine_cache_new": (_c_result, [c_size_t, POINTER(_c_handle)]),
+    "tender_engine_cache_get": (_c_result, [_c_handle, c_char_p, c_size_t, POINTER(_c_handle)]),
+    "tender_engine_cache_close_idle": (_c_result, [_c_handle, c_uint32, POINTER(c_size_t)]),
+    "tender_engine_cache_count": (c_size_t, [_c_handle]),
+    "tender_engine_cache_free": (None, [_c_handle]),
     "tender_engine_import_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_engine_remove_from_directory": (_c_result, [_c_handle, c_char_p, c_size_t]),
     "tender_engine_set_vocabulary": (_c_result, [_c_handle, c_char_p, c_size_t]),

@@ -118,16 +118,19 @@ public final class DialogSession {
     /// asked the same question more than the engine's `maxPrompts` times in a row.
     public func resolve() throws(TenderError) -> [ParameterResolution] {
         try checkOpen()
-        var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
-        let raw: [ParameterResolution]
-        if intent.asksDestination {
-            // Where the money goes decides the intent, so it is the only question until answered.
-            raw = [DestinationQuestion.resolution]
-            context.state.questions = [DestinationQuestion.parameter: .choose(key: DestinationQuestion.parameter, ids: DestinationQuestion.intents)]
-        } else {
-            raw = try dialog.resolve(&context)
+        let (results, offers, resolved) = try readingTogether { () throws(TenderError) in
+            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
+            let raw: [ParameterResolution]
+            if intent.asksDestination {
+                // Where the money goes decides the intent, so it is the only question until answered.
+                raw = [DestinationQuestion.resolution]
+                context.state.questions = [DestinationQuestion.parameter: .choose(key: DestinationQuestion.parameter, ids: DestinationQuestion.intents)]
+            } else {
+                raw = try dialog.resolve(&context)
+            }
+            let (results, offers) = try spoken(raw, directory: context.directory)
+            return (results, offers, context.state)
         }
-        let (results, offers) = try spoken(raw, directory: context.directory)
         var counts = prompts
         for item in results {
             // A new question (the person chosen, now which handle) is progress; the same question again is not.
@@ -141,7 +144,7 @@ public final class DialogSession {
         }
         prompts = counts
         lastResults = Dictionary(results.map { ($0.parameter, $0.result) }, uniquingKeysWith: { a, _ in a })
-        state = context.state
+        state = resolved
         phase = .resolving
         agreed = false
         turn = SpokenTurn(open: results.first { !$0.result.isResolved }, offers: offers)
@@ -222,20 +225,34 @@ public final class DialogSession {
         if intent.asksDestination {
             throw .wrongState("\(DestinationQuestion.parameter) is not resolved (to someone else, or between the person's own accounts?); resolve and answer first")
         }
-        var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
-        if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
-            // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.
-            if case let .unsupported(reason) = open.result, let code = ResponseCode.failure(for: reason, of: intent.schema) {
-                phase = .resolving
-                return (code, .object([("code", .string(code.name)), ("parameter", .string(open.parameter)), ("reason", .string(reason))]))
+        // The store is read in one transaction; the host's canSend, if any, is called after it.
+        let checked = try readingTogether { () throws(TenderError) -> Result<(Confirmation, retry: Bool, signedIn: Bool), ConfirmFailure> in
+            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
+            if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
+                // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.
+                if case let .unsupported(reason) = open.result, let code = ResponseCode.failure(for: reason, of: intent.schema) {
+                    return .failure(ConfirmFailure(code: code, parameter: open.parameter, reason: reason))
+                }
+                throw .wrongState("\(open.parameter) is not resolved; resolve and answer first")
             }
-            throw .wrongState("\(open.parameter) is not resolved; resolve and answer first")
+            let confirmation = try dialog.confirm(&context)
+            if case let .payment(plan)? = confirmation.candidate, try alreadyPaid(plan) {
+                // A retry of a payment made before: handle returns its record; sign-in, funds and limits no longer matter.
+                return .success((Confirmation(.ready, confirmation.members, plan: .payment(plan)), retry: true, signedIn: true))
+            }
+            return .success((confirmation, retry: false, signedIn: try context.directory.isSignedIn()))
         }
-        var confirmation = try dialog.confirm(&context)
-        if case let .payment(plan)? = confirmation.candidate, try alreadyPaid(plan) {
-            // A retry of a payment made before: handle returns its record; sign-in, funds and limits no longer matter.
-            confirmation = Confirmation(.ready, confirmation.members, plan: .payment(plan))
-        } else if try !context.directory.isSignedIn() {
+        var confirmation: Confirmation
+        let (retry, signedIn): (Bool, Bool)
+        switch checked {
+        case let .failure(failed):
+            phase = .resolving
+            return (failed.code, .object([("code", .string(failed.code.name)), ("parameter", .string(failed.parameter)), ("reason", .string(failed.reason))]))
+        case let .success(found): (confirmation, retry, signedIn) = found
+        }
+        if retry {
+            // A retry of a payment made before: ready, without asking the host again.
+        } else if !signedIn {
             confirmation = Confirmation(.failureCredentialsUnverified, [("reason", .string("notSignedIn"))])
         } else if let backend = engine.backend, case let .payment(plan)? = confirmation.plan {
             let code = try backend.canSend(backendJSON(plan))
@@ -247,6 +264,20 @@ public final class DialogSession {
         if let question = confirmationQuestion { members.append(("question", .string(question))) }
         if let say = speaker.confirmation(confirmation.code, plan: confirmation.candidate) { members.append(("say", .string(say))) }
         return (confirmation.code, .object(members))
+    }
+
+    /// A confirm that found an amount outside the limits: SiriKit's failure code, the parameter and the reason.
+    private struct ConfirmFailure: Error {
+        let code: ResponseCode
+        let parameter: String
+        let reason: String
+    }
+
+    /// Runs `body`, which reads the store and calls no host code, in one read transaction
+    /// (``Directory/readingTogether(_:)``); a custom intent's dialog may call its host, so it reads as before.
+    private func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        guard intent.schema.custom == nil else { return try body() }
+        return try engine.directory.readingTogether(body)
     }
 
     /// A host's failure code as this intent answers it: one of its own failure codes, else plain failure.

@@ -57,6 +57,8 @@ final class DirectorySnapshot: Directory, @unchecked Sendable {
         return found
     }
 
+    func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T { try base.readingTogether(body) }
+
     func isSignedIn() throws(TenderError) -> Bool {
         if let signedIn { return signedIn }
         let found = try base.isSignedIn()

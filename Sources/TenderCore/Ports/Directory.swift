@@ -20,6 +20,16 @@ public protocol Directory: Sendable {
     func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary
     /// Whether the person is signed in to the payment service (the host's flag).
     func isSignedIn() throws(TenderError) -> Bool
+    /// Runs `body`, in which the calling thread reads this directory (and the ledger beside it), as one
+    /// read where the implementation can: the embedded store holds one read transaction for it, so one
+    /// session call is one transaction and sees one state of the store. `body` must call no host code
+    /// and must not hand work to other threads. Answers what `body` answers; throws what it throws.
+    /// The default runs `body` as it is.
+    func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+}
+
+extension Directory {
+    public func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T { try body() }
 }
 
 extension Directory {

@@ -67,7 +67,7 @@ final class Database: StoreDatabase {
     }
 
     /// A prepared statement for `sql`, reused across calls, with `arguments` bound.
-    func statement(_ sql: String, _ arguments: [Any?]) throws(TenderError) -> Statement {
+    func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> Statement {
         if let cached = cache[sql] { return try cached.bind(arguments) }
         let statement = try Statement(db: handle, sql: sql)
         cache[sql] = statement

@@ -18,31 +18,27 @@ final class Statement: StoreStatement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// The values of `?` placeholders, in order: String, Int64, Int, Bool or nil.
-    func bind(_ values: [Any?]) throws(TenderError) -> Statement {
+    /// The values of `?` placeholders, in order (``StoreBindable``: String, Int64, Int, Bool, [UInt8], nil for NULL).
+    func bind(_ values: [(any StoreBindable)?]) throws(TenderError) -> Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
-            switch value {
-            case nil: code = sqlite3_bind_null(handle, index)
-            case let text as String:
+            switch value?.storeValue ?? .null {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case var .text(text):
                 // With its byte length, so an embedded NUL cannot shorten what SQLite compares.
-                var utf8 = text
-                code = utf8.withUTF8 { buffer in
+                code = text.withUTF8 { buffer in
                     buffer.baseAddress.map { base in
                         base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                             sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Statement.transient)
                         }
                     } ?? sqlite3_bind_text(handle, index, "", 0, Statement.transient)
                 }
-            case let number as Int64: code = sqlite3_bind_int64(handle, index, number)
-            case let number as Int: code = sqlite3_bind_int64(handle, index, Int64(number))
-            case let flag as Bool: code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
-            case let bytes as [UInt8]:
+            case let .integer(number): code = sqlite3_bind_int64(handle, index, number)
+            case let .bytes(bytes):
                 code = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Statement.transient) }
-            default: throw .internal("unsupported SQLite binding")
             }
             guard code == SQLITE_OK else { throw SQLiteError.error(code, db, during: "bind") }
         }
@@ -94,5 +90,6 @@ final class Statement: StoreStatement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// SQLite's SQLITE_TRANSIENT: the value is copied at bind time.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

@@ -13,6 +13,13 @@ final class BenchTable {
         add("latency_\(key)_p99_ms", label + ", p99", latencies.percentileMilliseconds(0.99), unit: "ms")
     }
 
+    /// The median of each step of a dialog, in microseconds (`step_NAME_p50_us`): where a payment's time goes.
+    func addSteps(_ names: [String], _ steps: [Latencies]) {
+        for (name, latencies) in zip(names, steps) {
+            add("step_\(name)_p50_us", "  step: \(name), p50", latencies.percentileMilliseconds(0.5) * 1000, unit: "us")
+        }
+    }
+
     func text() -> String {
         let width = rows.map(\.label.count).max() ?? 0
         return rows.map { row in
@@ -30,6 +37,7 @@ final class BenchTable {
         switch unit {
         case "x": return json ? 3 : 2
         case "ms": return 3
+        case "us": return 1
         default: return json ? 1 : 0
         }
     }

@@ -72,8 +72,17 @@ struct RawBaselines {
     }
 }
 
-/// An Ed25519 key used raw through EVP.
-private final class RawKey {
+extension RawBaselines {
+    /// Why `path` could not be opened, naming it and SQLite's reason (the handle, if any, is closed).
+    static func openFailure(_ path: String, _ handle: OpaquePointer?) -> TenderError {
+        let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+        sqlite3_close(handle)
+        return TenderError.store("raw open \(path): \(reason)")
+    }
+}
+
+/// An Ed25519 key used raw through EVP; one thread at a time.
+final class RawKey {
     let pkey: OpaquePointer
     let ctx: OpaquePointer
 
@@ -116,7 +125,7 @@ private final class RawDatabase {
         unlink(path + "-wal")
         unlink(path + "-shm")
         var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw RawBaselines.openFailure(path, handle) }
         db = handle
         for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB)"] {
             guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TenderError.store("raw setup") }
@@ -147,28 +156,38 @@ private final class RawDatabase {
 /// unique idempotency key, and an account whose balance each payment debits.
 /// Keys come in order (a counter, then random bits), as Tender's sessions make
 /// them: the kindest case for the key's index.
-private final class RawPaymentDatabase {
+/// Thread-safe: a payment holds the connection's own lock.
+final class RawPaymentDatabase: @unchecked Sendable {
     let db: OpaquePointer
     let statements: [OpaquePointer]
     private var generator = SystemRandomNumberGenerator()
     private var counter: UInt64
+    private let lock = PthreadLocked(0)
 
-    init(path: String) throws {
-        unlink(path)
-        unlink(path + "-wal")
-        unlink(path + "-shm")
+    /// Opens the file at `path`; `fresh`: removes it first, else opens it as it is, creating what is missing.
+    init(path: String, fresh: Bool = true) throws {
+        if fresh {
+            unlink(path)
+            unlink(path + "-wal")
+            unlink(path + "-shm")
+        }
         counter = generator.next() >> 1
         var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TenderError.store("raw open") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw RawBaselines.openFailure(path, handle) }
         db = handle
+        // Another connection may hold the file for a moment (one let go while a payment still used it), as Tender's may.
+        sqlite3_busy_timeout(db, 10_000)
         let setup = [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
-            "CREATE TABLE ledger (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL, idempotency_key TEXT NOT NULL UNIQUE)",
-            "CREATE TABLE accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL)",
-            "INSERT INTO accounts VALUES ('checking', 9000000000000000)",
+            "CREATE TABLE IF NOT EXISTS ledger (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL, idempotency_key TEXT NOT NULL UNIQUE)",
+            "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL)",
+            "INSERT OR IGNORE INTO accounts VALUES ('checking', 9000000000000000)",
         ]
         for sql in setup {
-            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TenderError.store("raw setup") }
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+                sqlite3_close(db)
+                throw TenderError.store("raw setup \(path)")
+            }
         }
         var prepared: [OpaquePointer] = []
         for sql in ["BEGIN IMMEDIATE", "UPDATE accounts SET balance = balance - 1 WHERE id = 'checking'",
@@ -192,6 +211,10 @@ private final class RawPaymentDatabase {
 
     /// Commits `records` in one transaction, each with a new random key and its debit.
     func pay(_ records: [[UInt8]]) throws {
+        try lock.withLock { _ throws in try payLocked(records) }
+    }
+
+    private func payLocked(_ records: [[UInt8]]) throws {
         try step(statements[0])
         for record in records {
             try step(statements[1])

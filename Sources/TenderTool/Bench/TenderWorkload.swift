@@ -37,6 +37,8 @@ struct TenderWorkload {
         var rate = 0.0
         var dialogs = Latencies()
         var handles = Latencies()
+        /// Each session call of the whole dialogs: `DialogSession` init, resolve, confirm, agree, handle (``steps``).
+        var steps = [Latencies](repeating: Latencies(), count: TenderWorkload.steps.count)
         /// Payments made and the seconds they took (the timed part only).
         var count = 0
         var elapsed = 0.0
@@ -50,24 +52,33 @@ struct TenderWorkload {
             cpu += other.cpu
             dialogs.merge(other.dialogs)
             handles.merge(other.handles)
+            for (index, step) in other.steps.enumerated() { steps[index].merge(step) }
             rate = elapsed > 0 ? Double(count) / elapsed : 0
         }
     }
 
     /// One whole payment through the dialog; throws unless it succeeded. Adds its durations to `measured`.
-    func pay(into measured: inout Measured) throws {
+    func pay(into measured: inout Measured) throws { try Self.pay(on: engine, into: &measured) }
+
+    /// One whole payment through the dialog on `engine`; throws unless it succeeded. Adds its durations to `measured`.
+    static func pay(on engine: Engine, into measured: inout Measured) throws {
         guard let intent = Self.intent else { throw TenderError.internal("bench intent") }
         let start = Stopwatch.now()
-        let session = try DialogSession(engine: engine, json: intent)
-        guard try session.resolve().allSatisfy({ $0.result.isResolved }), try session.confirm().code == .ready else {
+        let session = try measured.steps[0].time { try DialogSession(engine: engine, json: intent) }
+        guard try measured.steps[1].time({ try session.resolve() }).allSatisfy({ $0.result.isResolved }),
+            try measured.steps[2].time({ try session.confirm() }).code == .ready
+        else {
             throw TenderError.internal("a benchmark payment was not ready")
         }
-        try session.agree(true)  // the person says yes to the confirmation question
-        guard try measured.handles.time({ try session.handle() }).code == .success else {
-            throw TenderError.internal("a benchmark payment did not succeed")
-        }
+        try measured.steps[3].time { try session.agree(true) }  // the person says yes to the confirmation question
+        let outcome = try measured.steps[4].time { try session.handle() }
+        measured.handles.add(measured.steps[4].seconds.last ?? 0)
+        guard outcome.code == .success else { throw TenderError.internal("a benchmark payment did not succeed") }
         measured.dialogs.add(Stopwatch.now() - start)
     }
+
+    /// The session calls of a dialog, in order, as the step rows name them (`step_NAME_p50_us`).
+    static let steps = ["init", "resolve", "confirm", "agree", "handle"]
 
     /// Payments one after another, for about `seconds`.
     func sequential(seconds: Double) throws -> Measured {

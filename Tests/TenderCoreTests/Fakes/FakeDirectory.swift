@@ -8,15 +8,35 @@ final class FakeDirectory: Directory {
 
     init(_ document: DirectoryDocument) { state = Mutex(document) }
 
-    func contacts() throws(TenderError) -> [Contact] { state.withLock { $0.contacts } }
-    func contact(id: String) throws(TenderError) -> Contact? { state.withLock { $0.contacts.first { $0.id == id } } }
-    func accounts() throws(TenderError) -> [Account] { state.withLock { $0.accounts } }
-    func billPayees() throws(TenderError) -> [BillPayee] { state.withLock { $0.billPayees } }
-    func bills() throws(TenderError) -> [Bill] { state.withLock { $0.bills } }
+    func contacts() throws(TenderError) -> [Contact] { noteRead(); return state.withLock { $0.contacts } }
+    func contact(id: String) throws(TenderError) -> Contact? { noteRead(); return state.withLock { $0.contacts.first { $0.id == id } } }
+    func accounts() throws(TenderError) -> [Account] { noteRead(); return state.withLock { $0.accounts } }
+    func billPayees() throws(TenderError) -> [BillPayee] { noteRead(); return state.withLock { $0.billPayees } }
+    func bills() throws(TenderError) -> [Bill] { noteRead(); return state.withLock { $0.bills } }
     func vocabulary(_ kind: VocabularyKind) throws(TenderError) -> UserVocabulary {
-        vocabularies.withLock { $0[kind] } ?? UserVocabulary(kind: kind, items: [])
+        noteRead()
+        return vocabularies.withLock { $0[kind] } ?? UserVocabulary(kind: kind, items: [])
     }
-    func isSignedIn() throws(TenderError) -> Bool { signedIn.load(ordering: .relaxed) }
+    func isSignedIn() throws(TenderError) -> Bool { noteRead(); return signedIn.load(ordering: .relaxed) }
+
+    /// Calls of ``readingTogether(_:)`` (the store's one read transaction per session call), and the reads made inside and outside one.
+    struct Together: Sendable {
+        var calls = 0
+        var depth = 0
+        var readsInside = 0
+        var readsOutside = 0
+    }
+    let together = Mutex(Together())
+
+    func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+        together.withLock { $0.calls += 1; $0.depth += 1 }
+        defer { together.withLock { $0.depth -= 1 } }
+        return try body()
+    }
+
+    private func noteRead() {
+        together.withLock { if $0.depth > 0 { $0.readsInside += 1 } else { $0.readsOutside += 1 } }
+    }
 
     let signedIn = Atomic(true)
     let vocabularies = Mutex<[VocabularyKind: UserVocabulary]>([:])

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: Apache-2.0
+"""EngineCache (tender_engine_cache_*, issue 34.3): one process serving many homes. The abuse cases
+as an adversary would try them: another configuration for the same home, a symbolic link that now
+leads to another home, an engine let go while a request still uses it, many threads at once."""
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import libtender as tender
+from conftest import NO_AUTH
+
+HERE = os.path.dirname(__file__)
+EXAMPLE = os.path.join(HERE, "..", "..", "examples", "many_homes.py")
+ALICE = {"contacts": [{"id": "alice-secret", "displayName": "Alice's friend",
+                       "handles": [{"id": "af", "label": "mobile", "type": "phone", "value": "1"}]}]}
+
+
+def contacts(engine):
+    return [contact["id"] for contact in engine.directory()["contacts"]]
+
+
+def test_capacity_out_of_range_and_brokered_configurations_are_refused(tmp_path):
+    for capacity in (0, 65537):
+        with pytest.raises(tender.InvalidArgumentError):
+            tender.EngineCache(capacity)
+    with tender.EngineCache(2) as cache:
+        with pytest.raises(tender.InvalidArgumentError):
+            cache.engine(tmp_path / "h", broker=str(tmp_path / "socket"))
+        assert len(cache) == 0
+
+
+def test_the_same_home_and_configuration_share_an_engine_and_another_configuration_never_does(tmp_path):
+    with tender.EngineCache(4) as cache:
+        with cache.engine(tmp_path / "h", authentication=NO_AUTH) as first:
+            first.import_directory(ALICE)
+        with cache.engine(tmp_path / "h", authentication=NO_AUTH) as again:
+            assert "alice-secret" in contacts(again)
+        # Other limits on the same home: an engine of its own (the same store, so the same directory).
+        limits = {"USD": {"minimum": "1.00", "maximum": "5.00"}}
+        with cache.engine(tmp_path / "h", authentication=NO_AUTH, limits=limits) as stricter:
+            assert len(cache) == 2
+            session = stricter.session({"intent": "send_payment", "payee": {"id": "alice-secret"},
+                                        "currencyAmount": {"amount": "50", "currency": "USD"}})
+            code, _ = session.confirm() if session.resolve()["complete"] else (None, None)
+            assert code != tender.ResponseCode.READY  # the stricter limit holds: 50 > 5
+            session.close()
+
+
+def test_a_home_through_a_link_is_refused_and_a_home_put_in_anothers_place_gets_its_own_engine(tmp_path):
+    alice, bob, link = tmp_path / "alice", tmp_path / "bob", tmp_path / "person"
+    alice.mkdir(mode=0o700)
+    bob.mkdir(mode=0o700)
+    link.symlink_to(alice)
+    with tender.EngineCache(4) as cache:
+        # SQLite opens no path with a symbolic link in it: a link swapped between requests cannot lead anywhere.
+        with pytest.raises(tender.TenderError):
+            cache.engine(link / "home", authentication=NO_AUTH)
+        assert len(cache) == 0
+        with cache.engine(alice / "home", authentication=NO_AUTH) as engine:
+            engine.import_directory(ALICE)
+        cache.engine(bob / "home", authentication=NO_AUTH).close()
+        # Bob's home renamed into Alice's place: the path is the same, the directory is not.
+        (alice / "home").rename(alice / "home-before")
+        (bob / "home").rename(alice / "home")
+        with cache.engine(alice / "home", authentication=NO_AUTH) as engine:
+            assert "alice-secret" not in contacts(engine)
+
+
+def test_an_engine_let_go_while_a_request_holds_it_keeps_working(tmp_path):
+    with tender.EngineCache(1) as cache:
+        held = cache.engine(tmp_path / "held", authentication=NO_AUTH)
+        held.import_directory(ALICE)
+        cache.engine(tmp_path / "other", authentication=NO_AUTH).close()  # the cache lets go of "held"
+        assert len(cache) == 1
+        assert "alice-secret" in contacts(held)
+        assert cache.close_idle(0) == 1 and len(cache) == 0
+        assert "alice-secret" in contacts(held)
+        held.close()
+
+
+def test_many_threads_at_once_stay_within_capacity(tmp_path):
+    failures = []
+    with tender.EngineCache(3) as cache:
+        def worker(seed):
+            try:
+                for i in range(20):
+                    with cache.engine(tmp_path / f"h{(seed * 7 + i) % 9}", authentication=NO_AUTH) as engine:
+                        engine.directory()
+            except Exception as error:  # noqa: BLE001 - recorded and asserted below
+                failures.append(error)
+        threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not failures
+        assert len(cache) <= 3
+
+
+def test_the_example_pays_for_many_people(tmp_path):
+    done = subprocess.run([sys.executable, EXAMPLE, str(tmp_path), "20", "3"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "60 of 60 payments made for 20 people" in done.stdout

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Engines kept open for many homes at once: :class:`EngineCache`."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from ctypes import byref, c_size_t, c_void_p
+from typing import Any, Dict, Optional, Union
+
+from ._native import _clib, _encode, _raise, _start_call
+from .engine import Engine
+from .errors import ClosedError
+
+
+class EngineCache:
+    """``tender_engine_cache``: engines kept open for a host that serves many
+    people at once in one process, each with a home of their own (a chat or
+    voice service).
+
+    ``EngineCache(capacity)`` keeps at most ``capacity`` engines open while
+    nobody uses them, the least recently asked for let go first.
+    :meth:`engine` answers the engine of a home and configuration: the one
+    kept for the same directory ("home" followed as it leads *now*, so a
+    symbolic link changed since never yields the other home's engine) and the
+    same configuration (every other member equal: another policy or other
+    limits get an engine of their own), or a new one. Which home belongs to
+    which person is the host's decision; the cache cannot tell.
+
+    Each :class:`~libtender.Engine` it returns is the caller's reference:
+    close it (or use it as a context manager) when the request is done. An
+    engine the cache lets go stays open while a reference or a session holds
+    it. Errors: :class:`InvalidArgumentError` for a capacity outside 1 to
+    65536 or a brokered configuration; :meth:`engine` raises what
+    :class:`~libtender.Engine` raises.
+
+    Thread safety: every method may be called from any thread at once; the
+    engines are ordinary, shared engines. :meth:`close` must not run while
+    another thread uses the cache.
+    """
+
+    def __init__(self, capacity: int):
+        out = c_void_p()
+        _start_call()
+        code = _clib.tender_engine_cache_new(capacity, byref(out))
+        if code:
+            _raise(code)
+        self._handle: Optional[int] = out.value
+        self._lock = threading.Lock()
+
+    def _cache(self) -> int:
+        handle = self._handle
+        if handle is None:
+            raise ClosedError("the engine cache is closed")
+        return handle
+
+    def engine(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
+               authentication: Optional[Mapping[str, Any]] = None, **config: Any) -> Engine:
+        """The engine of ``home`` with this configuration (as :class:`~libtender.Engine`
+        builds it), kept or opened now; a new reference the caller closes."""
+        document: Dict[str, Any] = {"home": os.fsdecode(home)}
+        if limits is not None:
+            document["limits"] = limits
+        if authentication is not None:
+            document["authentication"] = authentication
+        document.update(config)
+        data = _encode(document, "configuration")
+        out = c_void_p()
+        _start_call()
+        code = _clib.tender_engine_cache_get(self._cache(), data, len(data), byref(out))
+        if code:
+            _raise(code)
+        return Engine._adopt(out.value, document["home"])
+
+    def close_idle(self, idle_seconds: int = 0) -> int:
+        """Lets go of every engine not asked for in the last ``idle_seconds``
+        seconds (0: all of them); answers how many."""
+        closed = c_size_t(0)
+        _start_call()
+        code = _clib.tender_engine_cache_close_idle(self._cache(), idle_seconds, byref(closed))
+        if code:
+            _raise(code)
+        return int(closed.value)
+
+    def __len__(self) -> int:
+        """How many engines the cache keeps now."""
+        handle = self._handle
+        return int(_clib.tender_engine_cache_count(handle)) if handle is not None else 0
+
+    def close(self) -> None:
+        """Lets go of every engine and frees the cache. Idempotent. Engines
+        returned earlier stay valid until closed."""
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            _clib.tender_engine_cache_free(handle)
+
+    def __enter__(self) -> "EngineCache":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown or a half-built object
+            pass
