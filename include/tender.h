@@ -395,8 +395,9 @@ typedef struct tender_engine_cache tender_engine_cache;
 
 /**
  * Makes an empty cache that keeps at most `capacity` (1 to 65536) engines
- * open while nobody uses them. Each open engine holds a few file descriptors
- * (the store, its -wal and -shm, twice: a reading and a writing connection);
+ * open while nobody uses them. Each open engine holds about 5 file
+ * descriptors (the store and its -wal for a reading and a writing
+ * connection, and the -shm);
  * choose `capacity` within the process's RLIMIT_NOFILE. On success writes the
  * cache to *cache_out; free it with tender_engine_cache_free(). Symbol
  * version TENDER_1.3. Errors: TENDER_E_NULL_ARGUMENT,
