@@ -37,7 +37,7 @@ import TenderCrypto
         ) { position in JSONWriter.string(.object(position.members(type: "payment"))) })
     }
 
-    private func execute(_ home: TemporaryHome, _ sql: String, _ arguments: [(any SQLBindable)?] = []) throws {
+    private func execute(_ home: TemporaryHome, _ sql: String, _ arguments: [(any StoreBindable)?] = []) throws {
         try Database(path: home.path + "/" + SQLiteStore.fileName).statement(sql, arguments).run()
     }
 
