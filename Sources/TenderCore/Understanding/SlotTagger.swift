@@ -86,13 +86,17 @@ public struct SlotTagger: Sendable {
         let count = labels.count
         guard n > 0 else { return [] }
         var emission = [Float](repeating: 0, count: n * count)
+        // Every token's features looked up at once (their cache misses overlap), then added up token by token.
+        let found = table.find(features.flatMap { $0 })
         emission.withUnsafeMutableBufferPointer { emission in
             entries.withUnsafeBufferPointer { entries in
+                var next = 0
                 for (t, hashes) in features.enumerated() {
-                    for hash in hashes {
-                        guard let row = table.row(hash) else { continue }
-                        for entry in row.entries { emission[t * count + Int(entries[entry].label)] += entries[entry].weight }
+                    for slot in found[next..<(next + hashes.count)] {
+                        guard let slot else { continue }
+                        for entry in table.row(at: slot).entries { emission[t * count + Int(entries[entry].label)] += entries[entry].weight }
                     }
+                    next += hashes.count
                 }
             }
         }
