@@ -7,7 +7,7 @@ import Testing
 @Suite struct FeatureTableTests {
     @Test func batchedLookUpAgreesWithOneByOne() throws {
         // 40 hashes in a table of 128 slots; 1, 129, 257 and 385 start at the same slot, so three of them probe on.
-        let hashes: [UInt64] = [1, 129, 257, 385] + (0..<36).map { UInt64($0) * 0x9E37_79B9_7F4A_7C15 | 2 }
+        let hashes: [UInt64] = [1, 129, 257, 385] + (0..<36).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 | 2 }
         let counts = hashes.indices.map { UInt8($0 % 5 + 1) }
         let table = try #require(FeatureTable(hashes, counts: counts, extra: hashes.indices.map { UInt8($0) }))
         let unknown: [UInt64] = [513, 5, 3, 0xFFFF_FFFF_FFFF_FFFF]

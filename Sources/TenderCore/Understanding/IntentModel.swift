@@ -117,22 +117,31 @@ public struct IntentModel: Sendable {
     /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
     public func decide(_ features: [UInt64]) -> Decision {
         // Term counts of the known features, tf-idf weighted and L2-normalised as in training. A slot of the table
-        // holds one feature, so sorting the slots puts the repeats of a feature side by side.
-        var found = table.find(features).compactMap { $0 }
-        found.sort()
+        // holds one feature, so the repeats of a feature are counted by its slot, in a small table of their own.
+        let found = table.find(features)
+        var capacity = 16
+        while capacity < found.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        var counts = [Float](repeating: 0, count: capacity)
+        var firstSeen: [Int] = []
+        firstSeen.reserveCapacity(found.count)
+        for case let slot? in found {
+            // The table's slots are spread evenly by its own hashing: their low bits serve as they are.
+            var at = Int(slot) & (capacity - 1)
+            while slots[at] != -1, slots[at] != slot { at = (at + 1) & (capacity - 1) }
+            if slots[at] == -1 {
+                slots[at] = slot
+                firstSeen.append(at)
+            }
+            counts[at] += 1
+        }
         var scores = intercepts
         var norm: Float = 0
-        var distinct: [(row: FeatureTable.Row, count: Float)] = []
-        distinct.reserveCapacity(found.count)
-        var at = 0
-        while at < found.count {
-            var end = at + 1
-            while end < found.count, found[end] == found[at] { end += 1 }
-            let row = table.row(at: found[at])
-            let value = Float(end - at) * Float(row.extra)
+        let distinct = firstSeen.map { at -> (row: FeatureTable.Row, count: Float) in
+            let row = table.row(at: slots[at])
+            let value = counts[at] * Float(row.extra)
             norm += value * value
-            distinct.append((row, Float(end - at)))
-            at = end
+            return (row, counts[at])
         }
         if norm > 0 {
             // A feature said n times counts n times (its term count), as in training.
