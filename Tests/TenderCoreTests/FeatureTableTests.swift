@@ -38,7 +38,8 @@ import Testing
     /// A classifier of twelve labels: feature 7 has one weight (kept sparse), feature 9 has weights for four labels (a
     /// quarter: kept dense). The probabilities are the softmax of the scores computed by hand.
     @Test func denseAndSparseWeightsScoreAsTrained() throws {
-        let names = ["oos:a", "oos:b", "oos:c", "oos:d", "oos:e", "oos:f", "oos:g", "oos:h", "out_of_scope", "pay_bill", "send_payment", "transfer_money"]
+        let names = ["oos:a", "oos:b", "oos:c", "oos:d", "oos:e", "oos:f", "oos:g", "oos:h", "out_of_scope"]
+            + ["pay_bill", "send_payment", "transfer_money"]
         let targets: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 6, 2]
         let (weightScale, idfScale, threshold, temperature): (Float, Float, Float, Float) = (0.05, 0.1, 0.5, 1)
         var blob = Array("TIM2".utf8)

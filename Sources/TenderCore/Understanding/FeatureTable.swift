@@ -50,8 +50,8 @@ struct FeatureTable: Sendable {
                 at = (at + 1) & mask
             }
             let dense = Int(counts[i]) >= denseFrom
-            slots[at] = Slot(
-                key: hash, row: Row(start: dense ? denseRows : start, count: UInt16(counts[i]), extra: extra.isEmpty ? 0 : extra[i], used: dense ? 2 : 1))
+            let row = Row(start: dense ? denseRows : start, count: UInt16(counts[i]), extra: extra.isEmpty ? 0 : extra[i], used: dense ? 2 : 1)
+            slots[at] = Slot(key: hash, row: row)
             if dense { denseRows += 1 } else { start += UInt32(counts[i]) }
         }
         (self.slots, self.mask) = (slots, mask)

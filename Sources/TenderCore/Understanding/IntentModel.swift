@@ -153,7 +153,8 @@ public struct IntentModel: Sendable {
                         for (row, count) in distinct {
                             let scaled = count * Float(row.extra) * factor
                             if row.isDense {
-                                let weights = UnsafeBufferPointer(rebasing: dense[(Int(row.start) * labelCount)..<((Int(row.start) + 1) * labelCount)])
+                                let first = Int(row.start) * labelCount
+                                let weights = UnsafeBufferPointer(rebasing: dense[first..<(first + labelCount)])
                                 for l in 0..<labelCount { scores[l] += scaled * Float(weights[l]) }
                             } else {
                                 for entry in row.entries {

@@ -94,7 +94,9 @@ public struct SlotTagger: Sendable {
                 for (t, end) in features.ends.enumerated() {
                     for slot in found[start..<end] {
                         guard let slot else { continue }
-                        for entry in table.row(at: slot).entries { emission[t * count + Int(entries[entry].label)] += entries[entry].weight }
+                        for entry in table.row(at: slot).entries {
+                            emission[t * count + Int(entries[entry].label)] += entries[entry].weight
+                        }
                     }
                     start = end
                 }
