@@ -79,5 +79,12 @@ import Testing
         #expect(abs(decision.score - p[10]) < 1e-5)
         #expect(abs(decision.inScope - (p[9] + p[10] + p[11])) < 1e-5)
         #expect(model.decide([7]).intent == "pay_bill")
+        // Term counts are what matter, not how long the text is: 600 and 300 repeats (a long text, the repeat table
+        // growing past its first size) score as 2 and 1, and unknown hashes among them change nothing.
+        let long = model.decide(Array(repeating: 9, count: 600) + Array(repeating: 7, count: 300) + (1000..<1400).map(UInt64.init))
+        #expect(long.intent == "send_payment" && abs(long.score - p[10]) < 1e-5 && abs(long.inScope - decision.inScope) < 1e-5)
+        // No known feature: the intercepts alone (all zero), three in-scope labels of twelve.
+        #expect(model.decide([]).intent == "out_of_scope" && abs(model.decide([]).inScope - 0.25) < 1e-6)
+        #expect(model.decide([12345, 54321]) == model.decide([]))
     }
 }
