@@ -92,8 +92,14 @@ public enum DateExtractor {
         }
     }
 
+    /// Every word a date can start with (the cases of `match` and `spanish`): one look-up turns away the other words.
+    static let openings: Set<String> = spanishOpenings.union(weekdays).union(months).union([
+        "pasado", "today", "tonight", "hoy", "heute", "tomorrow", "mañana", "morgen", "yesterday", "ayer", "gestern", "this", "next",
+        "last", "past", "previous", "coming", "the", "on",
+    ])
+
     private static func match(_ tokens: [TextToken], at i: Int, today: LocalDate) -> Found? {
-        let w = word(tokens, i)
+        guard let w = word(tokens, i), openings.contains(w) else { return nil }
         if w == "pasado", word(tokens, i + 1) == "mañana" { return Found(day: today.adding(days: 2), range: nil, tokens: i..<(i + 2)) }
         if let found = spanish(tokens, at: i, today: today) { return found }
         func day(_ d: LocalDate, _ n: Int) -> Found { Found(day: d, range: nil, tokens: i..<(i + n)) }
@@ -118,9 +124,9 @@ public enum DateExtractor {
                 return day(nextWeekday(weekdays.firstIndex(of: name) ?? 0, after: today, backwards: offset < 0), 2)
             default: return nil
             }
-        case let name? where weekdays.contains(name):
+        case let name where weekdays.contains(name):
             return day(nextWeekday(weekdays.firstIndex(of: name) ?? 0, after: today, backwards: false), 1)
-        case let name? where months.contains(name) && name != "may":
+        case let name where months.contains(name) && name != "may":
             // "march 15", "march 15th": the next such day, this year or next.
             guard i + 1 < tokens.count, tokens[i + 1].kind == .number, let n = Int(tokens[i + 1].text), (1...31).contains(n),
                 let month = months.firstIndex(of: name).map({ $0 + 1 })

@@ -92,7 +92,8 @@ public enum Featurizer {
             if !previous.isEmpty { hashes.append(FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes).value) }
             previous.removeAll(keepingCapacity: true)
             previous.append(contentsOf: bytes)
-            guard !placeholders.contains(word) else { continue }
+            // Every placeholder starts with "z": most words need no look-up.
+            guard bytes.first != 0x7A || !placeholders.contains(word) else { continue }
             for n in 3...5 where bounded.count >= n {
                 for start in 0...(bounded.count - n) { hashes.append(FNV.start(0x63).adding(bounded[start..<(start + n)]).value) }
             }

@@ -46,8 +46,12 @@ public struct IntentModel: Sendable {
     let temperature: Float
     /// Each known feature's weights, with its quantised idf as the row's extra byte.
     let table: FeatureTable
-    /// The weights, feature after feature: (label index, quantised weight) byte pairs.
+    /// The weights of the features with few of them, feature after feature: (label index, quantised weight) byte pairs.
     let entries: [UInt8]
+    /// The weights of the features with many (at least ``denseShare`` of the labels), one row of `labels.count`
+    /// quantised weights per feature (zero where the model has none): added in one pass over the scores, which the
+    /// compiler turns into vector instructions, instead of label by label.
+    let dense: [Int8]
     /// The largest quantised idf: a feature training never saw counts as the rarest.
     let maxIdf: UInt8
 
@@ -82,42 +86,81 @@ public struct IntentModel: Sendable {
             guard let hash = reader.u64() else { return nil }
             hashes.append(hash)
         }
-        guard let idf = reader.take(count), let counts = reader.take(count), let table = FeatureTable(hashes, counts: counts, extra: idf)
+        let denseFrom = max(1, Int(classCount) / Self.denseShare)
+        guard let idf = reader.take(count), let counts = reader.take(count),
+            let table = FeatureTable(hashes, counts: counts, extra: idf, denseFrom: denseFrom)
         else { return nil }
         let total = counts.reduce(0) { $0 + Int($1) }
-        guard let entries = reader.take(total * 2), reader.atEnd else { return nil }
-        for i in 0..<total where Int(entries[2 * i]) >= Int(classCount) { return nil }
+        guard let all = reader.take(total * 2), reader.atEnd else { return nil }
+        for i in 0..<total where Int(all[2 * i]) >= Int(classCount) { return nil }
+        var entries: [UInt8] = []
+        var dense: [Int8] = []
+        var at = 0
+        for n in counts.map(Int.init) {
+            let weights = all[(2 * at)..<(2 * (at + n))]
+            if n >= denseFrom {
+                let row = dense.count
+                dense.append(contentsOf: repeatElement(0, count: Int(classCount)))
+                for k in stride(from: weights.startIndex, to: weights.endIndex, by: 2) {
+                    dense[row + Int(weights[k])] = Int8(bitPattern: weights[k + 1])
+                }
+            } else {
+                entries.append(contentsOf: weights)
+            }
+            at += n
+        }
         (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
         (self.weightScale, self.idfScale, self.rejectBelow, self.temperature) = (weightScale, idfScale, rejectBelow, temperature)
-        (self.table, self.entries, self.maxIdf) = (table, entries, idf.max() ?? 1)
+        (self.table, self.entries, self.dense, self.maxIdf) = (table, entries, dense, idf.max() ?? 1)
     }
 
     /// The decision for an utterance's feature hashes (``Featurizer/features(_:)``).
     public func decide(_ features: [UInt64]) -> Decision {
-        // Term counts of the known features, tf-idf weighted and L2-normalised as in training.
-        var known: [(hash: UInt64, row: FeatureTable.Row)] = []
-        known.reserveCapacity(features.count)
-        for hash in features { if let row = table.row(hash) { known.append((hash, row)) } }
-        known.sort { $0.hash < $1.hash }
+        // Term counts of the known features, tf-idf weighted and L2-normalised as in training. A slot of the table
+        // holds one feature, so the repeats of a feature are counted by its slot, in a small table of their own.
+        let found = table.find(features)
+        var capacity = 16
+        while capacity < found.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        var counts = [Float](repeating: 0, count: capacity)
+        var firstSeen: [Int] = []
+        firstSeen.reserveCapacity(found.count)
+        for case let slot? in found {
+            // The table's slots are spread evenly by its own hashing: their low bits serve as they are.
+            var at = Int(slot) & (capacity - 1)
+            while slots[at] != -1, slots[at] != slot { at = (at + 1) & (capacity - 1) }
+            if slots[at] == -1 {
+                slots[at] = slot
+                firstSeen.append(at)
+            }
+            counts[at] += 1
+        }
         var scores = intercepts
         var norm: Float = 0
-        var at = 0
-        while at < known.count {
-            var end = at + 1
-            while end < known.count, known[end].hash == known[at].hash { end += 1 }
-            let value = Float(end - at) * Float(known[at].row.extra)
+        let distinct = firstSeen.map { at -> (row: FeatureTable.Row, count: Float) in
+            let row = table.row(at: slots[at])
+            let value = counts[at] * Float(row.extra)
             norm += value * value
-            at = end
+            return (row, counts[at])
         }
         if norm > 0 {
-            // Each occurrence adds its feature's weights once, so a feature said n times counts n times.
+            // A feature said n times counts n times (its term count), as in training.
             let factor = weightScale / norm.squareRoot()
+            let labelCount = labels.count
             scores.withUnsafeMutableBufferPointer { scores in
                 entries.withUnsafeBufferPointer { entries in
-                    for (_, row) in known {
-                        let scaled = Float(row.extra) * factor
-                        for entry in row.entries {
-                            scores[Int(entries[2 * entry])] += scaled * Float(Int8(bitPattern: entries[2 * entry + 1]))
+                    dense.withUnsafeBufferPointer { dense in
+                        for (row, count) in distinct {
+                            let scaled = count * Float(row.extra) * factor
+                            if row.isDense {
+                                let first = Int(row.start) * labelCount
+                                let weights = UnsafeBufferPointer(rebasing: dense[first..<(first + labelCount)])
+                                for l in 0..<labelCount { scores[l] += scaled * Float(weights[l]) }
+                            } else {
+                                for entry in row.entries {
+                                    scores[Int(entries[2 * entry])] += scaled * Float(Int8(bitPattern: entries[2 * entry + 1]))
+                                }
+                            }
                         }
                     }
                 }
@@ -147,6 +190,9 @@ public struct IntentModel: Sendable {
             intent: Self.targets[chosen], label: labels[best], score: either ? send + transfer : mass[chosen] / sum, inScope: inScope,
             moneyGoesEitherWay: either)
     }
+
+    /// A feature with weights for at least 1/denseShare of the labels is kept as a dense row.
+    static let denseShare = 4
 
     static let sendIndex = targets.firstIndex(of: "send_payment")!
     static let transferIndex = targets.firstIndex(of: "transfer_money")!

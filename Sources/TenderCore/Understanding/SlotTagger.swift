@@ -80,19 +80,25 @@ public struct SlotTagger: Sendable {
         (self.from, self.fromStart, self.startAllowed) = (from, fromStart, kinds.map { $0.kind == nil || $0.begins })
     }
 
-    /// The best label of each token, by index into ``labels``.
-    func decode(_ features: [[UInt64]]) -> [Int] {
-        let n = features.count
+    /// The best label of each token, by index into ``labels``, from ``TagFeaturizer/flatFeatures(_:)``.
+    func decode(_ features: (hashes: [UInt64], ends: [Int])) -> [Int] {
+        let n = features.ends.count
         let count = labels.count
         guard n > 0 else { return [] }
         var emission = [Float](repeating: 0, count: n * count)
+        // Every token's features looked up at once (their cache misses overlap), then added up token by token.
+        let found = table.find(features.hashes)
         emission.withUnsafeMutableBufferPointer { emission in
             entries.withUnsafeBufferPointer { entries in
-                for (t, hashes) in features.enumerated() {
-                    for hash in hashes {
-                        guard let row = table.row(hash) else { continue }
-                        for entry in row.entries { emission[t * count + Int(entries[entry].label)] += entries[entry].weight }
+                var start = 0
+                for (t, end) in features.ends.enumerated() {
+                    for slot in found[start..<end] {
+                        guard let slot else { continue }
+                        for entry in table.row(at: slot).entries {
+                            emission[t * count + Int(entries[entry].label)] += entries[entry].weight
+                        }
                     }
+                    start = end
                 }
             }
         }
@@ -136,11 +142,11 @@ public struct SlotTagger: Sendable {
     }
 
     /// The labels of `u`'s tokens ("O", "B-person", ...).
-    func labels(_ u: Utterance) -> [String] { decode(TagFeaturizer.features(u)).map { labels[$0] } }
+    func labels(_ u: Utterance) -> [String] { decode(TagFeaturizer.flatFeatures(u)).map { labels[$0] } }
 
     /// The values `u` says, as spans of tokens.
     func spans(_ u: Utterance) -> [TaggedSpan] {
-        let path = decode(TagFeaturizer.features(u))
+        let path = decode(TagFeaturizer.flatFeatures(u))
         var spans: [TaggedSpan] = []
         var i = 0
         while i < path.count {

@@ -11,6 +11,16 @@
 public enum TagFeaturizer {
     /// The feature hashes of each of `u`'s tokens, in order.
     static func features(_ u: Utterance) -> [[UInt64]] {
+        let all = flatFeatures(u)
+        var start = 0
+        return all.ends.map { end in
+            defer { start = end }
+            return Array(all.hashes[start..<end])
+        }
+    }
+
+    /// The feature hashes of all of `u`'s tokens in one array, token after token; token i's end where `ends[i]` says.
+    static func flatFeatures(_ u: Utterance) -> (hashes: [UInt64], ends: [Int]) {
         let words = u.tokens.map { token -> [UInt8] in
             switch token.kind {
             case .number: return Array("znum".utf8)
@@ -33,12 +43,12 @@ public enum TagFeaturizer {
         let end = Array("</s>".utf8)
         func word(_ i: Int) -> [UInt8] { i < 0 ? start : i >= words.count ? end : words[i] }
         typealias FNV = Featurizer.FNV
-        var out: [[UInt64]] = []
-        out.reserveCapacity(words.count)
+        var f: [UInt64] = []
+        f.reserveCapacity(words.count * 17)
+        var ends: [Int] = []
+        ends.reserveCapacity(words.count)
         for i in words.indices {
             let w = words[i][...]
-            var f: [UInt64] = []
-            f.reserveCapacity(16)
             f.append(FNV.start(0x01).value)
             f.append(FNV.start(0x10).adding(w).value)
             f.append(FNV.start(0x11).adding(word(i - 1)[...]).value)
@@ -56,9 +66,9 @@ public enum TagFeaturizer {
             f.append(FNV.start(0x1F).adding(rarity[i]).adding(0x20).adding(word(i + 1)[...]).value)
             if i == 0 { f.append(FNV.start(0x1B).value) }
             if i == words.count - 1 { f.append(FNV.start(0x1C).value) }
-            out.append(f)
+            ends.append(f.count)
         }
-        return out
+        return (f, ends)
     }
 
     /// "X" capitalised, "x" lower case, "d" number, "s" symbol: how the token was typed.
