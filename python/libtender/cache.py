@@ -75,7 +75,11 @@ class EngineCache:
 
     def close_idle(self, idle_seconds: int = 0) -> int:
         """Lets go of every engine not asked for in the last ``idle_seconds``
-        seconds (0: all of them); answers how many."""
+        seconds (0: all of them); answers how many. Raises ValueError for
+        seconds outside 0 to 4294967295 (the C call's uint32_t, which ctypes
+        would otherwise truncate: 2**32 would let go of every engine)."""
+        if isinstance(idle_seconds, bool) or not isinstance(idle_seconds, int) or not 0 <= idle_seconds <= 0xFFFF_FFFF:
+            raise ValueError(f"idle_seconds must be an int from 0 to 4294967295, not {idle_seconds!r}")
         closed = c_size_t(0)
         _start_call()
         code = _clib.tender_engine_cache_close_idle(self._cache(), idle_seconds, byref(closed))
