@@ -411,9 +411,10 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_new(size_t capacit
  * the same configuration, or a new one, kept. The same home means the same
  * directory (device and inode) that "home" leads to at the time of the call,
  * so a directory renamed into another's place gets an engine of its own (a
- * home reached through a symbolic link is refused: TENDER_E_STORE); the same
- * configuration means every other member equal ("limits", "authentication",
- * "dialog", ...), so a request never gets an engine opened with another
+ * home reached through a symbolic link is refused: TENDER_E_STORE, even when
+ * the engine of the home it leads to is kept); the same configuration means
+ * every other member equal ("limits", "authentication", "dialog", ...; the
+ * order of members does not matter), so a request never gets an engine opened with another
  * policy, other limits or another PAM stack. Which home belongs to which
  * person is the host's decision: the cache cannot tell.
  *
