@@ -143,3 +143,44 @@ def test_close_idle_refuses_seconds_outside_the_c_range(tmp_path):
             with pytest.raises((ValueError, tender.InvalidArgumentError)):
                 cache.close_idle(seconds)
         assert len(cache) == 1
+
+
+def test_close_while_another_thread_is_inside_a_call_frees_the_cache_after_it(tmp_path, monkeypatch):
+    # Adversary: a host shutting down closes the cache while a worker is inside tender_engine_cache_get. The
+    # binding freed the C cache at once, under the running call (use after free); it must wait for that call.
+    import libtender.cache as module
+    real = module._clib
+    inside, release = threading.Event(), threading.Event()
+    freed = []
+
+    class Hooked:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def tender_engine_cache_get(self, *args):
+            inside.set()
+            release.wait(30)
+            return real.tender_engine_cache_get(*args)
+
+        def tender_engine_cache_free(self, handle):
+            freed.append(handle)
+            if release.is_set():  # never free under the call held above, even before the fix
+                real.tender_engine_cache_free(handle)
+
+    monkeypatch.setattr(module, "_clib", Hooked())
+    cache = tender.EngineCache(2)
+    got = []
+    worker = threading.Thread(target=lambda: got.append(cache.engine(tmp_path / "h", authentication=NO_AUTH)))
+    worker.start()
+    try:
+        assert inside.wait(30)
+        cache.close()
+        assert freed == [] and len(cache) == 0
+    finally:
+        release.set()
+        worker.join(60)
+    assert len(freed) == 1 and len(got) == 1
+    assert "contacts" in got[0].directory()
+    got[0].close()
+    with pytest.raises(tender.ClosedError):
+        cache.engine(tmp_path / "h", authentication=NO_AUTH)
