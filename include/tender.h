@@ -411,9 +411,10 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_cache_new(size_t capacit
  * the same configuration, or a new one, kept. The same home means the same
  * directory (device and inode) that "home" leads to at the time of the call,
  * so a directory renamed into another's place gets an engine of its own (a
- * home reached through a symbolic link is refused: TENDER_E_STORE); the same
- * configuration means every other member equal ("limits", "authentication",
- * "dialog", ...), so a request never gets an engine opened with another
+ * home reached through a symbolic link is refused: TENDER_E_STORE, even when
+ * the engine of the home it leads to is kept); the same configuration means
+ * every other member equal ("limits", "authentication", "dialog", ...; the
+ * order of members does not matter), so a request never gets an engine opened with another
  * policy, other limits or another PAM stack. Which home belongs to which
  * person is the host's decision: the cache cannot tell.
  *
@@ -550,7 +551,9 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_payments(tender_engine *
  * TENDER_E_INVALID_ARGUMENT (not a payment status), TENDER_E_NOT_FOUND (no
  * payment has the key), TENDER_E_WRONG_STATE (the status is final, the payment
  * predates status changes, an account no longer holds what it would give
- * back, or a session is asking the host under the key now), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
+ * back, or a session is asking the host under the key now),
+ * TENDER_E_LEDGER_TAMPERED (a claim that moves balances the store keeps,
+ * which Tender never writes), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
  * TENDER_E_KEY_FILE. Thread-safe.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,

@@ -36,6 +36,7 @@ extension SQLiteStore {
     }
 
     /// Appends the claimed payment, signed now, with the columns and effects its signed `"ledger"` member names.
+    /// A claim moving a balance kept here is refused (``TenderError/ledgerTampered(_:)``): Tender writes none.
     /// A claim an earlier version kept holds a format-1 record: it is written in format 2 (``RecordFormat``), as
     /// every new record is, so the ledger never goes back to format 1.
     private func recordSettled(_ key: String, _ claim: StoredClaim, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
@@ -51,6 +52,13 @@ extension SQLiteStore {
             let effectsJSON = columns["effects"], let members = parsed.objectMembers
         else { throw .store("the claim under the idempotency key \(key) keeps a record without its ledger columns") }
         let effects = try PaymentEffects(json: effectsJSON)
+        // Tender claims a key only when the host moves the money, so a claim it wrote moves no balance kept here. One that
+        // does was written into the store by someone else: settling it would sign their record and move their balances.
+        guard effects.movements.isEmpty, effects.onCompletion.isEmpty else {
+            throw .ledgerTampered(
+                "the claim under the idempotency key \(key) moves balances kept in the store, which no claim Tender writes does "
+                    + "(the host moves the money): the store was edited; it is not settled")
+        }
         let amount = try Money(minorUnits: minor, currency: try Currency(code: code))
         var body = Array(claim.body.utf8)
         if !formatTwo {

@@ -104,3 +104,83 @@ def test_the_example_pays_for_many_people(tmp_path):
     done = subprocess.run([sys.executable, EXAMPLE, str(tmp_path), "20", "3"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "60 of 60 payments made for 20 people" in done.stdout
+
+
+def test_a_link_to_a_home_the_cache_keeps_is_refused_as_without_the_cache(tmp_path):
+    # Adversary: the cache found a kept engine by following "home" with stat(), so a path through a symbolic
+    # link, which tender_engine_new refuses, was served the linked home's engine once that engine was kept.
+    alice, link = tmp_path / "alice", tmp_path / "person"
+    alice.mkdir(mode=0o700)
+    link.symlink_to(alice)
+    (tmp_path / "direct").symlink_to(alice / "home")
+    with tender.EngineCache(4) as cache:
+        with cache.engine(alice / "home", authentication=NO_AUTH) as engine:
+            engine.import_directory(ALICE)
+        for through_a_link in (link / "home", tmp_path / "direct", str(tmp_path / "direct") + "/", str(link) + "//home/"):
+            with pytest.raises(tender.TenderError):
+                cache.engine(through_a_link, authentication=NO_AUTH).close()
+        assert len(cache) == 1
+
+
+def test_nested_members_in_another_order_are_the_same_configuration(tmp_path):
+    # The same policy written with its nested members in another order is one configuration: one engine per
+    # home and policy, not one per spelling (each a second engine on the same store, and capacity used up).
+    first = {"USD": {"minimum": "1.00", "maximum": "5.00"}}
+    second = {"USD": {"maximum": "5.00", "minimum": "1.00"}}
+    with tender.EngineCache(4) as cache:
+        cache.engine(tmp_path / "h", authentication=NO_AUTH, limits=first).close()
+        cache.engine(tmp_path / "h", authentication=NO_AUTH, limits=second).close()
+        assert len(cache) == 1
+        cache.engine(tmp_path / "h", authentication=NO_AUTH, limits={"USD": {"minimum": "1.00", "maximum": "6.00"}}).close()
+        assert len(cache) == 2
+
+
+def test_close_idle_refuses_seconds_outside_the_c_range(tmp_path):
+    # ctypes truncates to uint32 silently: 2**32 seconds became 0, which lets go of every engine.
+    with tender.EngineCache(2) as cache:
+        cache.engine(tmp_path / "h", authentication=NO_AUTH).close()
+        for seconds in (-1, 2**32):
+            with pytest.raises((ValueError, tender.InvalidArgumentError)):
+                cache.close_idle(seconds)
+        assert len(cache) == 1
+
+
+def test_close_while_another_thread_is_inside_a_call_frees_the_cache_after_it(tmp_path, monkeypatch):
+    # Adversary: a host shutting down closes the cache while a worker is inside tender_engine_cache_get. The
+    # binding freed the C cache at once, under the running call (use after free); it must wait for that call.
+    import libtender.cache as module
+    real = module._clib
+    inside, release = threading.Event(), threading.Event()
+    freed = []
+
+    class Hooked:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def tender_engine_cache_get(self, *args):
+            inside.set()
+            release.wait(30)
+            return real.tender_engine_cache_get(*args)
+
+        def tender_engine_cache_free(self, handle):
+            freed.append(handle)
+            if release.is_set():  # never free under the call held above, even before the fix
+                real.tender_engine_cache_free(handle)
+
+    monkeypatch.setattr(module, "_clib", Hooked())
+    cache = tender.EngineCache(2)
+    got = []
+    worker = threading.Thread(target=lambda: got.append(cache.engine(tmp_path / "h", authentication=NO_AUTH)))
+    worker.start()
+    try:
+        assert inside.wait(30)
+        cache.close()
+        assert freed == [] and len(cache) == 0
+    finally:
+        release.set()
+        worker.join(60)
+    assert len(freed) == 1 and len(got) == 1
+    assert "contacts" in got[0].directory()
+    got[0].close()
+    with pytest.raises(tender.ClosedError):
+        cache.engine(tmp_path / "h", authentication=NO_AUTH)

@@ -364,3 +364,37 @@ def test_the_documented_example_is_right():
     assert iv.canonical_parameters(record) == shown
     assert iv.fingerprint(record) == record.get("ledger").get("fingerprint")
     iv.check_format_two(record)
+
+
+# ------------------------------------------------------------- a claim written into the store
+
+
+def test_settling_a_claim_written_into_the_store_moves_no_balance(mixed):
+    # Adversary: someone who can write the SQLite file but not sign adds a `calling` claim whose body is the
+    # record they want: a copy of record 9 under a new key whose effects credit checking 1,000,000.00 instead of
+    # debiting it. Its fingerprint matches its parameters, so it reads as an unknown outcome; the owner (a
+    # process that is not running) holds nothing. The operator settles it as told (`tender status KEY completed`):
+    # Tender signed the record and credited checking (verify passed). Tender claims a key only when the host moves
+    # the money, so a claim moving a balance kept in the store is refused. (Still open: a claim moving nothing is
+    # signed as it stands: claims carry no seal; see the adv-lib report.)
+    payload = json.loads(payload_of(tokens(mixed)[8]))
+    assert payload["sequence"] == 9 and payload["v"] == 2
+    canonical = iv.canonical_parameters(iv.parse(payload_of(tokens(mixed)[8])))
+    for name in ("type", "sequence", "previousHash", "createdAt"):
+        payload.pop(name)
+    payload["idempotencyKey"] = "forged"
+    for movement in payload["ledger"]["effects"]["movements"]:
+        for name, value in movement.items():
+            if isinstance(value, int):
+                movement[name] = 100_000_000
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)[1:-1]
+    with tender.Engine(mixed, authentication=NO_AUTH) as engine:
+        before = {a["id"]: a["balance"]["amount"] for a in engine.directory()["accounts"]}
+    edit(mixed, "INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms) "
+         "VALUES ('forged', ?, ?, 'calling', NULL, 'forged-token', 'no-boot/1/0', 0)", canonical, body)
+    with tender.Engine(mixed, authentication=NO_AUTH) as engine:
+        with pytest.raises(tender.LedgerTamperedError):
+            engine.set_payment_status("forged", "completed")
+        assert engine.verify()["records"] == 13
+        after = {a["id"]: a["balance"]["amount"] for a in engine.directory()["accounts"]}
+        assert after == before

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_size_t, c_void_p
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Iterator, Optional, Union
 
 from ._native import _clib, _encode, _raise, _start_call
 from .engine import Engine
@@ -36,8 +37,8 @@ class EngineCache:
     :class:`~libtender.Engine` raises.
 
     Thread safety: every method may be called from any thread at once; the
-    engines are ordinary, shared engines. :meth:`close` must not run while
-    another thread uses the cache.
+    engines are ordinary, shared engines. :meth:`close` may run while
+    another thread uses the cache: it frees it after the running calls.
     """
 
     def __init__(self, capacity: int):
@@ -48,12 +49,27 @@ class EngineCache:
             _raise(code)
         self._handle: Optional[int] = out.value
         self._lock = threading.Lock()
+        self._users = 0
+        self._closed = False
 
-    def _cache(self) -> int:
-        handle = self._handle
-        if handle is None:
-            raise ClosedError("the engine cache is closed")
-        return handle
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[int]:
+        """The C handle for one call; :meth:`close` frees it only after the last running call."""
+        with self._lock:
+            if self._closed or self._handle is None:
+                raise ClosedError("the engine cache is closed")
+            self._users += 1
+            handle = self._handle
+        try:
+            yield handle
+        finally:
+            release = None
+            with self._lock:
+                self._users -= 1
+                if self._closed and self._users == 0 and self._handle is not None:
+                    release, self._handle = self._handle, None
+            if release is not None:
+                _clib.tender_engine_cache_free(release)
 
     def engine(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
                authentication: Optional[Mapping[str, Any]] = None, **config: Any) -> Engine:
@@ -68,30 +84,43 @@ class EngineCache:
         data = _encode(document, "configuration")
         out = c_void_p()
         _start_call()
-        code = _clib.tender_engine_cache_get(self._cache(), data, len(data), byref(out))
+        with self._use() as handle:
+            code = _clib.tender_engine_cache_get(handle, data, len(data), byref(out))
         if code:
             _raise(code)
         return Engine._adopt(out.value, document["home"])
 
     def close_idle(self, idle_seconds: int = 0) -> int:
         """Lets go of every engine not asked for in the last ``idle_seconds``
-        seconds (0: all of them); answers how many."""
+        seconds (0: all of them); answers how many. Raises ValueError for
+        seconds outside 0 to 4294967295 (the C call's uint32_t, which ctypes
+        would otherwise truncate: 2**32 would let go of every engine)."""
+        if isinstance(idle_seconds, bool) or not isinstance(idle_seconds, int) or not 0 <= idle_seconds <= 0xFFFF_FFFF:
+            raise ValueError(f"idle_seconds must be an int from 0 to 4294967295, not {idle_seconds!r}")
         closed = c_size_t(0)
         _start_call()
-        code = _clib.tender_engine_cache_close_idle(self._cache(), idle_seconds, byref(closed))
+        with self._use() as handle:
+            code = _clib.tender_engine_cache_close_idle(handle, idle_seconds, byref(closed))
         if code:
             _raise(code)
         return int(closed.value)
 
     def __len__(self) -> int:
-        """How many engines the cache keeps now."""
-        handle = self._handle
-        return int(_clib.tender_engine_cache_count(handle)) if handle is not None else 0
+        """How many engines the cache keeps now (0 once closed)."""
+        try:
+            with self._use() as handle:
+                return int(_clib.tender_engine_cache_count(handle))
+        except ClosedError:
+            return 0
 
     def close(self) -> None:
         """Lets go of every engine and frees the cache. Idempotent. Engines
-        returned earlier stay valid until closed."""
+        returned earlier stay valid until closed. A call running in another
+        thread finishes first: the cache is freed when the last one returns."""
         with self._lock:
+            self._closed = True
+            if self._users or self._handle is None:
+                return
             handle, self._handle = self._handle, None
         if handle is not None:
             _clib.tender_engine_cache_free(handle)

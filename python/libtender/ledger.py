@@ -55,7 +55,9 @@ class _LedgerCalls(_EngineBase):
         Raises :class:`InvalidArgumentError` (not a payment status),
         :class:`NotFoundError` (no payment has the key),
         :class:`WrongStateError` (the status is final, or an account no
-        longer holds what it would give back), :class:`StoreError`,
+        longer holds what it would give back), :class:`LedgerTamperedError`
+        (a claim that moves balances the store keeps, which Tender never
+        writes), :class:`StoreError`,
         :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
         Thread-safe.
         """

@@ -6,16 +6,23 @@ import TenderWiring
 /// What a `tender_engine_cache *` points to: engines kept open for a host that serves many people
 /// (one home each) in one process, at most `capacity` of them when nobody uses them, the least
 /// recently used let go first. An engine is found again only for the same home (its device and
-/// inode, so a path that now leads elsewhere opens that other home) and the same configuration
-/// (every member but `"home"`, as parsed), so a request never gets an engine opened with another
+/// inode, reached without a symbolic link, so a path that now leads elsewhere
+/// opens that other home and a path through a link is refused as the open refuses it) and the same
+/// configuration (every member but `"home"`, as parsed, members in any order), so a request never gets an engine opened with another
 /// policy, limits or PAM stack. The host gets +1 references (``EngineHandle``); an engine the cache
 /// lets go stays open until the host's last reference and its sessions are gone. Thread-safe.
 final class EngineCache: CHandle {
     /// A home's identity and the rest of its configuration.
     struct Key: Hashable {
+        let home: Identity
+        let configuration: String
+    }
+
+    /// Where a home is now: its directory's device and inode, reached as the open reaches it (no symbolic link
+    /// in any component).
+    struct Identity: Hashable {
         let device: UInt64
         let inode: UInt64
-        let configuration: String
     }
 
     private struct Entry {
@@ -60,7 +67,7 @@ final class EngineCache: CHandle {
         guard let identity = Self.identity(configuration.home) else {
             throw .home("the home \(configuration.home) cannot be found again after it was opened")
         }
-        let key = Key(device: identity.device, inode: identity.inode, configuration: rest)
+        let key = Key(home: identity, configuration: rest)
         let (chosen, released) = entries.withLock { (entries) -> (EngineHandle, [EngineHandle]) in
             let now = Self.now()
             if let other = entries[key] {
@@ -83,7 +90,7 @@ final class EngineCache: CHandle {
     /// The engine kept for the home `path` leads to now and configuration `rest`, marked as used now; nil when none is.
     private func kept(_ path: String, _ rest: String) -> EngineHandle? {
         guard let identity = Self.identity(path) else { return nil }
-        let key = Key(device: identity.device, inode: identity.inode, configuration: rest)
+        let key = Key(home: identity, configuration: rest)
         let now = Self.now()
         return entries.withLock { (entries) -> EngineHandle? in
             entries[key]?.lastUse = now
@@ -114,17 +121,39 @@ final class EngineCache: CHandle {
         withExtendedLifetime(released) {}
     }
 
-    /// The configuration without its `"home"` member, as one canonical text.
+    /// The configuration without its `"home"` member, as one canonical text: every object's members sorted by
+    /// name, at every depth (names are unique: the parser refuses duplicates), so one policy is one key.
     private static func withoutHome(_ json: JSONValue) -> String {
         guard case let .object(members) = json else { return JSONWriter.string(json) }
-        return JSONWriter.string(.object(members.filter { $0.key != "home" }.sorted { $0.key < $1.key }))
+        return JSONWriter.string(sortedMembers(.object(members.filter { $0.key != "home" })))
     }
 
-    /// The device and inode the home path leads to now (following symbolic links), or nil.
-    private static func identity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+    private static func sortedMembers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case let .object(members): return .object(members.map { ($0.key, sortedMembers($0.value)) }.sorted { $0.key < $1.key })
+        case let .array(elements): return .array(elements.map(sortedMembers))
+        default: return value
+        }
+    }
+
+    /// Where the home `path` leads now (``Identity``), walked one component at a time without following a
+    /// symbolic link (O_NOFOLLOW), as the open refuses a home reached through one; nil when it leads nowhere
+    /// or through a link, so such a path is opened (and refused) rather than served a kept engine.
+    private static func identity(_ path: String) -> Identity? {
+        guard !path.isEmpty else { return nil }
+        let pathOnly: Int32 = 0o10_000_000  // O_PATH: the directories on the way need search permission only
+        var directory = open(path.hasPrefix("/") ? "/" : ".", pathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return nil }
+        defer { close(directory) }
+        for component in path.split(separator: "/") where component != "." {
+            let next = openat(directory, String(component), pathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return nil }
+            close(directory)
+            directory = next
+        }
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+        guard fstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     private static func now() -> Double {
