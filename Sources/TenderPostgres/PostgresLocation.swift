@@ -24,13 +24,17 @@ public struct PostgresLocation: Sendable, Equatable {
         guard let options = PQconninfoParse(uri, &message) else {
             let detail = message.map { String(cString: $0) } ?? "out of memory"
             PQfreemem(message)
-            // libpq's message quotes no password: it names the part of the URI it could not read.
-            throw .invalidArgument("the store URI cannot be read: \(detail.trimmingTrailingNewlines)")
+            // libpq's message may quote the whole URI or the part it could not read (a password among them): it is said
+            // only when the URI holds no credentials (user:secret@, wherever an @ is) and no parameters (?password=...).
+            let quiet = uri.contains("@") || uri.contains("?")
+            throw .invalidArgument(
+                "the store URI cannot be read"
+                    + (quiet ? " (libpq's message is not repeated: it may quote the URI's credentials or parameters)" : ": \(detail.trimmingTrailingNewlines)"))
         }
         defer { PQconninfoFree(options) }
         var option = options
         while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", let value = option.pointee.val, value.pointee != 0 {
+            if Self.secrets.contains(String(cString: keyword)), let value = option.pointee.val, value.pointee != 0 {
                 throw .invalidArgument(
                     "the store URI holds a password, which every local user could read on tenderd's command line or in its policy file; "
                         + "keep it in a passfile of mode 0600 (PGPASSFILE, or passfile= in the URI) or use peer authentication (docs/scale.md)")
@@ -40,6 +44,9 @@ public struct PostgresLocation: Sendable, Equatable {
         self.uri = uri
         redacted = Self.redact(uri)
     }
+
+    /// The connection keywords whose value is a secret (the role's password, the client key's passphrase).
+    static let secrets: Set<String> = ["password", "sslpassword"]
 
     /// `uri` with any `user:secret@` credentials and the query string left out.
     static func redact(_ uri: String) -> String {

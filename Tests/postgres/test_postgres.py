@@ -379,3 +379,47 @@ def test_connections_do_not_grow_with_the_people_served(world, alice):
     finally:
         for name in people:
             subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
+
+
+def test_no_secret_of_the_uri_is_echoed_or_accepted(world):
+    # libpq's parse errors quote the whole URI, or the part they could not read: tenderd's stderr (the journal) must not
+    # repeat a password from a mistyped URI; a client key's passphrase (sslpassword) is a secret on the command line too.
+    base = world["base"]
+    for uri, secret in (("postgresql://someone:Hunter3-Secret@[::1/tender", "Hunter3"),
+                        ("postgresql://someone:Hunter4%zz-Secret@localhost/tender", "Hunter4"),
+                        ("postgresql:///tender?host=/nowhere&password=Hunter5%zz", "Hunter5"),
+                        ("postgresql:///tender?host=/nowhere&sslpassword=Hunter6-Secret", "Hunter6")):
+        # --migrate: a tenderd that accepted the URI would exit by itself (nothing to migrate), not serve.
+        done = subprocess.run([TENDERD, "--state", os.path.join(base, "never-state"), "--store", uri, "--migrate"],
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 2 and secret not in done.stderr, (uri, done.returncode, done.stderr)
+    assert "password" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("attribute", ["SUPERUSER", "BYPASSRLS"])
+def test_a_role_given_superuser_or_bypassrls_after_connecting_reads_no_other_persons_rows(world, alice, attribute):
+    # tenderd checked its role when it connected; a role made a superuser (or given BYPASSRLS) later, or a connection opened
+    # again on a server where it is one, would show Bob every person's rows through the pooled connections.
+    cluster, role, bob, first = world["cluster"], world["names"]["d"], world["bob"], world["daemons"][0]
+    assert client(first, alice, "pay", world["passwords"][alice], f"bypass-{attribute}")["code"] == "SUCCESS"
+    assert client(first, bob, "setup") == {"ok": True}
+    assert f"bypass-{attribute}" not in client(first, bob, "payments")["keys"]  # the pool holds connections checked at connect
+    done = cluster.sql(world["names"]["p"], f'ALTER ROLE "{role}" {attribute}', database="postgres")
+    assert done.returncode == 0, done.stderr
+    try:
+        for daemon in world["daemons"]:
+            answer = as_user(bob, [sys.executable, CLIENT, daemon.socket, "payments"])
+            assert f"bypass-{attribute}" not in answer.stdout, answer.stdout
+            assert "superuser" in answer.stdout, answer.stdout + answer.stderr
+        # Connections opened again (the server cut them) while the role bypasses row security: still refused, every time.
+        done = cluster.sql(world["names"]["p"], f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'",
+                           database="postgres")
+        assert done.returncode == 0, done.stderr
+        for _ in range(3):
+            answer = as_user(bob, [sys.executable, CLIENT, first.socket, "payments"])
+            assert f"bypass-{attribute}" not in answer.stdout, answer.stdout
+    finally:
+        done = cluster.sql(world["names"]["p"], f'ALTER ROLE "{role}" NO{attribute}', database="postgres")
+        assert done.returncode == 0, done.stderr
+    assert client(first, bob, "payments")["keys"] == [k for k in client(first, bob, "payments")["keys"] if not k.startswith("bypass-")]
+    assert f"bypass-{attribute}" in client(world["daemons"][1], alice, "payments")["keys"]
