@@ -33,7 +33,9 @@ public struct PostgresLocation: Sendable, Equatable {
         }
         defer { PQconninfoFree(options) }
         var option = options
+        var given: [String: String] = [:]
         while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { given[String(cString: keyword)] = String(cString: value) }
             if Self.secrets.contains(String(cString: keyword)), let value = option.pointee.val, value.pointee != 0 {
                 throw .invalidArgument(
                     "the store URI holds a password, which every local user could read on tenderd's command line or in its policy file; "
@@ -41,8 +43,31 @@ public struct PostgresLocation: Sendable, Equatable {
             }
             option += 1
         }
+        try Self.checkTransport(given)
         self.uri = uri
         redacted = Self.redact(uri)
+    }
+
+    /// Refuses a database reached over TCP without verifying the server's certificate (`sslmode=verify-ca` or
+    /// `verify-full`, in the URI or PGSSLMODE): whoever answers on that address (on the network path, or a local user
+    /// listening on the port while the server is down) would be handed the passfile's password (libpq sends it in
+    /// clear when asked), read every person's rows and answer COMMIT for payments it never kept. A Unix socket
+    /// (`host=/path`, or none given) is the server's own file.
+    static func checkTransport(_ given: [String: String]) throws(TenderError) {
+        func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
+        let host = given["host", default: ""].isEmpty ? environment("PGHOST") : given["host", default: ""]
+        let address = given["hostaddr", default: ""].isEmpty ? environment("PGHOSTADDR") : given["hostaddr", default: ""]
+        let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
+            !entry.isEmpty && !entry.hasPrefix("/") && !entry.hasPrefix("@")
+        }
+        guard tcp else { return }
+        let mode = given["sslmode", default: ""].isEmpty ? environment("PGSSLMODE") : given["sslmode", default: ""]
+        guard mode == "verify-full" || mode == "verify-ca" else {
+            throw .invalidArgument(
+                "the store URI reaches the database over TCP without checking the server's certificate: whoever answers on that "
+                    + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
+                    + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql) (docs/scale.md)")
+        }
     }
 
     /// The connection keywords whose value is a secret (the role's password, the client key's passphrase).

@@ -423,3 +423,68 @@ def test_a_role_given_superuser_or_bypassrls_after_connecting_reads_no_other_per
         assert done.returncode == 0, done.stderr
     assert client(first, bob, "payments")["keys"] == [k for k in client(first, bob, "payments")["keys"] if not k.startswith("bypass-")]
     assert f"bypass-{attribute}" in client(world["daemons"][1], alice, "payments")["keys"]
+
+
+def test_a_server_over_tcp_whose_certificate_is_not_checked_is_never_handed_the_password(world, alice):
+    # A local user listens on the database's TCP port (the server is down, restarting, or elsewhere): without
+    # sslmode=verify-full, libpq sends the passfile's password in clear to whoever asks for it, and would then take
+    # that impostor's answers (every person's rows, COMMIT OK for a payment never kept).
+    import socket as sockets
+    import struct
+    base, role = world["base"], world["names"]["d"]
+    entry = pwd.getpwnam(role)
+    listener = sockets.socket(sockets.AF_INET)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    listener.settimeout(15)
+    port = listener.getsockname()[1]
+    captured = []
+
+    def impostor():
+        try:
+            while True:
+                connection, _ = listener.accept()
+                with connection:
+                    connection.settimeout(5)
+                    while True:
+                        length, code = struct.unpack("!ii", connection.recv(8, sockets.MSG_WAITALL))
+                        if code in (80877103, 80877104):  # SSLRequest, GSSENCRequest: "no"
+                            connection.sendall(b"N")
+                            continue
+                        connection.recv(length - 8, sockets.MSG_WAITALL)
+                        break
+                    connection.sendall(b"R" + struct.pack("!ii", 8, 3))  # AuthenticationCleartextPassword
+                    kind, length = struct.unpack("!ci", connection.recv(5, sockets.MSG_WAITALL))
+                    captured.append(connection.recv(length - 4, sockets.MSG_WAITALL).decode(errors="replace"))
+        except OSError:
+            return
+
+    thread = threading.Thread(target=impostor, daemon=True)
+    thread.start()
+    tcp = os.path.join(base, "tcp")
+    for directory, mode in (("tcp", 0o755), ("tcp/state", 0o700), ("tcp/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    passfile = os.path.join(tcp, "pgpass")
+    with open(passfile, "w") as f:
+        f.write(f"*:*:*:*:Db-Secret-{port}\n")
+    os.chmod(passfile, 0o600)
+    os.chown(passfile, entry.pw_uid, entry.pw_gid)
+    with open(os.path.join(base, "policy.json")) as f:
+        policy = json.load(f)
+    policy["store"] = f"postgresql://127.0.0.1:{port}/tender?user={role}&passfile={passfile}&sslmode=prefer"
+    with open(os.path.join(tcp, "policy.json"), "w") as f:
+        json.dump(policy, f)
+    daemon = Daemon(tcp, role)
+    try:
+        try:
+            daemon.start()
+        except AssertionError as refused:  # refused at start: the URI names the danger
+            assert "sslmode=verify-full" in str(refused), str(refused)
+        else:
+            as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
+        assert not any(f"Db-Secret-{port}" in text for text in captured), captured
+    finally:
+        listener.close()
+        if daemon.process and daemon.serving():
+            daemon.kill(signal.SIGTERM)
