@@ -425,19 +425,36 @@ def test_a_role_given_superuser_or_bypassrls_after_connecting_reads_no_other_per
     assert f"bypass-{attribute}" in client(world["daemons"][1], alice, "payments")["keys"]
 
 
-def test_a_server_over_tcp_whose_certificate_is_not_checked_is_never_handed_the_password(world, alice):
-    # A local user listens on the database's TCP port (the server is down, restarting, or elsewhere): without
-    # sslmode=verify-full, libpq sends the passfile's password in clear to whoever asks for it, and would then take
-    # that impostor's answers (every person's rows, COMMIT OK for a payment never kept).
+@pytest.mark.parametrize("transport", ["tcp", "unix"])
+def test_an_impostor_server_is_never_handed_the_password(world, alice, transport):
+    # A local user listens on the database's TCP port (the server is down, restarting, or elsewhere), or puts a socket
+    # in a socket directory others may write (/tmp): without sslmode=verify-full, libpq sends the passfile's password in
+    # clear to whoever asks for it, and would then take that impostor's answers (every person's rows, COMMIT OK for a
+    # payment never kept).
     import socket as sockets
     import struct
     base, role = world["base"], world["names"]["d"]
     entry = pwd.getpwnam(role)
-    listener = sockets.socket(sockets.AF_INET)
-    listener.bind(("127.0.0.1", 0))
+    tcp = os.path.join(base, transport)
+    for directory, mode in ((transport, 0o755), (f"{transport}/state", 0o700), (f"{transport}/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    if transport == "tcp":
+        listener = sockets.socket(sockets.AF_INET)
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        where = f"127.0.0.1:{port}/tender?sslmode=prefer&"
+    else:
+        shared = os.path.join(tcp, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o1777)  # as /tmp
+        listener = sockets.socket(sockets.AF_UNIX)
+        listener.bind(os.path.join(shared, ".s.PGSQL.5432"))
+        os.chmod(os.path.join(shared, ".s.PGSQL.5432"), 0o777)
+        port = 5432
+        where = f"/tender?host={shared}&"
     listener.listen(4)
     listener.settimeout(15)
-    port = listener.getsockname()[1]
     captured = []
 
     def impostor():
@@ -461,10 +478,6 @@ def test_a_server_over_tcp_whose_certificate_is_not_checked_is_never_handed_the_
 
     thread = threading.Thread(target=impostor, daemon=True)
     thread.start()
-    tcp = os.path.join(base, "tcp")
-    for directory, mode in (("tcp", 0o755), ("tcp/state", 0o700), ("tcp/run", 0o755)):
-        os.mkdir(os.path.join(base, directory), mode)
-        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
     passfile = os.path.join(tcp, "pgpass")
     with open(passfile, "w") as f:
         f.write(f"*:*:*:*:Db-Secret-{port}\n")
@@ -472,7 +485,7 @@ def test_a_server_over_tcp_whose_certificate_is_not_checked_is_never_handed_the_
     os.chown(passfile, entry.pw_uid, entry.pw_gid)
     with open(os.path.join(base, "policy.json")) as f:
         policy = json.load(f)
-    policy["store"] = f"postgresql://127.0.0.1:{port}/tender?user={role}&passfile={passfile}&sslmode=prefer"
+    policy["store"] = f"postgresql://{where}user={role}&passfile={passfile}"
     with open(os.path.join(tcp, "policy.json"), "w") as f:
         json.dump(policy, f)
     daemon = Daemon(tcp, role)
@@ -480,7 +493,7 @@ def test_a_server_over_tcp_whose_certificate_is_not_checked_is_never_handed_the_
         try:
             daemon.start()
         except AssertionError as refused:  # refused at start: the URI names the danger
-            assert "sslmode=verify-full" in str(refused), str(refused)
+            assert "sslmode=verify-full" in str(refused) or "writable by others" in str(refused), str(refused)
         else:
             as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
         assert not any(f"Db-Secret-{port}" in text for text in captured), captured
