@@ -52,7 +52,7 @@ public struct PostgresLocation: Sendable, Equatable {
     /// `verify-full`, in the URI or PGSSLMODE): whoever answers on that address (on the network path, or a local user
     /// listening on the port while the server is down) would be handed the passfile's password (libpq sends it in
     /// clear when asked), read every person's rows and answer COMMIT for payments it never kept. A Unix socket
-    /// (`host=/path`, or none given) is the server's own file, in a directory only its owner writes.
+    /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write.
     static func checkTransport(_ given: [String: String]) throws(TenderError) {
         func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
         let host = given["host", default: ""].isEmpty ? environment("PGHOST") : given["host", default: ""]
@@ -60,12 +60,13 @@ public struct PostgresLocation: Sendable, Equatable {
         let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
             !entry.isEmpty && !entry.hasPrefix("/") && !entry.hasPrefix("@")
         }
-        // A socket directory others may write in (/tmp) lets a local user put a socket of theirs where the server's goes.
+        // A socket directory every user may write in (/tmp) lets a local user put a socket of theirs where the server's goes
+        // (Debian's /run/postgresql, 2775 postgres:postgres, is written by the server's group only).
         for entry in host.split(separator: ",") where entry.hasPrefix("/") {
             var info = stat()
-            guard stat(String(entry), &info) != 0 || info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            guard stat(String(entry), &info) != 0 || info.st_mode & S_IWOTH == 0 else {
                 throw .invalidArgument(
-                    "the store URI's socket directory \(entry) is writable by others, who could put a socket of theirs where the "
+                    "the store URI's socket directory \(entry) is writable by every user, who could put a socket of theirs where the "
                         + "server's goes and be handed the password and every person's rows; use the server's own directory (/run/postgresql)")
             }
         }

@@ -493,7 +493,7 @@ def test_an_impostor_server_is_never_handed_the_password(world, alice, transport
         try:
             daemon.start()
         except AssertionError as refused:  # refused at start: the URI names the danger
-            assert "sslmode=verify-full" in str(refused) or "writable by others" in str(refused), str(refused)
+            assert "sslmode=verify-full" in str(refused) or "writable by every user" in str(refused), str(refused)
         else:
             as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
         assert not any(f"Db-Secret-{port}" in text for text in captured), captured
