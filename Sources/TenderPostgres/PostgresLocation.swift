@@ -27,9 +27,8 @@ public struct PostgresLocation: Sendable, Equatable {
             // libpq's message may quote the whole URI or the part it could not read (a password among them): it is said
             // only when the URI holds no credentials (user:secret@, wherever an @ is) and no parameters (?password=...).
             let quiet = uri.contains("@") || uri.contains("?")
-            throw .invalidArgument(
-                "the store URI cannot be read"
-                    + (quiet ? " (libpq's message is not repeated: it may quote the URI's credentials or parameters)" : ": \(detail.trimmingTrailingNewlines)"))
+            let said = quiet ? " (libpq's message is not repeated: it may quote the URI's credentials or parameters)" : ": \(detail.trimmingTrailingNewlines)"
+            throw .invalidArgument("the store URI cannot be read" + said)
         }
         defer { PQconninfoFree(options) }
         var option = options
