@@ -60,11 +60,14 @@ final class PostgresConnection {
         guard needsReset || PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
         prepared.removeAll()
-        needsReset = PQstatus(handle) != CONNECTION_OK
-        guard !needsReset else {
+        guard PQstatus(handle) == CONNECTION_OK else {
+            needsReset = true
             throw .storeBusy("PostgreSQL: the database cannot be reached (\(String(cString: PQerrorMessage(handle)).oneLine))")
         }
+        // Until its settings are made and its role checked, the connection is not lent as it is.
+        needsReset = true
         try setUp()
+        needsReset = false
     }
 
     /// Runs SQL without arguments, ignoring rows.

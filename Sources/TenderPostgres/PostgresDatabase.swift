@@ -52,6 +52,13 @@ final class PostgresDatabase: StoreDatabase {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", lock: nil, body)
     }
 
+    /// Fails the transaction (SQLSTATE 42501) when the connection's role is a superuser or has BYPASSRLS, which
+    /// row-level security does not hold.
+    static let refuseBypassingRole =
+        "DO $$BEGIN IF (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) IS NOT FALSE THEN "
+        + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would see "
+        + "every person''s rows; connect as a role of its own (docs/scale.md)'; END IF; END$$"
+
     /// Runs `body` between `begin` and COMMIT on a borrowed connection naming the person, first taking the
     /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the
     /// connection dies). A COMMIT whose answer is lost leaves the outcome unknown: the error says so
@@ -68,7 +75,9 @@ final class PostgresDatabase: StoreDatabase {
         try connection.reconnectIfBroken()
         // One round trip opens the transaction: BEGIN, the person for this transaction only (after it the connection
         // reads nobody's rows), the lazy commit, the person's lock. Only integers of tenderd's own are in the text.
-        var opening = begin + "; SELECT set_config('tender.uid', '\(uid)', true)"
+        // The role is checked again in every transaction (in the same round trip): one made a superuser or given BYPASSRLS
+        // after tenderd connected, or a connection opened again on a server where it is one, would see every person's rows.
+        var opening = begin + "; " + Self.refuseBypassingRole + "; SELECT set_config('tender.uid', '\(uid)', true)"
         if lazy { opening += "; SET LOCAL synchronous_commit TO OFF" }
         if let lock { opening += "; SELECT pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
         // A connection idle through a server restart or failover fails at its first call, which changed nothing:

@@ -24,22 +24,63 @@ public struct PostgresLocation: Sendable, Equatable {
         guard let options = PQconninfoParse(uri, &message) else {
             let detail = message.map { String(cString: $0) } ?? "out of memory"
             PQfreemem(message)
-            // libpq's message quotes no password: it names the part of the URI it could not read.
-            throw .invalidArgument("the store URI cannot be read: \(detail.trimmingTrailingNewlines)")
+            // libpq's message may quote the whole URI or the part it could not read (a password among them): it is said
+            // only when the URI holds no credentials (user:secret@, wherever an @ is) and no parameters (?password=...).
+            let quiet = uri.contains("@") || uri.contains("?")
+            let said = quiet ? " (libpq's message is not repeated: it may quote the URI's credentials or parameters)" : ": \(detail.trimmingTrailingNewlines)"
+            throw .invalidArgument("the store URI cannot be read" + said)
         }
         defer { PQconninfoFree(options) }
         var option = options
+        var given: [String: String] = [:]
         while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", let value = option.pointee.val, value.pointee != 0 {
+            if let value = option.pointee.val { given[String(cString: keyword)] = String(cString: value) }
+            if Self.secrets.contains(String(cString: keyword)), let value = option.pointee.val, value.pointee != 0 {
                 throw .invalidArgument(
                     "the store URI holds a password, which every local user could read on tenderd's command line or in its policy file; "
                         + "keep it in a passfile of mode 0600 (PGPASSFILE, or passfile= in the URI) or use peer authentication (docs/scale.md)")
             }
             option += 1
         }
+        try Self.checkTransport(given)
         self.uri = uri
         redacted = Self.redact(uri)
     }
+
+    /// Refuses a database reached over TCP without verifying the server's certificate (`sslmode=verify-ca` or
+    /// `verify-full`, in the URI or PGSSLMODE): whoever answers on that address (on the network path, or a local user
+    /// listening on the port while the server is down) would be handed the passfile's password (libpq sends it in
+    /// clear when asked), read every person's rows and answer COMMIT for payments it never kept. A Unix socket
+    /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write.
+    static func checkTransport(_ given: [String: String]) throws(TenderError) {
+        func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
+        let host = given["host", default: ""].isEmpty ? environment("PGHOST") : given["host", default: ""]
+        let address = given["hostaddr", default: ""].isEmpty ? environment("PGHOSTADDR") : given["hostaddr", default: ""]
+        let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
+            !entry.isEmpty && !entry.hasPrefix("/") && !entry.hasPrefix("@")
+        }
+        // A socket directory every user may write in (/tmp) lets a local user put a socket of theirs where the server's goes
+        // (Debian's /run/postgresql, 2775 postgres:postgres, is written by the server's group only).
+        for entry in host.split(separator: ",") where entry.hasPrefix("/") {
+            var info = stat()
+            guard stat(String(entry), &info) != 0 || info.st_mode & S_IWOTH == 0 else {
+                throw .invalidArgument(
+                    "the store URI's socket directory \(entry) is writable by every user, who could put a socket of theirs where the "
+                        + "server's goes and be handed the password and every person's rows; use the server's own directory (/run/postgresql)")
+            }
+        }
+        guard tcp else { return }
+        let mode = given["sslmode", default: ""].isEmpty ? environment("PGSSLMODE") : given["sslmode", default: ""]
+        guard mode == "verify-full" || mode == "verify-ca" else {
+            throw .invalidArgument(
+                "the store URI reaches the database over TCP without checking the server's certificate: whoever answers on that "
+                    + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
+                    + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql) (docs/scale.md)")
+        }
+    }
+
+    /// The connection keywords whose value is a secret (the role's password, the client key's passphrase).
+    static let secrets: Set<String> = ["password", "sslpassword"]
 
     /// `uri` with any `user:secret@` credentials and the query string left out.
     static func redact(_ uri: String) -> String {

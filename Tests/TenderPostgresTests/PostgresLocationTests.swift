@@ -30,6 +30,21 @@ struct PostgresLocationTests {
         }
     }
 
+    @Test(arguments: [
+        "postgresql://db.example/tender", "postgresql://db.example/tender?sslmode=require", "postgresql:///tender?host=127.0.0.1",
+        "postgresql:///tender?host=/run/postgresql,db.example", "postgresql:///tender?hostaddr=10.0.0.1&host=/run/postgresql",
+        "postgresql://db.example/tender?sslmode=prefer&sslpassword=hunter2", "postgresql:///tender?host=/tmp",
+    ])
+    func aServerOverTCPWhoseCertificateIsNotCheckedOrASocketInASharedDirectoryIsRefused(uri: String) {
+        #expect(throws: TenderError.self) { _ = try PostgresLocation(uri) }
+    }
+
+    @Test func aUnixSocketOrAVerifiedServerIsTaken() throws {
+        _ = try PostgresLocation("postgresql:///tender")
+        _ = try PostgresLocation("postgresql:///tender?host=/run/postgresql,/nonexistent-socket-directory")
+        _ = try PostgresLocation("postgresql://db.example/tender?sslmode=verify-ca")
+    }
+
     @Test(arguments: ["host=db dbname=tender", "sqlite:///x", "postgresql://db/tender?nosuchoption=1", "postgresql://[::1/x"])
     func anythingButAReadablePostgresURIIsRefused(uri: String) {
         #expect(throws: TenderError.self) { _ = try PostgresLocation(uri) }

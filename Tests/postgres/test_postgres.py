@@ -379,3 +379,125 @@ def test_connections_do_not_grow_with_the_people_served(world, alice):
     finally:
         for name in people:
             subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
+
+
+def test_no_secret_of_the_uri_is_echoed_or_accepted(world):
+    # libpq's parse errors quote the whole URI, or the part they could not read: tenderd's stderr (the journal) must not
+    # repeat a password from a mistyped URI; a client key's passphrase (sslpassword) is a secret on the command line too.
+    base = world["base"]
+    for uri, secret in (("postgresql://someone:Hunter3-Secret@[::1/tender", "Hunter3"),
+                        ("postgresql://someone:Hunter4%zz-Secret@localhost/tender", "Hunter4"),
+                        ("postgresql:///tender?host=/nowhere&password=Hunter5%zz", "Hunter5"),
+                        ("postgresql:///tender?host=/nowhere&sslpassword=Hunter6-Secret", "Hunter6")):
+        # --migrate: a tenderd that accepted the URI would exit by itself (nothing to migrate), not serve.
+        done = subprocess.run([TENDERD, "--state", os.path.join(base, "never-state"), "--store", uri, "--migrate"],
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 2 and secret not in done.stderr, (uri, done.returncode, done.stderr)
+    assert "password" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("attribute", ["SUPERUSER", "BYPASSRLS"])
+def test_a_role_given_superuser_or_bypassrls_after_connecting_reads_no_other_persons_rows(world, alice, attribute):
+    # tenderd checked its role when it connected; a role made a superuser (or given BYPASSRLS) later, or a connection opened
+    # again on a server where it is one, would show Bob every person's rows through the pooled connections.
+    cluster, role, bob, first = world["cluster"], world["names"]["d"], world["bob"], world["daemons"][0]
+    assert client(first, alice, "pay", world["passwords"][alice], f"bypass-{attribute}")["code"] == "SUCCESS"
+    assert client(first, bob, "setup") == {"ok": True}
+    assert f"bypass-{attribute}" not in client(first, bob, "payments")["keys"]  # the pool holds connections checked at connect
+    done = cluster.sql(world["names"]["p"], f'ALTER ROLE "{role}" {attribute}', database="postgres")
+    assert done.returncode == 0, done.stderr
+    try:
+        for daemon in world["daemons"]:
+            answer = as_user(bob, [sys.executable, CLIENT, daemon.socket, "payments"])
+            assert f"bypass-{attribute}" not in answer.stdout, answer.stdout
+            assert "superuser" in answer.stdout, answer.stdout + answer.stderr
+        # Connections opened again (the server cut them) while the role bypasses row security: still refused, every time.
+        done = cluster.sql(world["names"]["p"], f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'",
+                           database="postgres")
+        assert done.returncode == 0, done.stderr
+        for _ in range(3):
+            answer = as_user(bob, [sys.executable, CLIENT, first.socket, "payments"])
+            assert f"bypass-{attribute}" not in answer.stdout, answer.stdout
+    finally:
+        done = cluster.sql(world["names"]["p"], f'ALTER ROLE "{role}" NO{attribute}', database="postgres")
+        assert done.returncode == 0, done.stderr
+    assert client(first, bob, "payments")["keys"] == [k for k in client(first, bob, "payments")["keys"] if not k.startswith("bypass-")]
+    assert f"bypass-{attribute}" in client(world["daemons"][1], alice, "payments")["keys"]
+
+
+@pytest.mark.parametrize("transport", ["tcp", "unix"])
+def test_an_impostor_server_is_never_handed_the_password(world, alice, transport):
+    # A local user listens on the database's TCP port (the server is down, restarting, or elsewhere), or puts a socket
+    # in a socket directory others may write (/tmp): without sslmode=verify-full, libpq sends the passfile's password in
+    # clear to whoever asks for it, and would then take that impostor's answers (every person's rows, COMMIT OK for a
+    # payment never kept).
+    import socket as sockets
+    import struct
+    base, role = world["base"], world["names"]["d"]
+    entry = pwd.getpwnam(role)
+    tcp = os.path.join(base, transport)
+    for directory, mode in ((transport, 0o755), (f"{transport}/state", 0o700), (f"{transport}/run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    if transport == "tcp":
+        listener = sockets.socket(sockets.AF_INET)
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        where = f"127.0.0.1:{port}/tender?sslmode=prefer&"
+    else:
+        shared = os.path.join(tcp, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o1777)  # as /tmp
+        listener = sockets.socket(sockets.AF_UNIX)
+        listener.bind(os.path.join(shared, ".s.PGSQL.5432"))
+        os.chmod(os.path.join(shared, ".s.PGSQL.5432"), 0o777)
+        port = 5432
+        where = f"/tender?host={shared}&"
+    listener.listen(4)
+    listener.settimeout(15)
+    captured = []
+
+    def impostor():
+        try:
+            while True:
+                connection, _ = listener.accept()
+                with connection:
+                    connection.settimeout(5)
+                    while True:
+                        length, code = struct.unpack("!ii", connection.recv(8, sockets.MSG_WAITALL))
+                        if code in (80877103, 80877104):  # SSLRequest, GSSENCRequest: "no"
+                            connection.sendall(b"N")
+                            continue
+                        connection.recv(length - 8, sockets.MSG_WAITALL)
+                        break
+                    connection.sendall(b"R" + struct.pack("!ii", 8, 3))  # AuthenticationCleartextPassword
+                    kind, length = struct.unpack("!ci", connection.recv(5, sockets.MSG_WAITALL))
+                    captured.append(connection.recv(length - 4, sockets.MSG_WAITALL).decode(errors="replace"))
+        except OSError:
+            return
+
+    thread = threading.Thread(target=impostor, daemon=True)
+    thread.start()
+    passfile = os.path.join(tcp, "pgpass")
+    with open(passfile, "w") as f:
+        f.write(f"*:*:*:*:Db-Secret-{port}\n")
+    os.chmod(passfile, 0o600)
+    os.chown(passfile, entry.pw_uid, entry.pw_gid)
+    with open(os.path.join(base, "policy.json")) as f:
+        policy = json.load(f)
+    policy["store"] = f"postgresql://{where}user={role}&passfile={passfile}"
+    with open(os.path.join(tcp, "policy.json"), "w") as f:
+        json.dump(policy, f)
+    daemon = Daemon(tcp, role)
+    try:
+        try:
+            daemon.start()
+        except AssertionError as refused:  # refused at start: the URI names the danger
+            assert "sslmode=verify-full" in str(refused) or "writable by every user" in str(refused), str(refused)
+        else:
+            as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
+        assert not any(f"Db-Secret-{port}" in text for text in captured), captured
+    finally:
+        listener.close()
+        if daemon.process and daemon.serving():
+            daemon.kill(signal.SIGTERM)
