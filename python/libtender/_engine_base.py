@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 import weakref
 from collections.abc import Mapping
 from ctypes import byref, c_void_p
 from typing import Any, Dict, Iterator, Optional, TypeVar, Union
 
 from ._native import _callback_state, _clib, _encode, _raise, _start_call, result_name
-from .errors import ClosedError, InternalError, ResultCode
+from ._guard import _HandleGuard
+from .errors import InternalError, ResultCode
 from .host import _HostCallbacks
 
 
 _Engine = TypeVar("_Engine", bound="_EngineBase")
+
+
+def _free_engine(handle: int) -> None:
+    _clib.tender_engine_free(handle)
 
 
 class _EngineBase:
@@ -26,10 +30,7 @@ class _EngineBase:
 
     def __init__(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
                  authentication: Optional[Mapping[str, Any]] = None, *, host: Any = None, **config: Any):
-        self._handle: Optional[int] = None
-        self._lock = threading.Lock()
-        self._users = 0
-        self._closed = False
+        self._guard = _HandleGuard(None, _free_engine, "the Tender engine")
         # Never released before this object: the library may call them as long
         # as the engine or a session lives, and sessions keep this object.
         self._callbacks: Optional[_HostCallbacks] = None
@@ -56,7 +57,7 @@ class _EngineBase:
         if not out.value:  # pragma: no cover - a library defect
             raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
                                 "tender_engine_new succeeded without an engine")
-        self._handle = out.value
+        self._guard = _HandleGuard(out.value, _free_engine, "the Tender engine")
         #: The home directory as given in the configuration.
         self.home: str = document["home"]
 
@@ -68,10 +69,7 @@ class _EngineBase:
             raise InternalError(int(ResultCode.INTERNAL), result_name(ResultCode.INTERNAL),
                                 "the library answered no engine")
         engine = cls.__new__(cls)
-        engine._handle = handle
-        engine._lock = threading.Lock()
-        engine._users = 0
-        engine._closed = False
+        engine._guard = _HandleGuard(handle, _free_engine, "the Tender engine")
         engine._callbacks = None
         engine.host = None
         engine.home = home
@@ -84,40 +82,20 @@ class _EngineBase:
         if getattr(_callback_state, "engine", None) is self:
             raise RuntimeError("a host callback must not call back into its engine")
         _start_call()
-        with self._lock:
-            if self._closed or self._handle is None:
-                raise ClosedError("the Tender engine is closed")
-            self._users += 1
-            handle = self._handle
-        try:
+        with self._guard.use() as handle:
             yield handle
-        finally:
-            release = None
-            with self._lock:
-                self._users -= 1
-                if self._closed and self._users == 0 and self._handle is not None:
-                    release, self._handle = self._handle, None
-            if release is not None:
-                _clib.tender_engine_free(release)
 
     def close(self) -> None:
         """Releases the engine. Idempotent; thread-safe (a call running on
         another thread finishes first, then the engine is released). Sessions
         already open keep working; any later use of this engine raises
         :class:`ClosedError`."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._users or self._handle is None:
-                return
-            release, self._handle = self._handle, None
-        _clib.tender_engine_free(release)
+        self._guard.close()
 
     @property
     def closed(self) -> bool:
         """True once :meth:`close` was called."""
-        return self._closed
+        return self._guard.closed
 
     def __enter__(self: _Engine) -> _Engine:
         return self
@@ -132,5 +110,5 @@ class _EngineBase:
             pass
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
+        state = "closed" if self.closed else "open"
         return f"<tender.Engine home={getattr(self, 'home', None)!r} {state}>"

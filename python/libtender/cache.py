@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import threading
 from collections.abc import Mapping
 from ctypes import byref, c_size_t, c_void_p
-from typing import Any, Dict, Iterator, Optional, Union
+from typing import Any, ContextManager, Dict, Optional, Union
 
+from ._guard import _HandleGuard
 from ._native import _clib, _encode, _raise, _start_call
 from .engine import Engine
 from .errors import ClosedError
+
+
+def _free_cache(handle: int) -> None:
+    _clib.tender_engine_cache_free(handle)
 
 
 class EngineCache:
@@ -23,8 +26,8 @@ class EngineCache:
     ``EngineCache(capacity)`` keeps at most ``capacity`` engines open while
     nobody uses them, the least recently asked for let go first.
     :meth:`engine` answers the engine of a home and configuration: the one
-    kept for the same directory ("home" followed as it leads *now*, so a
-    symbolic link changed since never yields the other home's engine) and the
+    kept for the same directory (its device and inode now; a home reached
+    through a symbolic link is refused, as it is without the cache) and the
     same configuration (every other member equal: another policy or other
     limits get an engine of their own), or a new one. Which home belongs to
     which person is the host's decision; the cache cannot tell.
@@ -47,29 +50,11 @@ class EngineCache:
         code = _clib.tender_engine_cache_new(capacity, byref(out))
         if code:
             _raise(code)
-        self._handle: Optional[int] = out.value
-        self._lock = threading.Lock()
-        self._users = 0
-        self._closed = False
+        self._guard = _HandleGuard(out.value, _free_cache, "the engine cache")
 
-    @contextlib.contextmanager
-    def _use(self) -> Iterator[int]:
+    def _use(self) -> ContextManager[int]:
         """The C handle for one call; :meth:`close` frees it only after the last running call."""
-        with self._lock:
-            if self._closed or self._handle is None:
-                raise ClosedError("the engine cache is closed")
-            self._users += 1
-            handle = self._handle
-        try:
-            yield handle
-        finally:
-            release = None
-            with self._lock:
-                self._users -= 1
-                if self._closed and self._users == 0 and self._handle is not None:
-                    release, self._handle = self._handle, None
-            if release is not None:
-                _clib.tender_engine_cache_free(release)
+        return self._guard.use()
 
     def engine(self, home: Union[str, bytes, "os.PathLike[Any]"], limits: Optional[Mapping[str, Any]] = None,
                authentication: Optional[Mapping[str, Any]] = None, **config: Any) -> Engine:
@@ -117,13 +102,7 @@ class EngineCache:
         """Lets go of every engine and frees the cache. Idempotent. Engines
         returned earlier stay valid until closed. A call running in another
         thread finishes first: the cache is freed when the last one returns."""
-        with self._lock:
-            self._closed = True
-            if self._users or self._handle is None:
-                return
-            handle, self._handle = self._handle, None
-        if handle is not None:
-            _clib.tender_engine_cache_free(handle)
+        self._guard.close()
 
     def __enter__(self) -> "EngineCache":
         return self
