@@ -22,6 +22,10 @@ struct LazyReader {
 
     /// A new reading connection on the store, after the checks above.
     func open() throws(TenderError) -> any StoreDatabase {
+        // Checked before the open (nothing is written to a file put in the store's place) and after it (the file opened).
+        guard try Self.check(path) == identity else {
+            throw .home("the store file \(path) was replaced after the engine opened it; open the engine again")
+        }
         let reading = try Database(path: path)
         guard try Self.check(path) == identity else {
             throw .home("the store file \(path) was replaced after the engine opened it; open the engine again")
