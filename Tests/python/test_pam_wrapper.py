@@ -158,6 +158,7 @@ with tender.Engine(sys.argv[1], authentication={"restrictedIntents": []}) as eng
     with engine.session(doc) as session:
         assert session.resolve()["complete"]
         session.confirm()
+        session.agree(True)
         code, _ = session.handle()
         print(code.name)
 '''
@@ -194,6 +195,7 @@ def test_an_engine_without_pam_wrapper_is_not_in_testing_mode(tmp_path, director
         with engine.session(doc) as session:
             assert session.resolve()["complete"]
             session.confirm()
+            session.agree(True)
             code, _ = session.handle()
             assert code.name == "SUCCESS"
     verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], capture_output=True, text=True, timeout=120)
