@@ -15,18 +15,34 @@ enum PAMServiceFile {
         return "/etc/pam.d"
     }
 
-    /// Whether pam_wrapper is in this process: LD_PRELOAD names libpam_wrapper, or it is mapped
-    /// (/proc/self/maps), whatever the environment says now. It then picks the PAM stack, not
-    /// the configuration, so an engine that sees it runs in testing mode.
+    /// Whether pam_wrapper is in this process: LD_PRELOAD names libpam_wrapper, or a shared object the dynamic
+    /// loader holds is named libpam_wrapper* (preloaded or loaded, whatever the environment says now). It then
+    /// picks the PAM stack, not the configuration, so an engine that sees it runs in testing mode. Asked on every
+    /// engine open: the loader's list (dl_iterate_phdr) is walked in memory, where reading /proc/self/maps made
+    /// the kernel print every mapping of the process (a quarter of an open's CPU).
     static var wrapperPresent: Bool {
         if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("libpam_wrapper") { return true }
-        guard let file = fopen("/proc/self/maps", "re") else { return false }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil {
-            if strstr(line, "/libpam_wrapper") != nil { return true }
-        }
-        return false
+        // dl_iterate_phdr is declared only under _GNU_SOURCE, which Swift's Glibc module does not define.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return true }
+        let iterate = unsafeBitCast(symbol, to: IteratePhdr.self)
+        return iterate({ (info, _, _) -> Int32 in
+            // struct dl_phdr_info starts with dlpi_addr (an address), then dlpi_name (const char *).
+            guard let info, let name = info.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self), name[0] != 0 else {
+                return 0
+            }
+            return PAMServiceFile.namesWrapper(String(cString: name)) ? 1 : 0
+        }, nil) != 0
+    }
+
+    /// dl_iterate_phdr's type.
+    private typealias IteratePhdr = @convention(c) (
+        (@convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int32)?, UnsafeMutableRawPointer?
+    ) -> Int32
+
+    /// Whether the shared object at `path` is pam_wrapper: its file name starts with libpam_wrapper.
+    static func namesWrapper(_ path: String) -> Bool {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        return name.hasPrefix("libpam_wrapper")
     }
 
     /// Whether `directory/service` is a regular file.

@@ -15,7 +15,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// The store's file name inside the home.
     public static let fileName = "tender.sqlite3"
 
-    let reader: PthreadLocked<any StoreDatabase>
+    /// The reading connection; for a SQLite store opened for writing, nil until the first read that needs it
+    /// (a scan, or a read while another thread writes), then opened by ``openReader``.
+    let reader: PthreadLocked<(any StoreDatabase)?>
+    /// Opens the reading connection when ``reader`` is still nil (see ``LazyReader``).
+    let openReader: LazyReader?
     let writer: PthreadLocked<any StoreDatabase>
     let keys: any KeyStore
     let crypto: any LedgerCrypto
@@ -87,7 +91,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
             let writing = try Database(path: path)
             try Schema.migrate(writing)
             writer = writing
-            reader = try Database(path: path)
+            // The reading connection is opened at the first read that needs one (most engines of a host serving many
+            // people never do): it is checked then to be the store file the writer opened (LazyReader).
+            let lazy = try LazyReader(path: path)
+            try self.init(home: home, writer: writer, reader: nil, lazy: lazy, keys: keys, crypto: crypto, access: access, clock: clock)
+            return
         }
         try self.init(home: home, writer: writer, reader: reader, keys: keys, crypto: crypto, access: access, clock: clock)
     }
@@ -97,9 +105,19 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Key files stay in `home`/keys; continuity is checked as for SQLite, unless `continuity` is false (a store
     /// being filled from another: tenderd's migration, which records the home's keys). `storeName` names the store in
     /// messages (default `home`/tender.sqlite3). Throws what the first reads throw.
-    package init(
+    package convenience init(
         home: String, writer: any StoreDatabase, reader: any StoreDatabase, keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess,
         clock: any TenderClock, continuity: Bool = true, storeName: String? = nil
+    ) throws(TenderError) {
+        try self.init(
+            home: home, writer: writer, reader: reader, lazy: nil, keys: keys, crypto: crypto, access: access, clock: clock, continuity: continuity,
+            storeName: storeName)
+    }
+
+    /// The store on `writer` and `reader`, or, with `reader` nil, a reading connection `lazy` opens when first needed.
+    private init(
+        home: String, writer: any StoreDatabase, reader: (any StoreDatabase)?, lazy: LazyReader?, keys: any KeyStore, crypto: any LedgerCrypto,
+        access: StoreAccess, clock: any TenderClock, continuity: Bool = true, storeName: String? = nil
     ) throws(TenderError) {
         self.clock = clock
         self.home = home
@@ -107,6 +125,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
         isReadOnly = access == .readOnly
         self.writer = PthreadLocked(writer)
         self.reader = PthreadLocked(reader)
+        openReader = lazy
         self.keys = keys
         self.crypto = crypto
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
@@ -183,7 +202,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
             try db.readTransaction { () throws(TenderError) -> T in try body(db) }
         }
         if !scan, let result = try writer.withLockIfAvailable(transaction) { return result }
-        return try reader.withLock(transaction)
+        return try reader.withLock { (db: inout (any StoreDatabase)?) throws(TenderError) -> T in
+            if db == nil, let openReader { db = try openReader.open() }
+            guard let connection = db else { throw .internal("the store has no reading connection") }
+            return try connection.readTransaction { () throws(TenderError) -> T in try body(connection) }
+        }
     }
 
     /// Runs `body` in a write transaction, which first stores the signatures

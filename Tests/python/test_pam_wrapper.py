@@ -10,6 +10,7 @@ itself runs preloaded, which is fine. Nothing in /etc/pam.d is read or
 changed.
 """
 
+import json
 import os
 import pwd
 import subprocess
@@ -139,3 +140,63 @@ def test_a_preloaded_pam_wrapper_puts_the_engine_in_testing_mode(tmp_path):
     verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout
+
+
+LOADED_CHILD = r'''
+import ctypes, json, os, sys
+how = sys.argv[2]
+if how == "dlopen":
+    ctypes.CDLL(sys.argv[3], mode=ctypes.RTLD_GLOBAL)   # loaded, never preloaded
+else:
+    os.environ.pop("LD_PRELOAD")                         # preloaded, then hidden from the environment
+import libtender as tender
+directory = json.loads(sys.argv[4])
+with tender.Engine(sys.argv[1], authentication={"restrictedIntents": []}) as engine:
+    engine.import_directory(directory)
+    doc = {"intent": "send_payment", "payee": {"id": "tim-cook"},
+           "currencyAmount": {"amount": "1.00", "currency": "USD"}, "idempotencyKey": "hidden-wrapper"}
+    with engine.session(doc) as session:
+        assert session.resolve()["complete"]
+        session.confirm()
+        session.agree(True)
+        code, _ = session.handle()
+        print(code.name)
+'''
+
+
+@pytest.mark.parametrize("how", ["dlopen", "preload-hidden"])
+def test_a_pam_wrapper_the_environment_does_not_name_still_means_testing_mode(tmp_path, how, directory_doc):
+    """Issue 34: the engine open finds pam_wrapper in the dynamic loader's list (dl_iterate_phdr) instead of
+    /proc/self/maps; a copy loaded with dlopen, or preloaded and then dropped from LD_PRELOAD before the
+    engine opens, must still put the engine in testing mode (a signed mark that `tender verify` reports)."""
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(tender.__file__)))
+    if os.path.sep in tender.library_path:
+        env["TENDER_LIBRARY"] = tender.library_path
+    if how == "preload-hidden":
+        env["LD_PRELOAD"] = WRAPPER
+    proc = subprocess.run([sys.executable, "-c", LOADED_CHILD, os.fspath(home), how, WRAPPER, json.dumps(directory_doc)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout + proc.stderr
+    clean = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
+    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=clean, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "TESTING MODE" in verified.stdout, verified.stdout
+
+
+def test_an_engine_without_pam_wrapper_is_not_in_testing_mode(tmp_path, directory_doc):
+    """The loader's list holds no pam_wrapper in a plain process: no testing mark (the check can say no)."""
+    home = tmp_path / "home"
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        engine.import_directory(directory_doc)
+        doc = {"intent": "send_payment", "payee": {"id": "tim-cook"},
+               "currencyAmount": {"amount": "1.00", "currency": "USD"}, "idempotencyKey": "no-wrapper"}
+        with engine.session(doc) as session:
+            assert session.resolve()["complete"]
+            session.confirm()
+            session.agree(True)
+            code, _ = session.handle()
+            assert code.name == "SUCCESS"
+    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0 and "TESTING MODE" not in verified.stdout, verified.stdout
