@@ -336,8 +336,10 @@ import TenderWiring
     }
 
     /// Settling `key` either way is refused as tampering, signing and changing nothing.
-    private func expectRefused(_ key: String, _ s: Setup, naming words: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try s.store.verify().count
+    private func expectRefused(
+        _ key: String, _ s: Setup, naming words: String, verifies: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try s.store.ledgerEntries().count
         for status in [PaymentStatus.completed, .failed] {
             do {
                 _ = try s.store.changeStatus(idempotencyKey: key, to: status)
@@ -349,8 +351,8 @@ import TenderWiring
                 }
             }
         }
-        #expect(try s.store.verify().count == before, sourceLocation: sourceLocation)
         #expect(try s.store.ledgerEntries().count == before, sourceLocation: sourceLocation)
+        if verifies { #expect(try s.store.verify().count == before, sourceLocation: sourceLocation) }
     }
 
     @Test func aClaimWithoutASealIsRefusedAndOneWithItsSealSettles() throws {
@@ -359,12 +361,14 @@ import TenderWiring
         try killInsideSend(Self.payment(key), s)
         let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
         let genuine = try #require(try claimRow(key, db))
-        #expect(genuine.sealKeyID == (try s.store.activeKey().keyID) && genuine.seal != nil)
+        let active = try s.store.activeKey().keyID
+        #expect(genuine.sealKeyID == active && genuine.seal != nil)
         try db.statement("UPDATE claims SET seal_kid = NULL, seal = NULL WHERE idempotency_key = ?", [key]).run()
         try expectRefused(key, s, naming: "carries no seal")
         try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = ?", [genuine.sealKeyID, genuine.seal, key]).run()
         let settled = try s.store.changeStatus(idempotencyKey: key, to: .completed)
-        #expect(settled.json.contains(#""settled":"status""#) && !settled.jws.isEmpty && (try s.store.verify().count) == 2)
+        #expect(settled.json.contains(#""settled":"status""#) && !settled.jws.isEmpty)
+        #expect(try s.store.verify().count == 2)
     }
 
     /// Adversary: writes the store, cannot sign. A claim they add (a copy of a genuine one's record under a key of their
@@ -479,7 +483,7 @@ import TenderWiring
         try expectRefused("claimed", s, naming: "does not match its seal")
         let ourKey = try #require(try s.store.publicKeys().first { $0.keyID == ours })
         try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [theirKey.publicKey, ours]).run()
-        try expectRefused("claimed", s, naming: "whose recorded public key is not that key's")
+        try expectRefused("claimed", s, naming: "whose recorded public key is not that key's", verifies: false)
         try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [ourKey.publicKey, ours]).run()
         try db.statement("DELETE FROM signing_keys WHERE kid = ?", [theirKey.keyID]).run()
 
