@@ -420,6 +420,7 @@ with tender.Engine(sys.argv[1], authentication=NO_AUTH, host=Dying()) as engine:
                          "currencyAmount": {"amount": "2.50", "currency": "USD"}, "idempotencyKey": sys.argv[3]}) as session:
         assert session.resolve()["complete"]
         session.confirm()
+        session.agree(True)
         session.handle()
 sys.exit(1)
 """
