@@ -85,7 +85,8 @@ struct BenchCommand: ParsableCommand {
             try TenderWorkload.pay(on: hostEngine, into: &measuredHostPaid)
         }
         table.add("tender_host_sequential_per_s", "Tender payments through a host (claim, send, record), one at a time", hostPaid, unit: "/s")
-        table.add("ratio_host_to_store_sequential", "  its ratio to the store's own payments, in turns with it", hostPaid / storePaid, unit: "x")
+        table.add("tender_store_paid_beside_host_per_s", "  the store's own payments, in turns with them", storePaid, unit: "/s")
+        table.add("ratio_host_to_store_sequential", "  ratio of payments through a host to the store's own", hostPaid / storePaid, unit: "x")
         table.add("ratio_claim_seal_to_host_payment", "  the claim's seal (one Ed25519 sign) as a share of a host payment", hostPaid / sign, unit: "x")
         table.addLatencies("host_dialog", "  latency of a whole dialog through a host", measuredHostPaid.dialogs)
         progress.begin("handle, 1 submitter")
