@@ -552,8 +552,9 @@ TENDER_API TENDER_NODISCARD tender_result tender_engine_payments(tender_engine *
  * payment has the key), TENDER_E_WRONG_STATE (the status is final, the payment
  * predates status changes, an account no longer holds what it would give
  * back, or a session is asking the host under the key now),
- * TENDER_E_LEDGER_TAMPERED (a claim that moves balances the store keeps,
- * which Tender never writes), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
+ * TENDER_E_LEDGER_TAMPERED (a claim with no seal or a seal that does not
+ * check, or that moves balances the store keeps: Tender never wrote it;
+ * nothing is settled), TENDER_E_STORE, TENDER_E_STORE_BUSY, TENDER_E_CRYPTO,
  * TENDER_E_KEY_FILE. Thread-safe.
  */
 TENDER_API TENDER_NODISCARD tender_result tender_engine_set_payment_status(tender_engine *engine, const char *idempotency_key,

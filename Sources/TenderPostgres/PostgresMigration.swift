@@ -37,7 +37,10 @@ public enum PostgresMigration {
         ("shortcuts", ["phrase_key", "document", "position"], "phrase_key"),
         ("resigned", ["sequence", "at_ms"], "sequence"),
         ("paid_parties", ["party", "first_sequence"], "party"),
-        ("claims", ["idempotency_key", "fingerprint", "body", "state", "code", "token", "owner", "claimed_at_ms"], "idempotency_key"),
+        (
+            "claims", ["idempotency_key", "fingerprint", "body", "state", "code", "token", "owner", "claimed_at_ms", "seal_kid", "seal"],
+            "idempotency_key"
+        ),
     ]
 
     /// One copied value: NULL, text (integers too: PostgreSQL reads them as the column's type), or bytes.

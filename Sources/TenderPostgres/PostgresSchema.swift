@@ -3,14 +3,14 @@ import TenderCore
 import TenderStore
 
 /// The PostgreSQL tables of tenderd's store: one schema, `tender`, per deployment (per database), holding
-/// every person's rows. Each table is SQLite's (TenderStore's `Schema`, version 10) with a leading `uid`
+/// every person's rows. Each table is SQLite's (TenderStore's `Schema`, version 12) with a leading `uid`
 /// column, keyed by it, that defaults to the transaction's person (`tender.uid`, set per transaction by
 /// ``PostgresDatabase``). Row-level security, forced on the tables' owner too, shows a transaction only its
 /// person's rows and refuses any other, so the store's SQL (written once for both engines, without a uid)
 /// cannot read or write another person's rows even with a WHERE clause missing.
 enum PostgresSchema {
     /// The schema version this build writes (the `tender.tender_schema` row).
-    static let version: Int64 = 1
+    static let version: Int64 = 2
     /// The advisory lock namespace (the first key of two-key advisory locks): "TEND".
     static let lockNamespace: Int32 = 0x5445_4E44
 
@@ -78,12 +78,13 @@ enum PostgresSchema {
             "claims",
             """
             idempotency_key text NOT NULL, fingerprint text NOT NULL, body text NOT NULL, state text NOT NULL CHECK (state IN ('calling', 'failed')),
-            code bigint, token text NOT NULL UNIQUE, owner text NOT NULL, claimed_at_ms bigint NOT NULL, PRIMARY KEY (uid, idempotency_key)
+            code bigint, token text NOT NULL UNIQUE, owner text NOT NULL, claimed_at_ms bigint NOT NULL, seal_kid text, seal text,
+            PRIMARY KEY (uid, idempotency_key)
             """
         ),
     ]
 
-    /// The statements that create version 1 in the current schema (`tender`).
+    /// The statements that create the current version in the current schema (`tender`).
     static var creation: [String] {
         var statements: [String] = []
         for table in tables {
@@ -111,7 +112,12 @@ enum PostgresSchema {
                 throw .store("the PostgreSQL store has schema version \(current); this tenderd knows up to \(version)")
             }
             guard current < version else { return }
-            for statement in creation { try db.execute(statement) }
+            if current < 1 { for statement in creation { try db.execute(statement) } }
+            // 2: claims are sealed (SQLite's schema 12); creation makes the columns already.
+            if current < 2 {
+                try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal_kid text")
+                try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal text")
+            }
             try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
         }
     }

@@ -69,14 +69,17 @@ extension SQLiteStore: HostCallClaims {
                 case let .failed(previous, code) where previous == known: return (.failed(code), nil)
                 case let .inFlight(other): return (nil, other)
                 case .free, .failed:
+                    let body = String(decoding: call.body, as: UTF8.self)
+                    let seal = try sealClaim(call.idempotencyKey, fingerprint: call.fingerprint, body: body, token: token, signer: activeSigner(db))
                     try db.statement(
                         """
-                        INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms)
-                        VALUES (?, ?, ?, 'calling', NULL, ?, ?, ?)
+                        INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms, seal_kid, seal)
+                        VALUES (?, ?, ?, 'calling', NULL, ?, ?, ?, ?, ?)
                         ON CONFLICT (idempotency_key) DO UPDATE SET fingerprint = excluded.fingerprint, body = excluded.body,
-                            state = 'calling', code = NULL, token = excluded.token, owner = excluded.owner, claimed_at_ms = excluded.claimed_at_ms
+                            state = 'calling', code = NULL, token = excluded.token, owner = excluded.owner, claimed_at_ms = excluded.claimed_at_ms,
+                            seal_kid = excluded.seal_kid, seal = excluded.seal
                         """,
-                        [call.idempotencyKey, call.fingerprint, String(decoding: call.body, as: UTF8.self), token, owner, clock.nowMilliseconds()]
+                        [call.idempotencyKey, call.fingerprint, body, token, owner, clock.nowMilliseconds(), seal.keyID, seal.seal]
                     ).run()
                     return (.claimed(token), nil)
                 }
@@ -129,15 +132,19 @@ extension SQLiteStore: HostCallClaims {
         let code: ResponseCode
         let token: String
         let owner: String
+        /// The kid of the key that sealed it, and the seal (base64url); nil in a claim written without one.
+        let sealKeyID: String?
+        let seal: String?
     }
 
     /// The claim on `key`, inside the caller's transaction.
     func storedClaim(_ key: String, _ db: any StoreDatabase) throws(TenderError) -> StoredClaim? {
-        let row = try db.statement("SELECT fingerprint, body, state, code, token, owner FROM claims WHERE idempotency_key = ?", [key])
+        let row = try db.statement("SELECT fingerprint, body, state, code, token, owner, seal_kid, seal FROM claims WHERE idempotency_key = ?", [key])
         guard try row.step() else { return nil }
         let claim = StoredClaim(
             fingerprint: row.text(0) ?? "", body: row.text(1) ?? "", state: row.text(2) ?? "",
-            code: ResponseCode(rawValue: Int32(truncatingIfNeeded: row.int64(3))) ?? .failure, token: row.text(4) ?? "", owner: row.text(5) ?? "")
+            code: ResponseCode(rawValue: Int32(truncatingIfNeeded: row.int64(3))) ?? .failure, token: row.text(4) ?? "", owner: row.text(5) ?? "",
+            sealKeyID: row.text(6), seal: row.text(7))
         _ = try row.step()
         return claim
     }

@@ -37,7 +37,8 @@ extension SQLiteStore {
 
     /// Makes a new key the signing key. The rotation is a ledger entry signed
     /// by the old key; the old private key is destroyed, its public key kept,
-    /// once every record committed without its stored signature was signed and stored.
+    /// once every record committed without its stored signature was signed and stored, and every claim
+    /// whose seal checks was sealed again by the new key.
     /// Returns the new key.
     public func rotateKey() throws(TenderError) -> StoredPublicKey {
         let (old, new) = try write { (db) throws(TenderError) -> (String, String) in
@@ -49,6 +50,8 @@ extension SQLiteStore {
             try append(type: "key_rotation", db) { position in
                 KeyRotation.payload(at: position, newKeyID: created.keyID, newPublicKey: created.publicKey)
             }
+            // Every claim sealed by the old key (and only one whose seal checks) is sealed again by the new one.
+            try resealClaims(from: try keys.signer(keyID: old), to: try keys.signer(keyID: created.keyID), db)
             try db.statement("UPDATE signing_keys SET active = 0 WHERE kid = ?", [old]).run()
             try db.statement(
                 "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",

@@ -8,7 +8,8 @@ extension SQLiteStore {
     /// `"settled": "status"`, its effects applied) and removes the claim; `failed` or `canceled` records
     /// nothing and marks the claim failed, so a later handle under the key asks the host again, and
     /// answers `{"type": "claim", "idempotencyKey", "status": "failed"}` with no JWS. Nil when the key has a
-    /// payment or no claim (the usual status change then). Throws ``TenderError/wrongState(_:)`` while a
+    /// payment or no claim (the usual status change then). Throws ``TenderError/ledgerTampered(_:)`` for a claim
+    /// whose seal does not check (``checkClaimSeal(_:_:_:)``), settling nothing; ``TenderError/wrongState(_:)`` while a
     /// session is asking the host under the key, or for a pending status; ``TenderError/notFound(_:)`` when
     /// the host answered a failure under it (nothing was paid).
     func settleClaim(_ key: String, to status: PaymentStatus, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord? {
@@ -22,6 +23,8 @@ extension SQLiteStore {
         guard !Self.isHeld(claim) else {
             throw .wrongState("a session is asking the host to pay under the idempotency key \(key) now; wait for its answer")
         }
+        // Its body becomes a signed record: only a claim Tender wrote, sealed by the key signing now, is settled either way.
+        try checkClaimSeal(key, claim, db)
         switch status {
         case .completed:
             return try recordSettled(key, claim, db)

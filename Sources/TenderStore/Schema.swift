@@ -4,7 +4,7 @@ import TenderCore
 /// The store's tables and their migrations, tracked by PRAGMA user_version.
 enum Schema {
     /// The schema version this build writes.
-    static let version: Int64 = 11
+    static let version: Int64 = 12
 
     static let migrations: [String] = [
         """
@@ -169,6 +169,13 @@ enum Schema {
         // is rewritten: format-1 records keep verifying. The version keeps older builds, which write format 1, from appending
         // format-1 records after format-2 ones, which verify refuses (a ledger never goes back to format 1).
         "SELECT 1;",
+        // 12: each claim is sealed when written (ClaimSeal: an Ed25519 signature by the signing key, whose kid is kept
+        // beside it), and settled only when its seal checks, so a claim written into the store without the key is never
+        // signed as a record. Claims an earlier (unreleased) build left carry no seal: settling them is refused.
+        """
+        ALTER TABLE claims ADD COLUMN seal_kid TEXT;
+        ALTER TABLE claims ADD COLUMN seal TEXT;
+        """,
     ]
 
     /// Brings the database to ``version``, once, even when several processes open it together.

@@ -38,7 +38,7 @@ struct BenchCommand: ParsableCommand {
         let raw = RawBaselines(seconds: seconds, directory: base)
         let table = BenchTable()
         // On a terminal (and without --json): a progress bar on standard error, erased before the table.
-        let progress = BenchProgress(timed: homes > 0 ? 13 : 10, seconds: seconds, quiet: json)
+        let progress = BenchProgress(timed: homes > 0 ? 14 : 11, seconds: seconds, quiet: json)
         defer { progress.finish() }
 
         progress.begin("raw Ed25519 sign")
@@ -74,6 +74,21 @@ struct BenchCommand: ParsableCommand {
         table.addLatencies("sequential_dialog", "  latency of a whole dialog, one at a time", measuredSequential.dialogs)
         table.addLatencies("sequential_handle", "  latency of its handle", measuredSequential.handles)
         table.addSteps(TenderWorkload.steps, measuredSequential.steps)
+        // A payment the host makes takes a claim first (one more durable commit, and the claim's seal: one more signature).
+        progress.begin("payments through a host, one at a time, in turns with the store's")
+        let hostEngine = workload.hostEngine()
+        var measuredStorePaid = TenderWorkload.Measured()
+        var measuredHostPaid = TenderWorkload.Measured()
+        let (storePaid, hostPaid) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02))) {
+            try workload.pay(into: &measuredStorePaid)
+        } _: {
+            try TenderWorkload.pay(on: hostEngine, into: &measuredHostPaid)
+        }
+        table.add("tender_host_sequential_per_s", "Tender payments through a host (claim, send, record), one at a time", hostPaid, unit: "/s")
+        table.add("tender_store_paid_beside_host_per_s", "  the store's own payments, in turns with them", storePaid, unit: "/s")
+        table.add("ratio_host_to_store_sequential", "  ratio of payments through a host to the store's own", hostPaid / storePaid, unit: "x")
+        table.add("ratio_claim_seal_to_host_payment", "  the claim's seal (one Ed25519 sign) as a share of a host payment", hostPaid / sign, unit: "x")
+        table.addLatencies("host_dialog", "  latency of a whole dialog through a host", measuredHostPaid.dialogs)
         progress.begin("handle, 1 submitter")
         let measuredHandles = try workload.submissions(threads: 1, seconds: seconds, perThread: 4000)
         let handles = measuredHandles.rate

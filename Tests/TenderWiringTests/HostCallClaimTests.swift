@@ -252,6 +252,8 @@ import TenderWiring
         ])
         let members = try #require(parsed.objectMembers).filter { $0.key != "v" }.map { $0.key == "ledger" ? ("ledger", formatOne) : $0 }
         try db.statement("UPDATE claims SET body = ? WHERE idempotency_key = ?", [String(decoding: JSONWriter.members(members), as: UTF8.self), key]).run()
+        // An earlier build sealed the claim it wrote, as this one does: seal the edited body again with the home's key.
+        try reseal(key, s.store, db)
 
         let settled = try s.store.changeStatus(idempotencyKey: key, to: .completed)
         let record = try JSONParser.parse(settled.json)
@@ -306,5 +308,187 @@ import TenderWiring
         #expect(throws: TenderError.self) { _ = try s.store.claim(other) }  // other parameters: a conflict, at once
         s.store.finish(token)
         #expect(throws: TenderError.self) { _ = try s.store.claim(call) }  // now an unknown outcome
+    }
+
+    // MARK: sealed claims: settling signs a claim's body, so only a claim Tender wrote, sealed by the key signing now, is settled
+
+    /// Seals the claim under `key` again, as it stands now, with the key `store` signs with (a test's edit of a genuine claim).
+    private func reseal(_ key: String, _ store: SQLiteStore, _ db: Database) throws {
+        let claim = try #require(try claimRow(key, db))
+        let signer = try store.keys.signer(keyID: try store.activeKey().keyID)
+        let seal = try store.sealClaim(key, fingerprint: claim.fingerprint, body: claim.body, token: claim.token, signer: signer)
+        try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = ?", [seal.keyID, seal.seal, key]).run()
+    }
+
+    /// The stored claim's columns.
+    private struct ClaimRow {
+        let fingerprint: String, body: String, token: String, owner: String, sealKeyID: String?, seal: String?
+    }
+
+    private func claimRow(_ key: String, _ db: Database) throws -> ClaimRow? {
+        let row = try db.statement("SELECT fingerprint, body, token, owner, seal_kid, seal FROM claims WHERE idempotency_key = ?", [key])
+        guard try row.step() else { return nil }
+        let claim = ClaimRow(
+            fingerprint: row.text(0) ?? "", body: row.text(1) ?? "", token: row.text(2) ?? "", owner: row.text(3) ?? "",
+            sealKeyID: row.text(4), seal: row.text(5))
+        _ = try row.step()
+        return claim
+    }
+
+    /// Settling `key` either way is refused as tampering, signing and changing nothing.
+    private func expectRefused(
+        _ key: String, _ s: Setup, naming words: String, verifies: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try s.store.ledgerEntries().count
+        for status in [PaymentStatus.completed, .failed] {
+            do {
+                _ = try s.store.changeStatus(idempotencyKey: key, to: status)
+                Issue.record("a claim whose seal does not check was settled \(status.rawValue)", sourceLocation: sourceLocation)
+            } catch {
+                guard case .ledgerTampered = error, error.message.contains(words) else {
+                    Issue.record("expected ledgerTampered naming \(words), got \(error)", sourceLocation: sourceLocation)
+                    continue
+                }
+            }
+        }
+        #expect(try s.store.ledgerEntries().count == before, sourceLocation: sourceLocation)
+        if verifies { #expect(try s.store.verify().count == before, sourceLocation: sourceLocation) }
+    }
+
+    @Test func aClaimWithoutASealIsRefusedAndOneWithItsSealSettles() throws {
+        let s = try setup()
+        let key = "unsealed"
+        try killInsideSend(Self.payment(key), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let genuine = try #require(try claimRow(key, db))
+        let active = try s.store.activeKey().keyID
+        #expect(genuine.sealKeyID == active && genuine.seal != nil)
+        try db.statement("UPDATE claims SET seal_kid = NULL, seal = NULL WHERE idempotency_key = ?", [key]).run()
+        try expectRefused(key, s, naming: "carries no seal")
+        try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = ?", [genuine.sealKeyID, genuine.seal, key]).run()
+        let settled = try s.store.changeStatus(idempotencyKey: key, to: .completed)
+        #expect(settled.json.contains(#""settled":"status""#) && !settled.jws.isEmpty)
+        #expect(try s.store.verify().count == 2)
+    }
+
+    /// Adversary: writes the store, cannot sign. A claim they add (a copy of a genuine one's record under a key of their
+    /// own, marking nothing or anything), with no seal, or with a genuine claim's seal, or its record edited, is refused.
+    @Test func aForgedOrEditedClaimOrACopiedSealIsRefused() throws {
+        let s = try setup()
+        try killInsideSend(Self.payment("genuine"), s)
+        try killInsideSend(Self.payment("other"), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let genuine = try #require(try claimRow("genuine", db))
+        let other = try #require(try claimRow("other", db))
+
+        // A forged claim: the genuine record under the key "forged", no seal, then the genuine claim's seal.
+        let forgedBody = genuine.body.replacing(#""idempotencyKey":"genuine""#, with: #""idempotencyKey":"forged""#)
+        #expect(forgedBody != genuine.body)
+        try db.statement(
+            "INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms) VALUES (?, ?, ?, 'calling', NULL, ?, ?, 0)",
+            ["forged", genuine.fingerprint, forgedBody, "forged-token", genuine.owner]
+        ).run()
+        try expectRefused("forged", s, naming: "carries no seal")
+        try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = 'forged'", [genuine.sealKeyID, genuine.seal]).run()
+        try expectRefused("forged", s, naming: "does not match its seal")
+
+        // The genuine claim's record edited after it was sealed (five dollars become four).
+        let edited = genuine.body.replacing(#""amountMinor":500"#, with: #""amountMinor":400"#)
+        #expect(edited != genuine.body)
+        try db.statement("UPDATE claims SET body = ? WHERE idempotency_key = 'genuine'", [edited]).run()
+        try expectRefused("genuine", s, naming: "does not match its seal")
+        try db.statement("UPDATE claims SET body = ? WHERE idempotency_key = 'genuine'", [genuine.body]).run()
+
+        // Another claim's seal (same key, same home, another token and key).
+        try db.statement("UPDATE claims SET seal = ? WHERE idempotency_key = 'genuine'", [other.seal]).run()
+        try expectRefused("genuine", s, naming: "does not match its seal")
+        // Its own seal with another token (the seal covers the token).
+        try db.statement("UPDATE claims SET seal = ?, token = 'replayed-token' WHERE idempotency_key = 'genuine'", [genuine.seal]).run()
+        try expectRefused("genuine", s, naming: "does not match its seal")
+        try db.statement("UPDATE claims SET token = ? WHERE idempotency_key = 'genuine'", [genuine.token]).run()
+
+        // Left as Tender wrote them, the genuine claims settle, either way.
+        #expect(try s.store.changeStatus(idempotencyKey: "genuine", to: .completed).json.contains(#""settled":"status""#))
+        #expect(try s.store.changeStatus(idempotencyKey: "other", to: .failed).jws.isEmpty)
+        #expect(try s.store.verify().count == 2)
+    }
+
+    /// A claim sealed before a rotation settles after it (the rotation sealed it again under the new key); its seal by
+    /// the retired key, written back, is refused, and a forged claim is not sealed by the rotation.
+    @Test func aRotationBetweenClaimAndSettleSealsGenuineClaimsOnly() throws {
+        let s = try setup()
+        try killInsideSend(Self.payment("before-rotation"), s)
+        try killInsideSend(Self.payment("restored"), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let genuine = try #require(try claimRow("before-rotation", db))
+        let restored = try #require(try claimRow("restored", db))
+        try db.statement(
+            "INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms, seal_kid, seal) "
+                + "VALUES ('forged', ?, ?, 'calling', NULL, 'forged-token', ?, 0, ?, ?)",
+            [genuine.fingerprint, genuine.body.replacing(#""before-rotation""#, with: #""forged""#), genuine.owner,
+             genuine.sealKeyID, genuine.seal]
+        ).run()
+        let old = try s.store.activeKey().keyID
+        let new = try s.store.rotateKey().keyID
+        #expect(new != old)
+        #expect(try claimRow("before-rotation", db)?.sealKeyID == new)
+        #expect(try claimRow("forged", db)?.sealKeyID == old)
+        try expectRefused("forged", s, naming: "is not the key signing here")
+
+        try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = 'restored'", [restored.sealKeyID, restored.seal]).run()
+        try expectRefused("restored", s, naming: "is not the key signing here")
+
+        let settled = try s.store.changeStatus(idempotencyKey: "before-rotation", to: .completed)
+        #expect(try CompactJWS(parsing: settled.jws).keyID == new)
+        #expect(try s.store.verify().count == 3)  // balances, rotation, the settled payment
+    }
+
+    /// A seal by a key that is not this home's: another home's claim copied whole (its kid, seal and token), a key the
+    /// adversary holds recorded beside the home's, or put in place of the home's recorded public key.
+    @Test func aSealByAnotherHomesOrAForgedKeyIsRefused() throws {
+        let s = try setup()
+        let theirs = try setup()
+        try killInsideSend(Self.payment("claimed"), s)
+        try killInsideSend(Self.payment("claimed"), theirs)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let genuine = try #require(try claimRow("claimed", db))
+        let other = try #require(try claimRow("claimed", try Database(path: theirs.home.path + "/home/" + SQLiteStore.fileName)))
+        #expect(other.sealKeyID != genuine.sealKeyID)
+
+        // Another home's claim, copied whole.
+        try db.statement(
+            "UPDATE claims SET fingerprint = ?, body = ?, token = ?, seal_kid = ?, seal = ? WHERE idempotency_key = 'claimed'",
+            [other.fingerprint, other.body, other.token, other.sealKeyID, other.seal]
+        ).run()
+        try expectRefused("claimed", s, naming: "is not the key signing here")
+
+        // Their key recorded beside the home's (its real thumbprint as kid), sealing the claim: not the key signing here.
+        let theirKey = try #require(try theirs.store.publicKeys().first)
+        let theirSigner = try theirs.store.keys.signer(keyID: theirKey.keyID)
+        try db.statement(
+            "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, 0, 0)", [theirKey.keyID, theirKey.publicKey]
+        ).run()
+        let forged = "forged-body"
+        let sealed = try s.store.sealClaim("claimed", fingerprint: genuine.fingerprint, body: forged, token: genuine.token, signer: theirSigner)
+        try db.statement(
+            "UPDATE claims SET fingerprint = ?, body = ?, token = ?, seal_kid = ?, seal = ? WHERE idempotency_key = 'claimed'",
+            [genuine.fingerprint, forged, genuine.token, sealed.keyID, sealed.seal]
+        ).run()
+        try expectRefused("claimed", s, naming: "is not the key signing here")
+
+        // Their seal under the home's kid, with their public key put in the home's row: the thumbprint does not match.
+        let ours = try #require(genuine.sealKeyID)
+        let message = ClaimSeal.message(keyID: ours, idempotencyKey: "claimed", fingerprint: genuine.fingerprint, body: forged, token: genuine.token)
+        try db.statement("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = 'claimed'", [ours, Base64URL.encode(try theirSigner.sign(message))]).run()
+        try expectRefused("claimed", s, naming: "does not match its seal")
+        let ourKey = try #require(try s.store.publicKeys().first { $0.keyID == ours })
+        try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [theirKey.publicKey, ours]).run()
+        try expectRefused("claimed", s, naming: "whose recorded public key is not that key's", verifies: false)
+        try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [ourKey.publicKey, ours]).run()
+        try db.statement("DELETE FROM signing_keys WHERE kid = ?", [theirKey.keyID]).run()
+
+        // As Tender wrote it, it settles.
+        try db.statement("UPDATE claims SET body = ?, seal = ? WHERE idempotency_key = 'claimed'", [genuine.body, genuine.seal]).run()
+        #expect(try s.store.changeStatus(idempotencyKey: "claimed", to: .completed).json.contains(#""settled":"status""#))
     }
 }

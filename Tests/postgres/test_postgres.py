@@ -501,3 +501,24 @@ def test_an_impostor_server_is_never_handed_the_password(world, alice, transport
         listener.close()
         if daemon.process and daemon.serving():
             daemon.kill(signal.SIGTERM)
+
+
+def test_a_version_1_schema_gains_the_sealed_claims_columns(world, alice):
+    # A database a tenderd made before claims were sealed (PostgreSQL schema 1, SQLite's 11): the next open adds
+    # claims.seal_kid and claims.seal (schema 2), keeping every row, and payments go on.
+    owner = world["names"]["d"]
+    done = world["cluster"].sql(owner, "ALTER TABLE tender.claims DROP COLUMN seal_kid, DROP COLUMN seal; "
+                                "DELETE FROM tender.tender_schema; INSERT INTO tender.tender_schema (version) VALUES (1)")
+    assert done.returncode == 0, done.stderr
+    before = ledger_rows(world, alice)
+    daemon = world["daemons"][0]
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, alice, "pay", world["passwords"][alice], "after-schema-2")
+    assert outcome["code"] == "SUCCESS", outcome
+    done = world["cluster"].sql(owner, "SELECT max(version) FROM tender.tender_schema")
+    assert done.returncode == 0 and done.stdout.strip() == "2", (done.stdout, done.stderr)
+    done = world["cluster"].sql(owner, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns "
+                                "WHERE table_schema = 'tender' AND table_name = 'claims' AND column_name IN ('seal_kid', 'seal')")
+    assert done.returncode == 0 and done.stdout.strip() == "seal,seal_kid", (done.stdout, done.stderr)
+    assert ledger_rows(world, alice)[3] == before[3] + 1  # one more payment, the rows kept

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CLI), reason="needs the tende
 RATES = ["raw_sign_per_s", "raw_verify_per_s", "raw_commit_per_s", "raw_sign_then_commit_per_s",
          "raw_sign_then_commit_payment_per_s", "tender_sequential_per_s", "tender_handle_per_s",
          "raw_group_commit_per_s", "ceiling_concurrent_per_s", "ceiling_overlap_per_s", "ceiling_one_signature_per_flush_per_s",
-         "tender_concurrent_submissions_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s"]
+         "tender_concurrent_submissions_per_s", "tender_concurrent_dialogs_per_s", "tender_verify_per_s",
+         "tender_host_sequential_per_s", "tender_store_paid_beside_host_per_s"]
 RATIOS = {
     "ratio_payment_to_sign_then_commit": ("raw_sign_then_commit_payment_per_s", "raw_sign_then_commit_per_s"),
     "ratio_sequential_to_sign_then_commit": ("tender_sequential_per_s", "raw_sign_then_commit_per_s"),
@@ -28,10 +29,12 @@ RATIOS = {
     "ratio_concurrent_to_ceiling": ("tender_concurrent_submissions_per_s", "ceiling_concurrent_per_s"),
     "ratio_concurrent_to_overlap_ceiling": ("tender_concurrent_submissions_per_s", "ceiling_overlap_per_s"),
     "ratio_verify_to_raw_verify": ("tender_verify_per_s", "raw_verify_per_s"),
+    "ratio_host_to_store_sequential": ("tender_host_sequential_per_s", "tender_store_paid_beside_host_per_s"),
+    "ratio_claim_seal_to_host_payment": ("tender_host_sequential_per_s", "raw_sign_per_s"),
 }
 # Latency percentiles in milliseconds: (whole, part) pairs are measured on the same payments, so the part is never longer.
 LATENCIES = ["sequential_dialog", "sequential_handle", "handle_alone", "concurrent_handle_alone", "concurrent_dialog",
-             "concurrent_handle"]
+             "concurrent_handle", "host_dialog"]
 WHOLE_AND_PART = [("sequential_dialog", "sequential_handle"), ("concurrent_dialog", "concurrent_handle")]
 # The step table: the median of each session call of the sequential dialogs, in microseconds.
 STEPS = [f"step_{name}_p50_us" for name in ("init", "resolve", "confirm", "agree", "handle")]
@@ -86,7 +89,8 @@ def test_the_table_names_the_targets(tmp_path):
     assert "the most one at a time can reach" in table and "ceiling for 2 submitters" in table
     assert "latency of a whole dialog, one at a time, p99" in table
     assert "step: resolve, p50" in table
-    assert len(table.strip().splitlines()) == 43
+    assert "through a host" in table
+    assert len(table.strip().splitlines()) == 49
 
 
 def test_many_homes_print_their_figures_from_one_run(tmp_path):

@@ -23,6 +23,8 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -375,8 +377,7 @@ def test_settling_a_claim_written_into_the_store_moves_no_balance(mixed):
     # debiting it. Its fingerprint matches its parameters, so it reads as an unknown outcome; the owner (a
     # process that is not running) holds nothing. The operator settles it as told (`tender status KEY completed`):
     # Tender signed the record and credited checking (verify passed). Tender claims a key only when the host moves
-    # the money, so a claim moving a balance kept in the store is refused. (Still open: a claim moving nothing is
-    # signed as it stands: claims carry no seal; see the adv-lib report.)
+    # the money, so a claim moving a balance kept in the store is refused; it carries no seal either (below).
     payload = json.loads(payload_of(tokens(mixed)[8]))
     assert payload["sequence"] == 9 and payload["v"] == 2
     canonical = iv.canonical_parameters(iv.parse(payload_of(tokens(mixed)[8])))
@@ -398,3 +399,91 @@ def test_settling_a_claim_written_into_the_store_moves_no_balance(mixed):
         assert engine.verify()["records"] == 13
         after = {a["id"]: a["balance"]["amount"] for a in engine.directory()["accounts"]}
         assert after == before
+
+
+#: A process that opens an engine whose payments its host makes, and ends inside the host's send (killed there): the
+#: claim on the key is committed, the host was asked, the record was never kept: an unknown outcome.
+DYING_HOST = r"""
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from conftest import NO_AUTH, tender
+class Dying(tender.Host):
+    def lookup(self, what):
+        return {what: {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook", "handles": [
+                           {"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
+                       "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                                     "balance": {"amount": "500.00", "currency": "USD"}, "default": True}]}.get(what, [])}
+    def send(self, payment):
+        os._exit(7)
+with tender.Engine(sys.argv[1], authentication=NO_AUTH, host=Dying()) as engine:
+    with engine.session({"intent": "send_payment", "payee": {"id": "tim-cook"},
+                         "currencyAmount": {"amount": "2.50", "currency": "USD"}, "idempotencyKey": sys.argv[3]}) as session:
+        assert session.resolve()["complete"]
+        session.confirm()
+        session.agree(True)
+        session.handle()
+sys.exit(1)
+"""
+
+
+def unknown_outcome(home, key):
+    """Leaves a genuine unknown outcome under `key`: a process killed inside its host's send."""
+    done = subprocess.run([sys.executable, "-c", DYING_HOST, str(home), os.path.dirname(os.path.abspath(__file__)), key],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 7, done.stderr
+    db = sqlite3.connect(os.path.join(home, "tender.sqlite3"))
+    try:
+        (row,) = db.execute("SELECT fingerprint, body, token, owner, seal_kid, seal FROM claims WHERE idempotency_key = ?",
+                            (key,)).fetchall()
+    finally:
+        db.close()
+    return dict(zip(("fingerprint", "body", "token", "owner", "seal_kid", "seal"), row))
+
+
+def test_a_claim_that_moves_no_balance_is_refused_unless_its_seal_checks(mixed):
+    # Adversary as above, with a claim that moves nothing (a record of a payment the host made, which Tender signs
+    # without touching a balance): a copy of record 9 under a new key, its movements removed. Before claims were
+    # sealed it was signed as it stood and verify passed. Now it is refused with no seal and with a genuine claim's
+    # seal; the genuine claim, edited after it was sealed, too.
+    genuine = unknown_outcome(mixed, "genuine")
+    assert genuine["seal_kid"] == kid(mixed) and genuine["seal"]
+    payload = json.loads(payload_of(tokens(mixed)[8]))
+    canonical = iv.canonical_parameters(iv.parse(payload_of(tokens(mixed)[8])))
+    for name in ("type", "sequence", "previousHash", "createdAt"):
+        payload.pop(name)
+    payload["idempotencyKey"] = "forged"
+    payload["ledger"]["effects"]["movements"] = []
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)[1:-1]
+    edit(mixed, "INSERT INTO claims (idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms) "
+         "VALUES ('forged', ?, ?, 'calling', NULL, 'forged-token', 'no-boot/1/0', 0)", canonical, body)
+    attempts = [
+        ("UPDATE claims SET seal_kid = NULL WHERE idempotency_key = 'forged'", (), "forged", "no seal"),
+        ("UPDATE claims SET seal_kid = ?, seal = ? WHERE idempotency_key = 'forged'",
+         (genuine["seal_kid"], genuine["seal"]), "forged", "does not match its seal"),
+        ("UPDATE claims SET body = replace(body, '\"amountMinor\":250', '\"amountMinor\":25') WHERE idempotency_key = 'genuine'",
+         (), "genuine", "does not match its seal"),
+    ]
+    for sql, args, key, words in attempts:
+        edit(mixed, sql, *args)
+        with tender.Engine(mixed, authentication=NO_AUTH) as engine:
+            for status in ("completed", "failed"):
+                with pytest.raises(tender.LedgerTamperedError, match=words):
+                    engine.set_payment_status(key, status)
+            assert engine.verify()["records"] == 13
+    with tender.Engine(mixed, authentication=NO_AUTH) as engine:
+        assert all(entry.get("idempotencyKey") not in ("forged", "genuine") for entry in
+                   (json.loads(payload_of(e["jws"])) for e in engine.ledger()))
+
+
+def test_a_genuine_unknown_outcome_settles_as_completed_and_as_failed(mixed):
+    paid = unknown_outcome(mixed, "host-paid")
+    unpaid = unknown_outcome(mixed, "host-unpaid")
+    assert paid["seal"] and unpaid["seal"] and paid["seal"] != unpaid["seal"]
+    with tender.Engine(mixed, authentication=NO_AUTH) as engine:
+        record = engine.set_payment_status("host-paid", "completed")
+        assert record["settled"] == "status" and record["v"] == 2 and record["idempotencyKey"] == "host-paid"
+        assert not record["ledger"]["effects"].get("movements")
+        released = engine.set_payment_status("host-unpaid", "failed")
+        assert released["type"] == "claim" and released["status"] == "failed"
+        assert engine.verify()["records"] == 14
+    assert len(iv.verify(tokens(mixed), root_key(mixed))) == 14

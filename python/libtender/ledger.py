@@ -56,8 +56,8 @@ class _LedgerCalls(_EngineBase):
         :class:`NotFoundError` (no payment has the key),
         :class:`WrongStateError` (the status is final, or an account no
         longer holds what it would give back), :class:`LedgerTamperedError`
-        (a claim that moves balances the store keeps, which Tender never
-        writes), :class:`StoreError`,
+        (a claim whose seal does not check, or that moves balances the
+        store keeps: Tender never wrote it), :class:`StoreError`,
         :class:`StoreBusyError`; :class:`ClosedError` after :meth:`close`.
         Thread-safe.
         """

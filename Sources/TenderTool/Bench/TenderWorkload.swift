@@ -29,6 +29,19 @@ struct TenderWorkload {
         engine = try EngineFactory.assemble(EngineConfiguration(home: home, authentication: policy), store: store).engine
     }
 
+    /// The same engine with a host that moves the money (``PayingHost``): each payment takes a claim on its key
+    /// (sealed by the signing key, flushed) before the host is asked, then records the payment.
+    func hostEngine() -> Engine {
+        var dialog = DialogOptions()
+        dialog.requireAgreement = engine.requiresAgreement
+        dialog.maxPrompts = engine.maxPrompts
+        dialog.transferFees = engine.transferFees
+        dialog.language = engine.language
+        return Engine(
+            directory: engine.directory, ledger: engine.ledger, limits: engine.limits, gate: engine.gate, dialog: dialog,
+            appVocabulary: engine.appVocabulary, backend: PayingHost(), customIntents: engine.customIntents, today: engine.today)
+    }
+
     private static let intent = try? JSONParser.parse(
         #"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"1.00","currency":"USD"}}"#)
 
