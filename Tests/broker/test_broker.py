@@ -85,6 +85,25 @@ class Daemon:
         return self.process.poll() is None
 
 
+def write_pam_stack(base, gid, passwords):
+    """The daemon's PAM directory BASE/pam (answered): SERVICE on pam_matrix with `passwords` (user:
+    password) and an `other` that denies, readable by the daemon's group `gid`, not by the clients."""
+    pam = os.path.join(base, "pam")
+    os.mkdir(pam, 0o750)
+    os.chown(pam, 0, gid)
+    passdb = os.path.join(pam, "passdb")
+    with open(passdb, "w") as f:
+        f.write("".join(f"{user}:{password}:{SERVICE}\n" for user, password in passwords.items()))
+    with open(os.path.join(pam, SERVICE), "w") as f:
+        f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
+    with open(os.path.join(pam, "other"), "w") as f:
+        f.write("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    for name in ("passdb", SERVICE, "other"):
+        os.chmod(os.path.join(pam, name), 0o640)
+        os.chown(os.path.join(pam, name), 0, gid)
+    return pam
+
+
 @pytest.fixture(scope="module")
 def world():
     tag = secrets.token_hex(3)
@@ -95,20 +114,7 @@ def world():
             subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
         daemon_user = pwd.getpwnam(names["d"])
         os.chmod(base, 0o755)
-        # The PAM stack and its passwords: readable by the daemon's group, not by the clients.
-        pam = os.path.join(base, "pam")
-        os.mkdir(pam, 0o750)
-        os.chown(pam, 0, daemon_user.pw_gid)
-        passdb = os.path.join(pam, "passdb")
-        with open(passdb, "w") as f:
-            f.write(f"{names['a']}:alice-Secret-1:{SERVICE}\n{names['b']}:bob-Secret-2:{SERVICE}\n")
-        with open(os.path.join(pam, SERVICE), "w") as f:
-            f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
-        with open(os.path.join(pam, "other"), "w") as f:
-            f.write("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
-        for name in ("passdb", SERVICE, "other"):
-            os.chmod(os.path.join(pam, name), 0o640)
-            os.chown(os.path.join(pam, name), 0, daemon_user.pw_gid)
+        pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"})
         with open(os.path.join(base, "policy.json"), "w") as f:
             json.dump({"testing": True, **({"store": postgres_store(base, names)} if POSTGRES else {}), "authentication": {
                 "service": SERVICE, "pamConfigDirectory": pam,

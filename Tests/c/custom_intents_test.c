@@ -54,15 +54,6 @@ static int expense_values(void *userdata, const char *intent, const char *parame
     return tender_reply_set(reply, names, strlen(names)) == TENDER_OK ? 0 : 1;
 }
 
-static int answer_password(void *userdata, tender_prompt_kind kind, const char *message, char *answer, size_t size) {
-    const char *password = userdata;
-    (void)message;
-    if (kind == TENDER_PROMPT_INFO || kind == TENDER_PROMPT_ERROR) return 0;
-    if (answer == NULL || strlen(password) >= size) return 1;
-    memcpy(answer, password, strlen(password) + 1);
-    return 0;
-}
-
 static char *resolve(tender_session *session) {
     char *json = NULL;
     CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_OK);
@@ -159,10 +150,10 @@ int main(int argc, char **argv) {
     tender_string_free(outcome);
     CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_E_NOT_AGREED);
     CHECK_RC(tender_session_agree(s, 1), TENDER_OK);
-    CHECK_RC(tender_session_set_conversation(s, answer_password, "wrong-password"), TENDER_OK);
+    CHECK_RC(tender_session_set_conversation(s, pam_stack_answer, "wrong-password"), TENDER_OK);
     CHECK_RC(tender_session_handle(s, &code, NULL, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_FAILURE_CREDENTIALS_UNVERIFIED && bank.handled == 1 && bank.saved_cents == 0);
-    CHECK_RC(tender_session_set_conversation(s, answer_password, "right-password"), TENDER_OK);
+    CHECK_RC(tender_session_set_conversation(s, pam_stack_answer, "right-password"), TENDER_OK);
     CHECK_RC(tender_session_handle(s, &code, &outcome, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_SUCCESS && bank.saved_cents == 500);
     CHECK(contains(outcome, "\"intent\":\"round_up_savings\"") && contains(outcome, "\"jws\":\"ey"));

@@ -21,15 +21,6 @@
 
 static int contains(const char *haystack, const char *needle) { return haystack && strstr(haystack, needle) != NULL; }
 
-static int answer_password(void *userdata, tender_prompt_kind kind, const char *message, char *answer, size_t size) {
-    const char *password = userdata;
-    (void)message;
-    if (kind == TENDER_PROMPT_INFO || kind == TENDER_PROMPT_ERROR) return 0;
-    if (answer == NULL || strlen(password) >= size) return 1;
-    memcpy(answer, password, strlen(password) + 1);
-    return 0;
-}
-
 /* Copies the value of the first "say" member at or after `from` into `out` (a sentence holds no quote). */
 static const char *say_of(const char *json, const char *from, char *out, size_t size) {
     const char *start = json ? strstr(from ? from : json, "\"say\":\"") : NULL;
@@ -96,7 +87,7 @@ int main(int argc, char **argv) {
     const char *text = "envía 50 dólares a John";
     tender_session *s = NULL;
     CHECK_RC(tender_session_new_from_text(engine, text, strlen(text), &s), TENDER_OK);
-    CHECK_RC(tender_session_set_conversation(s, answer_password, "right-password"), TENDER_OK);
+    CHECK_RC(tender_session_set_conversation(s, pam_stack_answer, "right-password"), TENDER_OK);
 
     /* Which John: a fragment picks no one and is answered in Spanish; "la segunda" picks John Baily. */
     CHECK(strcmp(question(s, said, sizeof said), "¿Qué persona: John Appleseed o John Baily?") == 0);

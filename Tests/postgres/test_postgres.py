@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "broker"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkout_access import closed_to_others  # noqa: E402
-from test_broker import CLIENT, LIBRARY, PAM_MATRIX, SERVICE, TENDER, TENDERD, Daemon, as_user  # noqa: E402
+from test_broker import CLIENT, LIBRARY, PAM_MATRIX, SERVICE, TENDER, TENDERD, Daemon, as_user, write_pam_stack  # noqa: E402
 from pg_cluster import PGBIN, Cluster, run_as  # noqa: E402
 
 pytestmark = [
@@ -57,17 +57,7 @@ def world():
         for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE DATABASE tender OWNER "{names["d"]}"'):
             done = cluster.sql(names["p"], statement, database="postgres")
             assert done.returncode == 0, done.stderr
-        pam = os.path.join(base, "pam")
-        os.mkdir(pam, 0o750)
-        os.chown(pam, 0, daemon_user.pw_gid)
-        passdb = os.path.join(pam, "passdb")
-        with open(passdb, "w") as f:
-            f.write(f"{names['a']}:alice-Secret-1:{SERVICE}\n{names['b']}:bob-Secret-2:{SERVICE}\n")
-        with open(os.path.join(pam, SERVICE), "w") as f:
-            f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
-        for name in ("passdb", SERVICE):
-            os.chmod(os.path.join(pam, name), 0o640)
-            os.chown(os.path.join(pam, name), 0, daemon_user.pw_gid)
+        pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"})
         with open(os.path.join(base, "policy.json"), "w") as f:
             # Root restricts nothing, so many payments may run at once; a client asking for the password (its own
             # policy, which only tightens root's) gets PAM and the throttle, which tenderd keeps in the database.
