@@ -361,7 +361,8 @@ public final class DialogSession {
             if let backend = engine.backend, !paidBefore {
                 // The host is asked at most once per key, across threads and processes (docs/outcome.md).
                 let claims = try hostClaims()
-                switch try claims.claim(hostCall(payment)) {
+                let call = hostCall(payment)
+                switch try claims.claim(call) {
                 case .recorded: return try recordedPayment(payment)
                 case let .failed(code):
                     phase = .resolving
@@ -378,7 +379,7 @@ public final class DialogSession {
                         phase = .resolving
                         return HandleOutcome(code: hostFailure(code))
                     }
-                    return try submit(payment, claimed: true)
+                    return try submit(payment, claimed: true, prepared: call)
                 }
             }
             return try submit(payment)
@@ -405,12 +406,15 @@ public final class DialogSession {
 
     /// Records `payment` in the ledger (moving its balances) and ends the session handled; a custom
     /// intent's `response` is carried in the outcome. `claimed`: this session holds the key's claim
-    /// (``HostCallClaims``), which the payment's transaction removes.
-    func submit(_ payment: PaymentPlan, response: CustomIntentResponse? = nil, claimed: Bool = false) throws(TenderError) -> HandleOutcome {
+    /// (``HostCallClaims``), which the payment's transaction removes. `prepared`: the claim made for this very
+    /// `payment` (``hostCall(_:)``), whose fingerprint and record body are reused rather than built again.
+    func submit(
+        _ payment: PaymentPlan, response: CustomIntentResponse? = nil, claimed: Bool = false, prepared: HostCall? = nil
+    ) throws(TenderError) -> HandleOutcome {
         let key = idempotencyKey
-        let fingerprint = payment.fingerprint
+        let fingerprint = prepared?.fingerprint ?? payment.fingerprint
         let moved = storeMovements(payment)
-        let body = recordBody(payment, fingerprint: fingerprint, moved: moved)
+        let body = prepared?.body ?? recordBody(payment, fingerprint: fingerprint, moved: moved)
         let submission = PaymentSubmission(
             idempotencyKey: key, fingerprint: fingerprint, amount: payment.amount,
             movements: moved.now, payee: payment.payee, paidBill: payment.paidBill,
