@@ -3,6 +3,7 @@
 as an adversary would try them: another configuration for the same home, a symbolic link that now
 leads to another home, an engine let go while a request still uses it, many threads at once."""
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -184,3 +185,23 @@ def test_close_while_another_thread_is_inside_a_call_frees_the_cache_after_it(tm
     got[0].close()
     with pytest.raises(tender.ClosedError):
         cache.engine(tmp_path / "h", authentication=NO_AUTH)
+
+
+def test_a_home_deleted_while_its_engine_is_kept_never_lends_its_number_or_its_engine(tmp_path):
+    # Adversary: the cache keys a kept engine on the home directory's device and inode, and ext4 gives a deleted
+    # directory's inode number to the next directory made (at once, here). Alice's home deleted while her engine is
+    # kept, then Bob's made, must not serve Bob Alice's engine. It holds: the kept engine's store file stays open,
+    # and an open file keeps the directory it was opened in (its inode and number) alive until it is closed.
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    with tender.EngineCache(4) as cache:
+        with cache.engine(alice, authentication=NO_AUTH) as engine:
+            engine.import_directory(ALICE)
+        number = os.stat(alice).st_ino
+        shutil.rmtree(alice)
+        for _ in range(20):
+            bob.mkdir(mode=0o700)
+            assert os.stat(bob).st_ino != number
+            bob.rmdir()
+        bob.mkdir(mode=0o700)
+        with cache.engine(bob, authentication=NO_AUTH) as engine:
+            assert "alice-secret" not in contacts(engine)
