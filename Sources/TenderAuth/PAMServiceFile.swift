@@ -20,18 +20,46 @@ enum PAMServiceFile {
     /// picks the PAM stack, not the configuration, so an engine that sees it runs in testing mode. Asked on every
     /// engine open: the loader's list (dl_iterate_phdr) is walked in memory, where reading /proc/self/maps made
     /// the kernel print every mapping of the process (a quarter of an open's CPU).
+    /// Anything else that can answer in PAM's place counts too: a PAM function Tender calls bound outside
+    /// Linux-PAM's library (pam_wrapper renamed, another preload defining it, a libpam.so.0 found through
+    /// LD_LIBRARY_PATH: ``PAMEntryPoints``), or objects loaded in another link-map namespace than this one, where
+    /// an LD_AUDIT library lives (it can redirect what the loader loads and binds, PAM's modules included).
     static var wrapperPresent: Bool {
         if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("libpam_wrapper") { return true }
+        if PAMEntryPoints.interposed { return true }
         // dl_iterate_phdr is declared only under _GNU_SOURCE, which Swift's Glibc module does not define.
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return true }
         let iterate = unsafeBitCast(symbol, to: IteratePhdr.self)
-        return iterate({ (info, _, _) -> Int32 in
-            // struct dl_phdr_info starts with dlpi_addr (an address), then dlpi_name (const char *).
-            guard let info, let name = info.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self), name[0] != 0 else {
-                return 0
-            }
-            return PAMServiceFile.namesWrapper(String(cString: name)) ? 1 : 0
-        }, nil) != 0
+        var walk = LoaderWalk()
+        let named = withUnsafeMutablePointer(to: &walk) { pointer in
+            iterate({ (info, size, data) -> Int32 in
+                guard let info, let data else { return 1 }
+                let walk = data.assumingMemoryBound(to: LoaderWalk.self)
+                walk.pointee.seen += 1
+                // struct dl_phdr_info: dlpi_addr, dlpi_name, dlpi_phdr (a word each), dlpi_phnum (16 bits), then the
+                // 64-bit dlpi_adds and dlpi_subs: every object loaded and unloaded so far, in every namespace.
+                let word = MemoryLayout<UInt>.size
+                let adds = (3 * word + 2 + 7) & ~7
+                if size >= adds + 16 {
+                    walk.pointee.loaded = info.loadUnaligned(fromByteOffset: adds, as: UInt64.self)
+                        &- info.loadUnaligned(fromByteOffset: adds + 8, as: UInt64.self)
+                } else {
+                    walk.pointee.loaded = nil
+                }
+                guard let name = info.load(fromByteOffset: word, as: UnsafePointer<CChar>?.self), name[0] != 0 else { return 0 }
+                return PAMServiceFile.namesWrapper(String(cString: name)) ? 1 : 0
+            }, UnsafeMutableRawPointer(pointer))
+        }
+        if named != 0 { return true }
+        // More objects loaded than this namespace holds: another namespace exists (an auditor's); unknown counts too.
+        guard let loaded = walk.loaded else { return true }
+        return loaded != UInt64(walk.seen)
+    }
+
+    /// What the walk of the loader's list counts: the objects it saw, and how many every namespace holds.
+    private struct LoaderWalk {
+        var seen = 0
+        var loaded: UInt64?
     }
 
     /// dl_iterate_phdr's type.

@@ -5,9 +5,11 @@ import TenderCore
 /// Opens a SQLite store's reading connection when it is first needed, long after the engine opened: the store
 /// file at that path must then still be the one the writing connection opened (same device and inode, noted
 /// right after the writer's open), a regular file, not a symbolic link, of the effective user and not writable
-/// by group or others, and at this build's schema version; else ``TenderError/home(_:)`` (or
-/// ``TenderError/store(_:)``) and no connection. A store replaced or loosened between the engine's open and its
-/// first scan is thus refused, as the open itself would refuse it. Not thread-safe: the store's reader lock serializes it.
+/// by group or others, and at this build's schema version, and its `-wal` and `-shm` (which the new connection opens
+/// by name too), when there, regular files of the effective user not writable by group or others; else
+/// ``TenderError/home(_:)`` (or ``TenderError/store(_:)``) and no connection. A store, `-wal` or `-shm` replaced
+/// (by another user's) or loosened between the engine's open and its first scan is thus refused, as the open itself
+/// would refuse it. Not thread-safe: the store's reader lock serializes it.
 struct LazyReader {
     /// The store file.
     let path: String
@@ -25,6 +27,12 @@ struct LazyReader {
         // Checked before the open (nothing is written to a file put in the store's place) and after it (the file opened).
         guard try Self.check(path) == identity else {
             throw .home("the store file \(path) was replaced after the engine opened it; open the engine again")
+        }
+        // The new connection opens these by name too: one of another user's (or loosened) would be read as the store's.
+        for suffix in ["-wal", "-shm"] {
+            var info = stat()
+            if lstat(path + suffix, &info) != 0, errno == ENOENT { continue }
+            _ = try Self.check(path + suffix)
         }
         let reading = try Database(path: path)
         guard try Self.check(path) == identity else {

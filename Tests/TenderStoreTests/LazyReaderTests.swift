@@ -56,4 +56,29 @@ import TenderCrypto
         _ = try store.records()
         #expect(store.reader.withLock { $0 != nil })
     }
+
+    // Adversary: the reading connection opens the store's -wal and -shm by name too, and only the store file was
+    // checked again: a -wal of another user (put there once the home was loosened, as the open would refuse it) or
+    // a loosened one was read as the store's. They are checked as the store is.
+    @Test func aWalOrShmLoosenedOrOfAnotherUserBeforeTheFirstScanIsRefused() throws {
+        let home = TemporaryHome()
+        let store = try SQLiteStoreTests.openStore(home.path)
+        let path = home.path + "/" + SQLiteStore.fileName
+        for suffix in ["-wal", "-shm"] {
+            var info = stat()
+            try #require(lstat(path + suffix, &info) == 0)
+            #expect(chmod(path + suffix, 0o666) == 0)
+            #expect(throws: TenderError.self) { _ = try store.records() }
+            #expect(store.reader.withLock { $0 == nil })
+            #expect(chmod(path + suffix, 0o600) == 0)
+            if geteuid() == 0 {
+                #expect(chown(path + suffix, 65_534, 65_534) == 0)
+                #expect(throws: TenderError.self) { _ = try store.records() }
+                #expect(store.reader.withLock { $0 == nil })
+                #expect(chown(path + suffix, 0, 0) == 0)
+            }
+        }
+        _ = try store.records()
+        #expect(store.reader.withLock { $0 != nil })
+    }
 }

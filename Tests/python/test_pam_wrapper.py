@@ -13,6 +13,7 @@ changed.
 import json
 import os
 import pwd
+import shutil
 import subprocess
 import sys
 
@@ -54,7 +55,7 @@ def services(tmp_path):
     return directory
 
 
-def run_example(home, services=None, password=None):
+def run_example(home, services=None, password=None, preload=WRAPPER):
     env = {k: v for k, v in os.environ.items()
            if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR", "TENDER_EXAMPLE_PASSWORD")}
     # the binding under test and the library it loaded
@@ -62,7 +63,7 @@ def run_example(home, services=None, password=None):
     if os.path.sep in tender.library_path:
         env["TENDER_LIBRARY"] = tender.library_path
     if services is not None:
-        env.update(LD_PRELOAD=WRAPPER, PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=os.fspath(services))
+        env.update(LD_PRELOAD=os.fspath(preload), PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=os.fspath(services))
     if password is not None:
         env["TENDER_EXAMPLE_PASSWORD"] = password
     return subprocess.run([sys.executable, EXAMPLE, os.fspath(home)], env=env, capture_output=True,
@@ -200,3 +201,139 @@ def test_an_engine_without_pam_wrapper_is_not_in_testing_mode(tmp_path, director
             assert code.name == "SUCCESS"
     verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], capture_output=True, text=True, timeout=120)
     assert verified.returncode == 0 and "TESTING MODE" not in verified.stdout, verified.stdout
+
+
+YES = r"""
+int pam_authenticate(void *handle, int flags) { (void)handle; (void)flags; return 0; }
+int pam_acct_mgmt(void *handle, int flags) { (void)handle; (void)flags; return 0; }
+"""
+
+
+@pytest.mark.parametrize("how", ["renamed", "interposer"])
+def test_a_preload_answering_for_pam_under_another_name_still_means_testing_mode(tmp_path, how):
+    """Adversary: pam_wrapper was recognised by its file name only (libpam_wrapper*), so the same library copied
+    under another name, or any preload defining pam_authenticate, made a wrong password pay with no testing mark.
+    The engine now looks where the PAM functions it calls are bound (dladdr): outside libpam.so, testing mode.
+    (The file names keep "pam_wrapper" only so that Tender looks for the service file in the test's directory;
+    with /etc/pam.d/tender installed any name does.)"""
+    permit = tmp_path / "permit"
+    permit.mkdir()
+    (permit / "tender").write_text("auth required pam_permit.so\naccount required pam_permit.so\n")
+    (permit / "other").write_text("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    if how == "renamed":
+        preload = tmp_path / "renamed_pam_wrapper.so"
+        shutil.copy(WRAPPER, preload)
+    else:
+        compiler = shutil.which("cc")
+        if compiler is None:
+            pytest.skip("no C compiler (cc) to build the interposer")
+        source = tmp_path / "yes.c"
+        source.write_text(YES)
+        preload = tmp_path / "yes_pam_wrapper.so"
+        subprocess.run([compiler, "-shared", "-fPIC", "-o", os.fspath(preload), os.fspath(source)], check=True)
+    home = tmp_path / "home"
+    proc = run_example(home, permit, "not-the-password", preload=preload)
+    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        [entry] = engine.audit()
+        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
+    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout
+
+
+FAKE_LIBPAM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+static void *real(const char *name) {
+    static void *pam;
+    if (!pam) pam = dlopen(REAL_LIBPAM, RTLD_NOW | RTLD_LOCAL);
+    if (!pam) abort();
+    return dlsym(pam, name);
+}
+typedef int (*start_t)(const char *, const char *, const void *, void **);
+typedef int (*start_confdir_t)(const char *, const char *, const void *, const char *, void **);
+typedef int (*handle_int_t)(void *, int);
+typedef int (*get_item_t)(void *, int, const void **);
+typedef const char *(*strerror_t)(void *, int);
+int pam_start(const char *s, const char *u, const void *c, void **h) { return ((start_t)real("pam_start"))(s, u, c, h); }
+int pam_start_confdir(const char *s, const char *u, const void *c, const char *d, void **h) {
+    return ((start_confdir_t)real("pam_start_confdir"))(s, u, c, d, h);
+}
+int pam_end(void *h, int r) { return ((handle_int_t)real("pam_end"))(h, r); }
+int pam_get_item(void *h, int i, const void **v) { return ((get_item_t)real("pam_get_item"))(h, i, v); }
+const char *pam_strerror(void *h, int r) { return ((strerror_t)real("pam_strerror"))(h, r); }
+int pam_authenticate(void *h, int f) { (void)h; (void)f; return 0; }
+int pam_acct_mgmt(void *h, int f) { (void)h; (void)f; return 0; }
+"""
+
+
+AUDITOR = r"""
+#define _GNU_SOURCE
+#include <link.h>
+#include <string.h>
+unsigned int la_version(unsigned int version) { (void)version; return LAV_CURRENT; }
+char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
+    (void)cookie; (void)flag;
+    return strstr(name, "/pam_deny.so") ? (char *)PERMIT : (char *)name;
+}
+"""
+
+
+@pytest.mark.parametrize("how", ["ld_library_path", "ld_audit"])
+def test_a_libpam_of_ones_own_or_an_auditor_means_testing_mode(tmp_path, how):
+    """Adversary: the system's stack (/etc/pam.d/tender, here pam_deny for everyone) is bypassed without pam_wrapper:
+    - a libpam.so.0 of one's own found through LD_LIBRARY_PATH answers yes to every password; its file is named as
+      Linux-PAM's, so only where it lies tells it apart (outside the system's library directories: testing mode);
+    - an LD_AUDIT library has the loader load pam_permit.so where libpam asks for pam_deny.so; an auditor lives in
+      a link-map namespace of its own, which the engine open now counts (testing mode).
+    Both made a wrong password pay with no testing mark. Root only: /etc/pam.d is replaced in a mount namespace."""
+    compiler, unshare = shutil.which("cc"), shutil.which("unshare")
+    real = os.path.realpath(os.path.join(os.path.dirname(WRAPPER), "libpam.so.0"))
+    permit = os.path.join(os.path.dirname(WRAPPER), "security", "pam_permit.so")
+    if os.geteuid() != 0 or compiler is None or unshare is None or not os.path.exists(real) or not os.path.exists(permit):
+        pytest.skip("needs root, cc, unshare, the system's libpam.so.0 and pam_permit.so")
+    extra = {}
+    if how == "ld_library_path":
+        fake = tmp_path / "fake"
+        fake.mkdir()
+        source = tmp_path / "fake_libpam.c"
+        source.write_text(FAKE_LIBPAM)
+        script = tmp_path / "versions.map"
+        script.write_text("LIBPAM_1.0 { global: *; };\nLIBPAM_1.4 { global: pam_start_confdir; } LIBPAM_1.0;\n")
+        subprocess.run([compiler, "-shared", "-fPIC", f'-DREAL_LIBPAM="{real}"', "-Wl,-soname,libpam.so.0",
+                        f"-Wl,--version-script={script}", "-o", os.fspath(fake / "libpam.so.0"), os.fspath(source), "-ldl"],
+                       check=True)
+        extra["LD_LIBRARY_PATH"] = os.fspath(fake)
+    else:
+        source = tmp_path / "auditor.c"
+        source.write_text(AUDITOR)
+        auditor = tmp_path / "auditor.so"
+        subprocess.run([compiler, "-shared", "-fPIC", f'-DPERMIT="{permit}"', "-o", os.fspath(auditor), os.fspath(source)],
+                       check=True)
+        extra["LD_AUDIT"] = os.fspath(auditor)
+    pamd = tmp_path / "pam.d"
+    pamd.mkdir()
+    for name in ("tender", "other"):
+        (pamd / name).write_text("auth required pam_deny.so\naccount required pam_deny.so\n")
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR", "LD_LIBRARY_PATH", "LD_AUDIT")}
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(tender.__file__)))
+    if os.path.sep in tender.library_path:
+        env["TENDER_LIBRARY"] = tender.library_path
+    env["TENDER_EXAMPLE_PASSWORD"] = "not-the-password"
+    env["PAMD"] = os.fspath(pamd)
+    # The loader variable is set only for the example, not for unshare or the shell.
+    name, value = next(iter(extra.items()))
+    env["LOADER_SETTING"] = f"{name}={value}"
+    proc = subprocess.run([unshare, "-m", "sh", "-c", 'mount --bind "$PAMD" /etc/pam.d && exec env "$LOADER_SETTING" "$0" "$@"',
+                           sys.executable, EXAMPLE, os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 and "handle:" not in proc.stdout and "mount" in proc.stderr:
+        pytest.skip("cannot bind-mount in a mount namespace here: " + proc.stderr)
+    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        [entry] = engine.audit()
+        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
