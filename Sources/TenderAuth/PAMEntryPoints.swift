@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CPAM
 internal import Glibc
+import TenderCore
 
 /// Where the PAM functions Tender calls are bound in this process. A library loaded before Linux-PAM that defines
 /// them (pam_wrapper under any file name, or any preload defining `pam_authenticate`) answers in PAM's place, so an
@@ -28,21 +29,31 @@ enum PAMEntryPoints {
         ]
     }
 
+    /// What ``isLinuxPAM(_:)`` answered for each object (by its file name and load address) met so far.
+    private static let judged = PthreadLocked<[String: Bool]>([:])
+
     /// Whether a PAM function Tender calls is bound outside Linux-PAM's library (a shared object named libpam.so* in
     /// one of the system's library directories: ``isLinuxPAM(_:)``), or where it is bound cannot be told.
     static var interposed: Bool {
         // dladdr and Dl_info are declared only under _GNU_SOURCE, which Swift's Glibc module does not define.
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dladdr") else { return true }
         let lookUp = unsafeBitCast(symbol, to: DlAddr.self)
-        var objects: Set<String> = []
+        var objects: [String: String] = [:]  // by load address and file name: the file name
         for address in addresses {
             var info = DlInfo()
             let found = withUnsafeMutableBytes(of: &info) { lookUp(address, $0.baseAddress) }
             guard found != 0, let name = info.fileName else { return true }
-            objects.insert(String(cString: name))
+            let path = String(cString: name)
+            objects["\(UInt(bitPattern: info.base)) \(path)"] = path
         }
-        // One object in a process that is not interposed: its file is looked at once.
-        return !objects.allSatisfy(isLinuxPAM)
+        // One object in a process that is not interposed, whose file is looked at once per process: a loaded object's
+        // file stays where it was found (libpam stays loaded while Tender is: it needs it).
+        return !objects.allSatisfy { object in
+            if let known = judged.withLock({ $0[object.key] }) { return known }
+            let verdict = isLinuxPAM(object.value)
+            judged.withLock { $0[object.key] = verdict }
+            return verdict
+        }
     }
 
     /// Whether the shared object at `path` is Linux-PAM's library: the file it names (links resolved) is called

@@ -46,7 +46,11 @@ enum HomeDirectory {
                 if exists(path + "/" + markerName) { evidence.append("the marker \(markerName)") }
                 let keys = keyIDs(home: path)
                 if !keys.isEmpty { evidence.append("\(keys.count) signing key(s) in keys/") }
-                if !evidence.isEmpty {
+                // Another open making this home now makes the store before the marker (and before any key): evidence seen
+                // after the store was not means the store is there now, unless it is missing indeed.
+                if !evidence.isEmpty, try checkOwned(store, what: "the store file \(SQLiteStore.fileName)", directory: false) {
+                    storeExists = true
+                } else if !evidence.isEmpty {
                     throw .home(
                         "the store \(store) is missing, but this home held a ledger (\(evidence.joined(separator: ", "))); restore the store, "
                             + "or start a new ledger explicitly with `tender init --force` (configuration \"newLedger\": true)")
@@ -79,8 +83,9 @@ enum HomeDirectory {
                 guard faccessat(home, ".", W_OK | X_OK, AT_EACCESS) == 0 else { throw .home("the home directory is not writable") }
             }
             if storeFile, !storeExists {
-                try createPrivateFile(home, markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
+                // The store first: an open that meets the marker finds the store beside it (above).
                 try createPrivateFile(home, SQLiteStore.fileName, contents: nil)
+                try createPrivateFile(home, markerName, contents: "This home holds a Tender ledger (\(SQLiteStore.fileName)). Do not delete it.\n")
             }
         }
     }

@@ -205,3 +205,27 @@ def test_a_home_deleted_while_its_engine_is_kept_never_lends_its_number_or_its_e
         bob.mkdir(mode=0o700)
         with cache.engine(bob, authentication=NO_AUTH) as engine:
             assert "alice-secret" not in contacts(engine)
+
+
+def test_two_spellings_of_a_new_home_asked_at_once_both_open_it(tmp_path):
+    # Two requests for one new home under two spellings of its path ("a/h" and "a/./h") are not serialized by the
+    # cache (a lock per path as written): the one that met the other's marker before its store was refused with
+    # "the store is missing", advising `tender init --force`.
+    failures = []
+    for n in range(12):
+        home = tmp_path / f"h{n}"
+        spellings = [os.fspath(home), os.path.join(os.fspath(tmp_path), ".", f"h{n}"), os.fspath(tmp_path) + f"//h{n}"]
+        barrier = threading.Barrier(len(spellings))
+        with tender.EngineCache(8) as cache:
+            def request(path):
+                barrier.wait()
+                try:
+                    cache.engine(path, authentication=NO_AUTH).close()
+                except tender.TenderError as error:
+                    failures.append(error)
+            threads = [threading.Thread(target=request, args=(path,)) for path in spellings]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert not failures, failures[:2]

@@ -330,3 +330,28 @@ def test_an_empty_store_beside_a_key_that_signed_is_refused(tmp_path):
     with pytest.raises(tender.HomeError, match="the store was replaced"):
         tender.Engine(home, authentication=NO_AUTH)
     tender.Engine(home, authentication=NO_AUTH, newLedger=True).close()
+
+
+def test_first_opens_of_a_new_home_at_once_all_open_it(tmp_path):
+    """Several first opens of one new home at once (an app and its extension, or two spellings of its path in an
+    engine cache): one made the marker before the store, and another, meeting the marker without the store, was
+    refused with "the store is missing ... restore the store, or start a new ledger with `tender init --force`"
+    (advice that would throw away a ledger). The store is now made first, and evidence met without it looks again."""
+    import threading
+    failures = []
+    for n in range(12):
+        home = tmp_path / f"h{n}"
+        barrier = threading.Barrier(3)
+
+        def first_open():
+            barrier.wait()
+            try:
+                tender.Engine(home, authentication=NO_AUTH).close()
+            except tender.TenderError as error:
+                failures.append(error)
+        threads = [threading.Thread(target=first_open) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not failures, failures[:2]
