@@ -491,4 +491,31 @@ import TenderWiring
         try db.statement("UPDATE claims SET body = ?, seal = ? WHERE idempotency_key = 'claimed'", [genuine.body, genuine.seal]).run()
         #expect(try s.store.changeStatus(idempotencyKey: "claimed", to: .completed).json.contains(#""settled":"status""#))
     }
+
+    /// Adversary: writes the store, cannot sign, and kept a genuine claim's whole row (its seal checks). Written back
+    /// after the claim was settled and its payment recorded, it is never a second payment: the key's payment in the
+    /// ledger decides first, so a retry asks the host nothing and settling again signs no second record.
+    @Test func aSettledClaimWrittenBackIsNeverASecondPayment() throws {
+        let s = try setup()
+        let key = "replayed"
+        try killInsideSend(Self.payment(key), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        let columns = "idempotency_key, fingerprint, body, state, code, token, owner, claimed_at_ms, seal_kid, seal"
+        let kept = try db.statement("SELECT \(columns) FROM claims WHERE idempotency_key = ?", [key]).rows { row in
+            (0..<10).map { row.text($0) }
+        }
+        let row = try #require(kept.first)
+        let settled = try s.store.changeStatus(idempotencyKey: key, to: .completed)
+        #expect(try claimRow(key, db) == nil)
+        try db.statement("INSERT INTO claims (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row.map { $0 as (any StoreBindable)? }).run()
+        #expect(try claimRow(key, db) != nil)
+
+        let retry = try confirmed(Self.payment(key), s.engine).handle()
+        #expect(retry.code == .success && retry.record?.jws == settled.jws)
+        #expect(s.host.calls.load(ordering: .relaxed) == 0)
+        _ = try? s.store.changeStatus(idempotencyKey: key, to: .completed)
+        let payments = try db.statement("SELECT count(*) FROM ledger WHERE type = 'payment' AND idempotency_key = ?", [key]).rows { $0.int64(0) }
+        #expect(payments == [1])
+        #expect(try s.store.verify().count == 2)
+    }
 }
