@@ -355,3 +355,45 @@ def test_first_opens_of_a_new_home_at_once_all_open_it(tmp_path):
         for thread in threads:
             thread.join()
     assert not failures, failures[:2]
+
+
+@needs_root
+def test_an_engine_cache_never_hands_one_users_engine_to_another(shared, users):
+    """Adversary: a host serving several users from one process, switching its uids per request (setresuid with root
+    kept as the saved uid). The engine cache found a kept engine by the home's device and inode alone, which any user
+    who may search the home's parent can read (O_PATH), so B's request for A's home was served A's engine, opened
+    with A's rights: A's contacts and accounts, where B's own open of that home is refused. Kept engines are now the
+    user's who opened them (real and effective uid)."""
+    alice, bob = users
+    home = os.path.join(shared, "alice-home")
+    script = f"""
+import os
+import libtender as tender
+def become(user):
+    os.setresuid(0, 0, 0)
+    os.setresgid(0, 0, 0)
+    if user is not None:
+        os.setresgid(user[1], user[1], 0)
+        os.setresuid(user[0], user[0], 0)
+with tender.EngineCache(4) as cache:
+    become(({alice.pw_uid}, {alice.pw_gid}))
+    with cache.engine({home!r}, authentication={{"restrictedIntents": []}}) as engine:
+        engine.import_directory({{"contacts": [{{"id": "alice-secret", "displayName": "Alice's friend",
+                                  "handles": [{{"id": "af", "label": "mobile", "type": "phone", "value": "1"}}]}}]}})
+    become(({bob.pw_uid}, {bob.pw_gid}))
+    for how in ("cache", "engine"):
+        try:
+            opened = cache.engine({home!r}, authentication={{"restrictedIntents": []}}) if how == "cache" else \\
+                tender.Engine({home!r}, authentication={{"restrictedIntents": []}})
+        except tender.TenderError as error:
+            print(how, "refused", type(error).__name__)
+        else:
+            with opened:
+                print(how, "served", [c["id"] for c in opened.directory()["contacts"]])
+    become(None)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("engine refused"), done.stdout  # without the cache, Bob cannot open Alice's home
+    assert lines[0].startswith("cache refused"), done.stdout

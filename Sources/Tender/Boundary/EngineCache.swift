@@ -9,13 +9,23 @@ import TenderWiring
 /// inode, reached without a symbolic link, so a path that now leads elsewhere
 /// opens that other home and a path through a link is refused as the open refuses it) and the same
 /// configuration (every member but `"home"`, as parsed, members in any order), so a request never gets an engine opened with another
-/// policy, limits or PAM stack. The host gets +1 references (``EngineHandle``); an engine the cache
+/// policy, limits or PAM stack, and the same user (real and effective uid, for a host that switches them per request). The host gets +1 references (``EngineHandle``); an engine the cache
 /// lets go stays open until the host's last reference and its sessions are gone. Thread-safe.
 final class EngineCache: CHandle {
-    /// A home's identity and the rest of its configuration.
+    /// A home's identity, the rest of its configuration, and the user asking (real and effective uid): an engine
+    /// opened with one user's rights is never another's, whose own open of that home the home's checks would refuse.
     struct Key: Hashable {
         let home: Identity
         let configuration: String
+        let realUser: UInt32
+        let effectiveUser: UInt32
+
+        init(home: Identity, configuration: String) {
+            self.home = home
+            self.configuration = configuration
+            realUser = UInt32(getuid())
+            effectiveUser = UInt32(geteuid())
+        }
     }
 
     /// Where a home is now: its directory's device and inode, reached as the open reaches it (no symbolic link
