@@ -518,4 +518,27 @@ import TenderWiring
         #expect(payments == [1])
         #expect(try s.store.verify().count == 2)
     }
+
+    /// Adversary: writes the store, cannot sign, and sets its schema version back before claims were sealed (11, or
+    /// 9 before claims), hoping an open treats the claims as an older build's. The open refuses the store (migrating
+    /// again would add the seal columns twice: one transaction, rolled back), changing nothing; put back, the genuine
+    /// claim settles.
+    @Test func aSchemaVersionSetBackNeverUnsealsClaims() throws {
+        let s = try setup()
+        let key = "downgraded"
+        try killInsideSend(Self.payment(key), s)
+        let db = try Database(path: s.home.path + "/home/" + SQLiteStore.fileName)
+        for version in [11, 9] {
+            try db.execute("PRAGMA user_version = \(version)")
+            #expect(throws: TenderError.self) {
+                _ = try EngineFactory.openStore(home: s.home.path + "/home", access: .readWrite(newLedger: false))
+            }
+            let kept = try db.statement("PRAGMA user_version").rows { $0.int64(0) }
+            #expect(kept == [Int64(version)])
+            #expect(try claimRow(key, db)?.seal != nil)
+        }
+        try db.execute("PRAGMA user_version = \(Schema.version)")
+        let reopened = try EngineFactory.openStore(home: s.home.path + "/home", access: .readWrite(newLedger: false))
+        #expect(try reopened.changeStatus(idempotencyKey: key, to: .completed).json.contains(#""settled":"status""#))
+    }
 }
