@@ -19,5 +19,11 @@ python=${PYTHON:-python3}
 timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/postgres"
 # The crash test on PostgreSQL, a few rounds (make test-crash-postgres ROUNDS=N for more): two daemons, one killed -9 mid-payment.
 timeout 300 "$python" "$root/Tests/postgres/crash_postgres.py" --rounds "${CRASH_ROUNDS:-3}"
+# The Swift ledger tests on PostgreSQL, when the Swift tests are built (make test-swift, which make test runs first).
+if [ -d "$root/.build-test/debug" ]; then
+    timeout 1800 "$python" "$root/Tests/postgres/swift_on_postgres.py" "${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}" "$root/.build-test"
+else
+    echo "Swift ledger tests on PostgreSQL skipped: the Swift tests are not built (make test-swift builds them; make test runs it first)"
+fi
 # The broker suite again, its tenderd keeping every store in a throwaway cluster.
 TENDER_TEST_POSTGRES=1 exec timeout 300 "$python" -m pytest -q -p no:cacheprovider "$root/Tests/broker"
