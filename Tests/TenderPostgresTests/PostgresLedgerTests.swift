@@ -9,9 +9,9 @@ import TenderStore
 /// one row per idempotency key, a missing row named), and what only a shared database has: two pools, as two tenderd
 /// processes, paying one person's overlapping keys at once. `make test-postgres` runs it on its throwaway cluster
 /// (TENDER_TEST_POSTGRES_URI, a role of the tests' own); without that variable the suite is skipped.
-@Suite(.enabled(if: PostgresLedgerTests.uri != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
+@Suite(.enabled(if: postgresTestURI != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
 struct PostgresLedgerTests {
-    static let uri = getenv("TENDER_TEST_POSTGRES_URI").map { String(cString: $0) }
+    static let uri = postgresTestURI
 
     static let directory = """
         {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
@@ -27,10 +27,17 @@ struct PostgresLedgerTests {
         try PostgresStore.open(pool: pool, uid: uid, home: home)
     }
 
+    /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns the store keeps beside it,
+    /// which verify checks them against), as the SQLite store's tests write it.
     private static func payment(_ key: String) throws -> PaymentSubmission {
         let money = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
         let movements = [BalanceMovement(accountID: "checking", currency: money.currency, delta: -money.minorUnits)]
-        let columns = PaymentSubmission.ledgerColumns(fingerprint: "fp", amount: money, effects: PaymentEffects(movements: movements))
+        let effects = PaymentEffects(movements: movements, onCompletion: [], bill: nil)
+        let columns: JSONValue = .object([
+            ("idempotencyKey", .string(key)), ("fingerprint", .string("fp")), ("account", .string("checking")),
+            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", .string("USD")),
+            ("amountMinor", .number(String(money.minorUnits))), ("effects", effects.json),
+        ])
         return PaymentSubmission(
             idempotencyKey: key, fingerprint: "fp", amount: money, movements: movements, payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
         ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
@@ -115,6 +122,9 @@ struct PostgresLedgerTests {
         #expect(try store.directoryDocument().contacts.count == 1)
     }
 }
+
+/// The test database, from the environment (nil: the suite is skipped).
+private let postgresTestURI = getenv("TENDER_TEST_POSTGRES_URI").map { String(cString: $0) }
 
 /// A closure run on a thread of its own.
 private final class Box: @unchecked Sendable {
