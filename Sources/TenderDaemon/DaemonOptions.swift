@@ -9,6 +9,7 @@ struct DaemonOptions {
         usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
                        [--store postgresql://...]
                tenderd --state DIR --store postgresql://... --migrate [--user UID]
+               tenderd --state DIR --store postgresql://... --bench [--payments N]
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -25,6 +26,9 @@ struct DaemonOptions {
                              transaction each; a user with anything there already is left alone), then exit;
                              the state directory must exist (nothing is created)
           --user UID         with --migrate: move only this user's store (an error when DIR/UID holds none)
+          --bench            payments/s of the PostgreSQL store in this process (1 and 8 threads of one person, 8 people)
+                             against a raw libpq loop on the same server, then exit; run it on a throwaway database
+          --payments N       with --bench: payments per row (default 400)
         """
 
     var socket: String?
@@ -40,6 +44,10 @@ struct DaemonOptions {
     var store: PostgresLocation?
     /// `--migrate`: move the SQLite stores in `state` into `store`, then exit.
     var migrate = false
+    /// `--bench`: measure the PostgreSQL store in `state`'s key homes, then exit.
+    var bench = false
+    /// `--payments N` (with `--bench`).
+    var benchPayments = 400
     /// `--user UID` (with `--migrate` only): the one user to move.
     var migrateUser: UInt32?
 
@@ -71,6 +79,10 @@ struct DaemonOptions {
                 maxClientsPerUser = count
             case "--store": store = try PostgresLocation(try value())
             case "--migrate": migrate = true
+            case "--bench": bench = true
+            case "--payments":
+                guard let count = Int(try value()), count >= 8, count <= 100_000 else { throw .invalidArgument("--payments must be from 8 to 100000") }
+                benchPayments = count
             case "--user":
                 let text = try value()
                 guard let uid = UInt32(text), String(uid) == text, uid != UInt32.max else {
@@ -83,6 +95,6 @@ struct DaemonOptions {
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
         guard migrate || migrateUser == nil else { throw .invalidArgument("--user goes with --migrate only") }
-        guard migrate || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard migrate || bench || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }

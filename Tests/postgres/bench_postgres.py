@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from pg_cluster import PGBIN, run_as  # noqa: E402
 from pg_world import Throwaway  # noqa: E402
-from test_postgres import CLIENT, LIBRARY, ROOT, Daemon  # noqa: E402
+from test_postgres import CLIENT, LIBRARY, ROOT, TENDERD, Daemon  # noqa: E402
 
 
 def setup(daemon, user):
@@ -77,6 +77,7 @@ def pgbench(cluster, user, clients, seconds=5, one_person=True):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--payments", type=int, default=160, help="payments per run, at most 200 ($5 each from $1000)")
+    parser.add_argument("--store-payments", type=int, default=400, help="payments per row of tenderd --bench")
     args = parser.parse_args()
     if os.geteuid() != 0 or PGBIN is None:
         print("bench-postgres skipped: it needs root and PostgreSQL's server")
@@ -107,12 +108,21 @@ def main():
             results[(kind, "people")] = payers(daemon, people, args.payments, len(people), f"{kind}-people")
         raw = {clients: pgbench(cluster, names["d"], clients) for clients in (1, 8)}
         raw["people"] = pgbench(cluster, names["d"], len(people), one_person=False)
-        print(f"load average: {open('/proc/loadavg').read().split()[:3]}")
-        print(f"{'submitters':>18} {'SQLite pay/s':>13} {'PostgreSQL pay/s':>17} {'PG/SQLite':>10} {'raw libpq tx/s':>15} {'PG/raw':>7}")
+        table = f"{'submitters':>18} {'SQLite pay/s':>13} {'PostgreSQL pay/s':>17} {'PG/SQLite':>10} {'raw libpq tx/s':>15} {'PG/raw':>7}\n"
         for clients in (1, 8, "people"):
             sqlite, postgres = results[("sqlite", clients)], results[("postgresql", clients)]
             label = f"{len(people)} people at once" if clients == "people" else f"{clients} (one person)"
-            print(f"{label:>18} {sqlite:>13.1f} {postgres:>17.1f} {postgres / sqlite:>10.2f} {raw[clients]:>15.1f} {postgres / raw[clients]:>7.3f}")
+            table += f"{label:>18} {sqlite:>13.1f} {postgres:>17.1f} {postgres / sqlite:>10.2f} {raw[clients]:>15.1f} {postgres / raw[clients]:>7.3f}\n"
+        # The store itself, in tenderd's process (no client, no socket), against a raw libpq loop there: tenderd --bench.
+        state = world.directories(("bench-state", 0o700))
+        done = run_as(names["d"], [TENDERD, "--state", state, "--store", cluster.uri(), "--bench", "--payments", str(args.store_payments)])
+        assert done.returncode == 0, done.stdout + done.stderr
+        store_table = done.stdout
+        print(f"load average: {open('/proc/loadavg').read().split()[:3]}")
+        print("Whole brokered dialogs (a client process's engine through tenderd), SQLite and PostgreSQL, and pgbench:")
+        print(table)
+        print("The store alone (tenderd --bench):")
+        print(store_table)
         print("raw libpq: pgbench, prepared: lock the person, insert a ledger-sized row, update a balance, commit; one person "
               "(the rows of one submitter count), or one person per client (the people's row)")
 
