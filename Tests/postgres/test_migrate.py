@@ -272,3 +272,11 @@ def test_root_does_not_run_a_tenderd_others_may_change(world):
     done = migrate(world, "--state", base, "--tenderd", fake)
     assert done.returncode != 0 and "other than root" in done.stderr, done.stderr
     assert not os.path.exists(marker)
+
+
+def test_tender_itself_does_not_need_libpq(world):
+    # tender runs tenderd's migration rather than linking libpq: the tool (and make demo, which builds it without
+    # libpq-dev) needs no PostgreSQL client library.
+    needed = subprocess.run(["readelf", "-d", TENDER], capture_output=True, text=True, timeout=60)
+    assert needed.returncode == 0, needed.stderr
+    assert "(NEEDED)" in needed.stdout and "libpq" not in needed.stdout, needed.stdout
