@@ -280,3 +280,21 @@ def test_tender_itself_does_not_need_libpq(world):
     needed = subprocess.run(["readelf", "-d", TENDER], capture_output=True, text=True, timeout=60)
     assert needed.returncode == 0, needed.stderr
     assert "(NEEDED)" in needed.stdout and "libpq" not in needed.stdout, needed.stdout
+
+
+def test_reading_a_postgresql_ledger_through_the_broker_writes_nothing_there(world):
+    # verify, checkpoint-free listings and the ledger, asked by a person tenderd never served: answered from an empty
+    # store, and not a row is written for them (nor for anyone else) in the database.
+    home = os.path.join(world.base, "first")
+    daemon = world.started(Daemon(home, world.names["d"]))
+    newcomer = world.user(f"tpmn{world.tag}")
+    try:
+        everyone = {user: rows_in_postgresql(world, user) for user in (world.names["a"], world.names["b"], world.names["c"])}
+        assert client(daemon, newcomer, "payments") == {"keys": []}
+        assert client(daemon, newcomer, "ledger") == {"entries": 0}
+        verified = as_user(newcomer, [TENDER, "verify", "--broker", daemon.socket])
+        assert verified.returncode == 0 and "ledger valid: 0 records" in verified.stdout, verified.stdout + verified.stderr
+        assert rows_in_postgresql(world, newcomer) == {}
+        assert {user: rows_in_postgresql(world, user) for user in everyone} == everyone
+    finally:
+        daemon.kill(signal.SIGTERM)
