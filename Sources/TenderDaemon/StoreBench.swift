@@ -9,7 +9,8 @@ import TenderStore
 /// for eight people at once (the many-homes workload), each against the raw ceiling of the same kind of write
 /// transaction through libpq on the same server (``PostgresRawLoop``), ratios from the same run. No client, no socket:
 /// the figure is the store's (make bench-postgres measures whole brokered dialogs besides). Writes its people under
-/// uids of 4,000,000,000 and more and leaves them: run it on a throwaway database (make bench-postgres does).
+/// uids of 4,000,000,000 and more and leaves them: it refuses a database holding tenderd's schema already (a
+/// deployment's), and runs on one of its own (make bench-postgres makes one).
 enum StoreBench {
     static let directory = """
         {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
@@ -20,6 +21,7 @@ enum StoreBench {
 
     /// Runs the three workloads of `payments` payments each; prints the table; throws what the store throws.
     static func run(state: String, location: PostgresLocation, payments: Int, print say: (String) -> Void) throws(TenderError) {
+        try PostgresRawLoop.requireBenchDatabase(location)
         let base = UInt32(4_000_000_000) + UInt32.random(in: 0..<1_000_000) * 16
         let pool = PostgresPool(location: location, size: PostgresPool.defaultSize)
         let document = try DirectoryDocument(json: try JSONParser.parse(directory))

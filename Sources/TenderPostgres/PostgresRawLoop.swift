@@ -7,7 +7,7 @@ import TenderCore
 /// straight through libpq on the same server, with nothing of Tender's around it: BEGIN and the person's advisory lock
 /// (one round trip, as the store opens its transactions), an insert of a ledger-sized row, an update of a balance,
 /// COMMIT, each a prepared statement; one connection per thread. Its tables live in a schema of its own,
-/// `tender_bench`, dropped at the end.
+/// `tender_bench`, made for the run (an error when it exists) and dropped at its end.
 public enum PostgresRawLoop {
     /// Transactions a second of `threads` threads running `total` transactions in all, each thread for person
     /// `person(thread)`. Throws ``TenderError/store(_:)`` or ``TenderError/storeBusy(_:)`` as the store would.
@@ -16,10 +16,9 @@ public enum PostgresRawLoop {
     ) throws(TenderError) -> Double {
         let setup = try connection(location)
         defer { PQfinish(setup) }
-        try run(setup, "SET client_min_messages = warning; CREATE SCHEMA IF NOT EXISTS tender_bench; "
-            + "CREATE TABLE IF NOT EXISTS tender_bench.raw (person bigint, sequence bigint, jws text, hash text, PRIMARY KEY (person, sequence)); "
-            + "CREATE TABLE IF NOT EXISTS tender_bench.balance (person bigint PRIMARY KEY, balance bigint NOT NULL); "
-            + "TRUNCATE tender_bench.raw, tender_bench.balance")
+        try run(setup, "SET client_min_messages = warning; CREATE SCHEMA tender_bench; "
+            + "CREATE TABLE tender_bench.raw (person bigint, sequence bigint, jws text, hash text, PRIMARY KEY (person, sequence)); "
+            + "CREATE TABLE tender_bench.balance (person bigint PRIMARY KEY, balance bigint NOT NULL)")
         for thread in 0..<threads {
             try run(setup, "INSERT INTO tender_bench.balance VALUES (\(person(thread)), 1000000000) ON CONFLICT DO NOTHING")
         }
@@ -43,6 +42,24 @@ public enum PostgresRawLoop {
             }
         }
         return Double(each * threads) / seconds
+    }
+
+    /// Throws ``TenderError/invalidArgument(_:)`` when the database at `location` holds tenderd's schema (`tender`) or a
+    /// bench's (`tender_bench`): the bench writes made-up people and drops its own schema at the end, so it runs only on a
+    /// database of its own, never on a deployment's.
+    public static func requireBenchDatabase(_ location: PostgresLocation) throws(TenderError) {
+        let db = try connection(location)
+        defer { PQfinish(db) }
+        let result = PQexec(db, "SELECT count(*) FROM pg_namespace WHERE nspname IN ('tender', 'tender_bench')")
+        defer { PQclear(result) }
+        guard let result, PQresultStatus(result) == PGRES_TUPLES_OK, let value = PQgetvalue(result, 0, 0) else {
+            throw PostgresError.error(result, db, during: "bench")
+        }
+        guard String(cString: value) == "0" else {
+            throw .invalidArgument(
+                "--bench writes made-up people and drops its own schema: \(location.redacted) holds tenderd's schema (or a bench's) already; "
+                    + "give it a database of its own (CREATE DATABASE tender_bench)")
+        }
     }
 
     private static func connection(_ location: PostgresLocation) throws(TenderError) -> OpaquePointer {

@@ -115,7 +115,10 @@ def main():
             table += f"{label:>18} {sqlite:>13.1f} {postgres:>17.1f} {postgres / sqlite:>10.2f} {raw[clients]:>15.1f} {postgres / raw[clients]:>7.3f}\n"
         # The store itself, in tenderd's process (no client, no socket), against a raw libpq loop there: tenderd --bench.
         state = world.directories(("bench-state", 0o700))
-        done = run_as(names["d"], [TENDERD, "--state", state, "--store", cluster.uri(), "--bench", "--payments", str(args.store_payments)])
+        done = cluster.sql(names["p"], f'CREATE DATABASE tender_bench OWNER "{names["d"]}"', database="postgres")
+        assert done.returncode == 0, done.stderr
+        done = run_as(names["d"], [TENDERD, "--state", state, "--store", cluster.uri("tender_bench"), "--bench",
+                                   "--payments", str(args.store_payments)])
         assert done.returncode == 0, done.stdout + done.stderr
         store_table = done.stdout
         print(f"load average: {open('/proc/loadavg').read().split()[:3]}")
