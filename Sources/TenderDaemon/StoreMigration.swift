@@ -30,6 +30,7 @@ enum StoreMigration {
         for uid in found {
             let home = state + "/" + String(uid)
             do throws(TenderError) {
+                try PostgresMigration.requireNothingHeld(pool: pool, uid: uid)
                 let source = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false))
                 let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
                 let result = try PostgresMigration.migrate(from: source, to: target)

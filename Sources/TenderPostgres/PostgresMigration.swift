@@ -126,6 +126,22 @@ public enum PostgresMigration {
         return Result(rows: rows.map { ($0.0, $0.1.count) }, report: after)
     }
 
+    /// Throws ``TenderError/invalidArgument(_:)`` when the person `uid` has any row in the database of `pool` (read
+    /// before their store is opened, so a person already served there is not touched at all; ``migrate(from:to:)``
+    /// checks again under their lock). A database without tenderd's schema yet holds nobody's rows.
+    public static func requireNothingHeld(pool: PostgresPool, uid: UInt32) throws(TenderError) {
+        let db = PostgresDatabase(pool: pool, uid: uid)
+        let held = try db.readTransaction { () throws(TenderError) -> [(table: String, count: Int64)] in
+            let schema = try db.statement("SELECT to_regclass('tender.claims') IS NOT NULL", [])
+            guard try schema.step(), schema.text(0) == "t" else { return [] }
+            return try heldRows(db)
+        }
+        guard held.isEmpty else {
+            let named = held.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
+            throw .invalidArgument("this person's PostgreSQL store already holds rows (\(named)): nothing was migrated")
+        }
+    }
+
     /// The tables holding rows of the transaction's person in `db`, with their counts (one round trip).
     static func heldRows(_ db: any StoreDatabase) throws(TenderError) -> [(table: String, count: Int64)] {
         let counts = tables.map { "SELECT '\($0.name)', count(*) FROM \($0.name)" }.joined(separator: " UNION ALL ")
