@@ -246,7 +246,10 @@ test-broker: build ## the broker tests (root: throwaway users and a tenderd of t
 test-postgres: build ## tenderd on PostgreSQL: two daemons on a throwaway cluster (root; skips without postgresql)
 	scripts/test-postgres.sh
 
-bench-postgres: build ## payments/s through tenderd on SQLite and PostgreSQL, 1 and 8 submitters, against raw libpq (root)
+test-crash-postgres: build | $(TMPDIR) ## two tenderd on one throwaway PostgreSQL, either killed -9 mid-payment ROUNDS times (root)
+	$(PYTHON) Tests/postgres/crash_postgres.py --rounds $(ROUNDS)
+
+bench-postgres: build ## payments/s through tenderd on SQLite and PostgreSQL: 1 and 8 submitters, 8 people; against raw libpq (root)
 	$(PYTHON) Tests/postgres/bench_postgres.py
 
 # Install, uninstall, man pages, versions, wheel, Debian packages and the source tarball

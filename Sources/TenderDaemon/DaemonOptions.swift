@@ -8,7 +8,8 @@ struct DaemonOptions {
     static let usage = """
         usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
                        [--store postgresql://...]
-               tenderd --state DIR --store postgresql://... --migrate
+               tenderd --state DIR --store postgresql://... --migrate [--user UID]
+               tenderd --state DIR --store postgresql://... --bench [--payments N]
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -22,7 +23,12 @@ struct DaemonOptions {
                              keep every ledger, directory, audit and key record in PostgreSQL (docs/scale.md), not in
                              SQLite files under --state (which keeps the signing keys); no password in the URI
           --migrate          move every user's SQLite store in --state into --store (verified before and after, one
-                             transaction each; a user already there is left alone), then exit
+                             transaction each; a user with anything there already is left alone), then exit;
+                             the state directory must exist (nothing is created)
+          --user UID         with --migrate: move only this user's store (an error when DIR/UID holds none)
+          --bench            payments/s of the PostgreSQL store in this process (1 and 8 threads of one person, 8 people)
+                             against a raw libpq loop on the same server, then exit; run it on a throwaway database
+          --payments N       with --bench: payments per row (default 400)
         """
 
     var socket: String?
@@ -38,6 +44,12 @@ struct DaemonOptions {
     var store: PostgresLocation?
     /// `--migrate`: move the SQLite stores in `state` into `store`, then exit.
     var migrate = false
+    /// `--bench`: measure the PostgreSQL store in `state`'s key homes, then exit.
+    var bench = false
+    /// `--payments N` (with `--bench`).
+    var benchPayments = 400
+    /// `--user UID` (with `--migrate` only): the one user to move.
+    var migrateUser: UInt32?
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -67,11 +79,22 @@ struct DaemonOptions {
                 maxClientsPerUser = count
             case "--store": store = try PostgresLocation(try value())
             case "--migrate": migrate = true
+            case "--bench": bench = true
+            case "--payments":
+                guard let count = Int(try value()), count >= 8, count <= 100_000 else { throw .invalidArgument("--payments must be from 8 to 100000") }
+                benchPayments = count
+            case "--user":
+                let text = try value()
+                guard let uid = UInt32(text), String(uid) == text, uid != UInt32.max else {
+                    throw .invalidArgument("--user must be a numeric uid (tender migrate --user takes a name)")
+                }
+                migrateUser = uid
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
-        guard migrate || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard migrate || migrateUser == nil else { throw .invalidArgument("--user goes with --migrate only") }
+        guard migrate || bench || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }

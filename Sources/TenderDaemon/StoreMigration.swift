@@ -7,16 +7,30 @@ import TenderWiring
 
 /// `tenderd --migrate`: every user's SQLite store in the state directory (`STATE/UID/tender.sqlite3`) moved into
 /// the PostgreSQL store, each verified before and after (``PostgresMigration``). The SQLite files are left as they
-/// were (a backup; tenderd with `--store` never reads them). A user whose PostgreSQL store already holds a ledger is
-/// left alone and named.
+/// were (a backup; tenderd with `--store` never reads them). A user who has anything at all in PostgreSQL already
+/// (ledger, directory, audit, throttle, keys, claims...) is left alone and named. `tender migrate` runs this.
 enum StoreMigration {
-    /// Migrates every user; says one line each; returns the exit status (0: every user moved or already there).
-    static func run(state: String, location: PostgresLocation, say: (String) -> Void) -> Int32 {
+    /// Migrates every user, or only `only`; says one line each; returns the exit status (0: every user named moved;
+    /// 1: one was not, or there was nobody to move: a mistyped state directory or uid is an error, not a success).
+    static func run(state: String, location: PostgresLocation, only: UInt32? = nil, say: (String) -> Void) -> Int32 {
         var failed = 0
         let pool = PostgresPool(location: location, size: 2)
-        for uid in users(state) {
+        var found = users(state)
+        if let only {
+            guard found.contains(only) else {
+                say("tenderd: uid \(only): not migrated: \(state)/\(only)/\(SQLiteStore.fileName) does not exist (nothing was changed)")
+                return 1
+            }
+            found = [only]
+        }
+        guard !found.isEmpty else {
+            say("tenderd: nothing to migrate: no user's SQLite store (UID/\(SQLiteStore.fileName)) in \(state)")
+            return 1
+        }
+        for uid in found {
             let home = state + "/" + String(uid)
             do throws(TenderError) {
+                try PostgresMigration.requireNothingHeld(pool: pool, uid: uid)
                 let source = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false))
                 let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
                 let result = try PostgresMigration.migrate(from: source, to: target)

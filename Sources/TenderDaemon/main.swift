@@ -20,15 +20,22 @@ do throws(TenderError) {
     umask(0o077)
     var info = stat()
     if stat(options.state, &info) != 0 {
+        // A migration reads what is there: a mistyped state directory is an error, never created empty.
+        guard !options.migrate, !options.bench else { throw .home("--migrate, --bench: there is no state directory \(options.state) (nothing was created)") }
         guard mkdir(options.state, 0o700) == 0 else { throw .home("cannot create the state directory \(options.state): errno \(errno)") }
     } else {
         guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
             throw .home("the state directory \(options.state) must be a directory of tenderd's user with mode 0700")
         }
     }
+    if options.bench {
+        guard let location = options.store ?? policy.store else { throw .invalidArgument("--bench needs --store (or the policy's \"store\")") }
+        try StoreBench.run(state: options.state, location: location, payments: options.benchPayments) { print($0) }
+        exit(0)
+    }
     if options.migrate {
         guard let location = options.store ?? policy.store else { throw .invalidArgument("--migrate needs --store (or the policy's \"store\")") }
-        exit(StoreMigration.run(state: options.state, location: location, say: say))
+        exit(StoreMigration.run(state: options.state, location: location, only: options.migrateUser, say: say))
     }
     let listener: BrokerSocket
     if let path = options.socket {

@@ -13,8 +13,10 @@ final class PostgresDatabase: StoreDatabase {
     private let uid: UInt32
     /// The connection of the transaction running, if any.
     private var current: PostgresConnection?
-    /// Rows changed by the last statement run.
-    private(set) var changes = 0
+    /// Rows changed by the last statement run (in the running transaction, its connection's count).
+    var changes: Int { current?.changes ?? lastChanges }
+    /// Rows changed by the last statement of the last transaction.
+    private var lastChanges = 0
 
     /// The person `uid`'s view through `pool`; connects nothing yet.
     init(pool: PostgresPool, uid: UInt32) {
@@ -63,40 +65,38 @@ final class PostgresDatabase: StoreDatabase {
     /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the
     /// connection dies). A COMMIT whose answer is lost leaves the outcome unknown: the error says so
     /// (``TenderError/outcomeUnknown(_:)``), and the same idempotency key finds the payment if it was kept.
+    /// Round trips: the opening goes with the body's first statement (a transaction that runs none is never opened);
+    /// a read-only transaction's COMMIT is not waited for (``PostgresConnection/commitWithoutWaiting()``).
     func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
         guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
         let connection = try pool.borrow()
         current = connection
         defer {
-            changes = connection.changes
+            lastChanges = connection.changes
             current = nil
             pool.giveBack(connection)
         }
         try connection.reconnectIfBroken()
-        // One round trip opens the transaction: BEGIN, the person for this transaction only (after it the connection
-        // reads nobody's rows), the lazy commit, the person's lock. Only integers of tenderd's own are in the text.
-        // The role is checked again in every transaction (in the same round trip): one made a superuser or given BYPASSRLS
-        // after tenderd connected, or a connection opened again on a server where it is one, would see every person's rows.
-        var opening = begin + "; " + Self.refuseBypassingRole + "; SELECT set_config('tender.uid', '\(uid)', true)"
-        if lazy { opening += "; SET LOCAL synchronous_commit TO OFF" }
-        if let lock { opening += "; SELECT pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
-        // A connection idle through a server restart or failover fails at its first call, which changed nothing:
-        // it is opened again and the opening sent once more.
-        do throws(TenderError) { try connection.execute(opening) } catch {
-            connection.rollBack()
-            guard connection.needsReset else { throw error }
-            do throws(TenderError) {
-                try connection.reconnectIfBroken()
-                try connection.execute(opening)
-            } catch {
-                connection.rollBack()
-                throw error
-            }
-        }
+        // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
+        // lazy commit, the person's lock. Only integers of tenderd's own are in the text. The role is checked again in
+        // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
+        // again on a server where it is one, would see every person's rows.
+        var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
+        if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
+        if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+        connection.begin([begin, Self.refuseBypassingRole, settings])
         let result: T
         do throws(TenderError) { result = try body() } catch {
-            connection.rollBack()
+            connection.abandon()
             throw error
+        }
+        guard connection.isOpened else {
+            connection.abandon()
+            return result
+        }
+        if begin.hasSuffix("READ ONLY") {
+            connection.commitWithoutWaiting()
+            return result
         }
         let committed = PQexec(connection.handle, "COMMIT")
         defer { PQclear(committed) }

@@ -68,9 +68,9 @@ public enum PostgresMigration {
     }
 
     /// Copies `source` (open for writing, so records committed without their stored signature are signed first)
-    /// into `target`, the same person's PostgreSQL store, which must hold no ledger yet. Throws
+    /// into `target`, the same person's PostgreSQL store, which must hold no row at all yet. Throws
     /// ``TenderError/ledgerTampered(_:)`` when the source does not verify, ``TenderError/invalidArgument(_:)`` when
-    /// the target already holds a ledger or the source keeps rows older than schema 7 (a fingerprint as text),
+    /// the target already holds any row (of any table) or the source keeps rows older than schema 7 (a fingerprint as text),
     /// ``TenderError/store(_:)`` when a copy fails (nothing is kept) or the copy does not verify the same.
     public static func migrate(from source: SQLiteStore, to target: SQLiteStore) throws(TenderError) -> Result {
         let before = try source.verify(checkpoint: nil, trustedKeys: nil)
@@ -103,12 +103,14 @@ public enum PostgresMigration {
         }
         let copy = rows
         try target.write { (db) throws(TenderError) in
-            let held = try db.statement("SELECT count(*) FROM ledger")
-            guard try held.step(), held.int64(0) == 0 else {
-                throw .invalidArgument("this person's PostgreSQL store already holds a ledger: nothing was migrated")
+            // Under the person's lock (two migrations of one person run one after the other): a person who has anything
+            // at all in PostgreSQL (a ledger, or only an audit entry, a throttle row, a key, a claim, a directory) was
+            // served there already, and none of it is replaced.
+            let held = try heldRows(db)
+            guard held.isEmpty else {
+                let named = held.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
+                throw .invalidArgument("this person's PostgreSQL store already holds rows (\(named)): nothing was migrated")
             }
-            // The target's open may have recorded a key of its own (an empty store makes one): the source's replace it.
-            for table in tables.reversed() { try db.statement("DELETE FROM \(table.name)").run() }
             for (name, values) in copy {
                 guard let table = tables.first(where: { $0.name == name }) else { continue }
                 let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
@@ -122,5 +124,28 @@ public enum PostgresMigration {
                 "the migrated ledger verifies as \(after.count) records with head \(after.headHash), not \(before.count) with head \(before.headHash)")
         }
         return Result(rows: rows.map { ($0.0, $0.1.count) }, report: after)
+    }
+
+    /// Throws ``TenderError/invalidArgument(_:)`` when the person `uid` has any row in the database of `pool` (read
+    /// before their store is opened, so a person already served there is not touched at all; ``migrate(from:to:)``
+    /// checks again under their lock). A database without tenderd's schema yet holds nobody's rows.
+    public static func requireNothingHeld(pool: PostgresPool, uid: UInt32) throws(TenderError) {
+        let db = PostgresDatabase(pool: pool, uid: uid)
+        let held = try db.readTransaction { () throws(TenderError) -> [(table: String, count: Int64)] in
+            let schema = try db.statement("SELECT to_regclass('tender.claims') IS NOT NULL", [])
+            guard try schema.step(), schema.text(0) == "t" else { return [] }
+            return try heldRows(db)
+        }
+        guard held.isEmpty else {
+            let named = held.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
+            throw .invalidArgument("this person's PostgreSQL store already holds rows (\(named)): nothing was migrated")
+        }
+    }
+
+    /// The tables holding rows of the transaction's person in `db`, with their counts (one round trip).
+    static func heldRows(_ db: any StoreDatabase) throws(TenderError) -> [(table: String, count: Int64)] {
+        let counts = tables.map { "SELECT '\($0.name)', count(*) FROM \($0.name)" }.joined(separator: " UNION ALL ")
+        let rows = try db.statement(counts).rows { (row) throws(TenderError) in (table: row.text(0) ?? "", count: row.int64(1)) }
+        return rows.filter { $0.count > 0 }
     }
 }

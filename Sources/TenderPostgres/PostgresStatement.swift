@@ -34,9 +34,18 @@ final class PostgresStatement: StoreStatement {
         }
     }
 
-    deinit { PQclear(result) }
+    /// A statement already run (its result sent in the same round trip as its transaction's opening: ``PostgresConnection``);
+    /// takes ownership of `result`, which must have succeeded.
+    init(connection: OpaquePointer, name: String, result: OpaquePointer, changed: @escaping (Int) -> Void) {
+        self.connection = connection
+        self.name = name
+        self.changed = changed
+        self.result = result
+        changed(Int(PQcmdTuples(result).map { String(cString: $0) } ?? "") ?? 0)
+    }
 
-    private func execute() throws(TenderError) {
+    /// The arguments as libpq takes them: each value's bytes (copied, alive while `body` runs), lengths and formats.
+    func withArguments<T>(_ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, [Int32], [Int32]) -> T) -> T {
         let count = values.count
         var lengths = [Int32](repeating: 0, count: count)
         var formats = [Int32](repeating: 0, count: count)
@@ -54,8 +63,14 @@ final class PostgresStatement: StoreStatement {
         }
         defer { for pointer in pointers { pointer?.deallocate() } }
         let cPointers: [UnsafePointer<CChar>?] = pointers.map { $0.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } }
-        let executed = cPointers.withUnsafeBufferPointer { values in
-            PQexecPrepared(connection, name, Int32(count), values.baseAddress, lengths, formats, 0)
+        return cPointers.withUnsafeBufferPointer { body(Int32(count), $0.baseAddress, lengths, formats) }
+    }
+
+    deinit { PQclear(result) }
+
+    private func execute() throws(TenderError) {
+        let executed = withArguments { count, values, lengths, formats in
+            PQexecPrepared(connection, name, count, values, lengths, formats, 0)
         }
         let status = executed.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {

@@ -12,7 +12,7 @@ struct TenderCommand: ParsableCommand {
         commandName: "tender",
         abstract: "Payment intents for Linux: resolve, confirm and handle payments from the command line.",
         version: TENDER_VERSION_STRING,
-        subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self, IntentsCommand.self])
+        subcommands: [DemoCommand.self, InitCommand.self, IntentCommand.self, DirectoryCommand.self, FeaturesCommand.self, EvalCommand.self, ParseCommand.self, AskCommand.self, VerifyCommand.self, StatusCommand.self, CheckpointCommand.self, KeyCommand.self, BenchCommand.self, IntentsCommand.self, MigrateCommand.self])
 
     /// Parses the arguments the kernel kept (ProcessArguments says why not CommandLine.arguments).
     static func main() {

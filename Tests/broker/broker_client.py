@@ -15,7 +15,7 @@ Commands (each prints one JSON line):
   verify CHECKPOINT_FILE       verify the ledger against a checkpoint
   engine CONFIG                open an engine with this extra configuration (JSON), print ok or the error
   swarm N PASSWORD             N connections at once from threads: the first 4 pay, the others read
-  burst PASSWORD COUNT PREFIX  pay COUNT times in a row, printing each acknowledged key as it comes
+  burst PASSWORD COUNT PREFIX  pay COUNT times in a row, printing each acknowledged key (and its JWS) as it comes
   repoint VALUE                import the directory again with John Baily's handle pointing at VALUE
   setresuid UID                (run as root) setresuid(UID, 0, 0), then open a brokered engine and one in process
 """
@@ -114,7 +114,7 @@ def main(argv):
         elif command == "burst":
             for index in range(int(args[1])):
                 outcome = pay(socket, args[0], f"{args[2]}-{index}")
-                print(json.dumps({"acknowledged": outcome["key"]} if outcome["code"] == "SUCCESS" else outcome), flush=True)
+                print(json.dumps({"acknowledged": outcome["key"], "jws": outcome["jws"]} if outcome["code"] == "SUCCESS" else outcome), flush=True)
             result = {"done": True}
         elif command == "repoint":
             directory = copy.deepcopy(DIRECTORY)

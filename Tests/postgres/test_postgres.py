@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 
 import pytest
@@ -27,7 +26,8 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "broker"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkout_access import closed_to_others  # noqa: E402
 from test_broker import CLIENT, LIBRARY, PAM_MATRIX, SERVICE, TENDER, TENDERD, Daemon, as_user, write_pam_stack  # noqa: E402
-from pg_cluster import PGBIN, Cluster, run_as  # noqa: E402
+from pg_cluster import PGBIN, run_as  # noqa: E402
+from pg_world import Throwaway  # noqa: E402
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="the PostgreSQL tests run the cluster and tenderd as throwaway users: run them as root"),
@@ -42,48 +42,24 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def world():
-    tag = secrets.token_hex(3)
-    names = {role: f"tpg{role}{tag}" for role in ("d", "a", "b", "c", "p")}
-    base = tempfile.mkdtemp(prefix="tender-postgres-", dir="/tmp")
-    cluster = None
-    daemons = []
-    try:
-        for name in names.values():
-            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+    with Throwaway("tpg", ("d", "a", "b", "c", "p")) as throwaway:
+        names, base, cluster = throwaway.names, throwaway.base, throwaway.cluster
         daemon_user = pwd.getpwnam(names["d"])
-        os.chmod(base, 0o755)
-        cluster = Cluster(base, names["p"])
-        # The daemon's role: its own, not a superuser (row-level security holds it), owning the database.
-        for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE DATABASE tender OWNER "{names["d"]}"'):
-            done = cluster.sql(names["p"], statement, database="postgres")
-            assert done.returncode == 0, done.stderr
         pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"})
         with open(os.path.join(base, "policy.json"), "w") as f:
             # Root restricts nothing, so many payments may run at once; a client asking for the password (its own
             # policy, which only tightens root's) gets PAM and the throttle, which tenderd keeps in the database.
             json.dump({"testing": True, "store": cluster.uri(), "authentication": {
                 "service": SERVICE, "pamConfigDirectory": pam, "restrictedIntents": []}}, f)
-        for directory, mode in (("state", 0o700), ("run1", 0o755), ("run2", 0o755)):
-            path = os.path.join(base, directory)
-            os.mkdir(path, mode)
-            os.chown(path, daemon_user.pw_uid, daemon_user.pw_gid)
+        throwaway.directories(("state", 0o700), ("run1", 0o755), ("run2", 0o755))
         # Two daemons, one database; both read the signing keys from one state directory (docs/scale.md).
+        daemons = []
         for run in ("run1", "run2"):
             daemon = Daemon(base, names["d"])
             daemon.socket = os.path.join(base, run, "socket")
-            daemon.start()
-            daemons.append(daemon)
+            daemons.append(throwaway.started(daemon))
         yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": names["a"], "bob": names["b"], "carol": names["c"],
-               "passwords": {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"}}
-    finally:
-        for daemon in daemons:
-            if daemon.process and daemon.serving():
-                daemon.kill(signal.SIGTERM)
-        if cluster:
-            cluster.stop("immediate")
-        for name in names.values():
-            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
-        shutil.rmtree(base, ignore_errors=True)
+               "passwords": {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"}, "throwaway": throwaway}
 
 
 def client(daemon, user, *args):
@@ -337,7 +313,7 @@ def test_a_sqlite_state_migrates_into_postgresql_and_verifies(world):
     assert done.returncode == 0 and "migrated and verified, 5 records" in done.stderr, done.stderr
     # Moved once: a second run leaves the person's rows alone.
     again = run_as(user, migrate)
-    assert again.returncode == 1 and "already holds a ledger" in again.stderr, again.stderr
+    assert again.returncode == 1 and "already holds rows (" in again.stderr, again.stderr
     # tenderd on PostgreSQL serves the same ledger: it verifies against the checkpoint made on SQLite, and pays on.
     with open(os.path.join(mig, "policy.json"), "w") as f:
         json.dump(policy, f)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import Glibc
+import TenderCore
+import TenderPostgres
+import TenderStore
+
+/// `tenderd --bench`: payments a second of the PostgreSQL store itself (the store's `submit`: the checks, the chain,
+/// the signature, the balances, one transaction), in this process, for one person from one and from eight threads, and
+/// for eight people at once (the many-homes workload), each against the raw ceiling of the same kind of write
+/// transaction through libpq on the same server (``PostgresRawLoop``), ratios from the same run. No client, no socket:
+/// the figure is the store's (make bench-postgres measures whole brokered dialogs besides). Writes its people under
+/// uids of 4,000,000,000 and more and leaves them: it refuses a database holding tenderd's schema already (a
+/// deployment's), and runs on one of its own (make bench-postgres makes one).
+enum StoreBench {
+    static let directory = """
+        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
+           "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
+         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "1000000.00", "currency": "USD"}, "default": true}]}
+        """
+
+    /// Runs the three workloads of `payments` payments each; prints the table; throws what the store throws.
+    static func run(state: String, location: PostgresLocation, payments: Int, print say: (String) -> Void) throws(TenderError) {
+        try PostgresRawLoop.requireBenchDatabase(location)
+        let base = UInt32(4_000_000_000) + UInt32.random(in: 0..<1_000_000) * 16
+        let pool = PostgresPool(location: location, size: PostgresPool.defaultSize)
+        let document = try DirectoryDocument(json: try JSONParser.parse(directory))
+        func person(_ index: Int) throws(TenderError) -> SQLiteStore {
+            let uid = base + UInt32(index)
+            let store = try PostgresStore.open(pool: pool, uid: uid, home: state + "/bench-\(uid)")
+            try store.importDirectory(document)
+            return store
+        }
+        let one = Shared(try person(0))
+        for index in 0..<10 { _ = try one.store.submit(try payment("warm-\(index)")) }
+        var people: [Shared] = []
+        for index in 1...8 { people.append(Shared(try person(index))) }
+        let total = max(8, payments)
+        func rate(threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void) throws(TenderError) -> Double {
+            let each = total / threads
+            let seconds = try BenchThreads.timed(threads: threads) { (thread) throws(TenderError) in
+                for index in 0..<each { try pay(thread, index) }
+            }
+            return Double(each * threads) / seconds
+        }
+        let first = Int64(base)
+        var rows: [(String, Double, Double)] = []
+        rows.append(("1 (one person)", try rate(threads: 1) { _, index throws(TenderError) in try one.pay("one-\(index)") },
+                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 1, total: total) { _ in first }))
+        rows.append(("8 (one person)", try rate(threads: 8) { thread, index throws(TenderError) in try one.pay("eight-\(thread)-\(index)") },
+                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 8, total: total) { _ in first }))
+        let crowd = people
+        rows.append(("8 people at once", try rate(threads: 8) { thread, index throws(TenderError) in try crowd[thread].pay("many-\(index)") },
+                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 8, total: total) { first + 1 + Int64($0) }))
+        let load = loadAverage()
+        say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
+        say("        submitters   store pay/s   raw libpq tx/s   store/raw")
+        for (label, store, raw) in rows {
+            say(pad(label, 18) + pad(fixed(store, 1), 14) + pad(fixed(raw, 1), 17) + pad(fixed(store / raw, 3), 12))
+        }
+    }
+
+    /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).
+    static func payment(_ key: String) throws(TenderError) -> PaymentSubmission {
+        let money = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
+        let movements = [BalanceMovement(accountID: "checking", currency: money.currency, delta: -money.minorUnits)]
+        let effects = PaymentEffects(movements: movements, onCompletion: [], bill: nil)
+        let columns: JSONValue = .object([
+            ("idempotencyKey", .string(key)), ("fingerprint", .string("bench")), ("account", .string("checking")),
+            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", .string("USD")),
+            ("amountMinor", .number(String(money.minorUnits))), ("effects", effects.json),
+        ])
+        return PaymentSubmission(
+            idempotencyKey: key, fingerprint: "bench", amount: money, movements: movements,
+            payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
+        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
+    }
+
+    /// `value` with `digits` decimals.
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int64((value * scale).rounded())
+        let whole = String(scaled / Int64(scale))
+        let fraction = String(scaled % Int64(scale))
+        return digits == 0 ? whole : whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    /// The first three fields of /proc/loadavg.
+    private static func loadAverage() -> String {
+        guard let file = fopen("/proc/loadavg", "re") else { return "?" }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), file) != nil else { return "?" }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// A store shared by the bench's threads (the store is thread-safe).
+    final class Shared: @unchecked Sendable {
+        let store: SQLiteStore
+        init(_ store: SQLiteStore) { self.store = store }
+
+        /// Pays under `key`; throws when it was not paid now.
+        func pay(_ key: String) throws(TenderError) {
+            guard case .paid = try store.submit(try StoreBench.payment(key)) else { throw .internal("bench payment \(key) was not paid") }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+import Glibc
+import Testing
+import TenderCore
+import TenderPostgres
+import TenderStore
+
+/// The store's ledger on a real PostgreSQL server: what the SQLite ledger tests check (records chained and verified,
+/// one row per idempotency key, a missing row named), and what only a shared database has: two pools, as two tenderd
+/// processes, paying one person's overlapping keys at once. `make test-postgres` runs it on its throwaway cluster
+/// (TENDER_TEST_POSTGRES_URI, a role of the tests' own); without that variable the suite is skipped.
+@Suite(.enabled(if: postgresTestURI != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
+struct PostgresLedgerTests {
+    static let uri = postgresTestURI
+
+    static let directory = """
+        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
+           "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
+         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true}]}
+        """
+
+    /// A person of this test alone (a uid no account has), and a home for their key files.
+    private static func person() -> UInt32 { UInt32.random(in: 3_000_000_000...3_900_000_000) }
+
+    private static func store(_ pool: PostgresPool, uid: UInt32, home: String) throws -> SQLiteStore {
+        try PostgresStore.open(pool: pool, uid: uid, home: home)
+    }
+
+    /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns the store keeps beside it,
+    /// which verify checks them against), as the SQLite store's tests write it.
+    private static func payment(_ key: String) throws -> PaymentSubmission {
+        let money = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
+        let movements = [BalanceMovement(accountID: "checking", currency: money.currency, delta: -money.minorUnits)]
+        let effects = PaymentEffects(movements: movements, onCompletion: [], bill: nil)
+        let columns: JSONValue = .object([
+            ("idempotencyKey", .string(key)), ("fingerprint", .string("fp")), ("account", .string("checking")),
+            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", .string("USD")),
+            ("amountMinor", .number(String(money.minorUnits))), ("effects", effects.json),
+        ])
+        return PaymentSubmission(
+            idempotencyKey: key, fingerprint: "fp", amount: money, movements: movements, payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
+        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
+    }
+
+    private static func home() -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/tender-pg-test-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) } + "/home"
+    }
+
+    @Test func paymentsAreChainedVerifiedAndKeptOncePerKey() throws {
+        let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
+        let store = try Self.store(pool, uid: Self.person(), home: Self.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        var records: [PaymentRecord] = []
+        for index in 0..<3 {
+            guard case let .paid(record) = try store.submit(try Self.payment("k\(index)")) else { Issue.record("k\(index) not paid"); return }
+            records.append(record)
+        }
+        // The same key again: the one record, not a second payment.
+        guard case let .alreadyPaid(again) = try store.submit(try Self.payment("k1")) else { Issue.record("k1 paid twice"); return }
+        #expect(again.jws == records[1].jws)
+        let report = try store.verify(checkpoint: try store.checkpoint())
+        #expect(report.count == 4)  // the balances entry, then three payments
+        #expect(try store.records().map(\.sequence) == [2, 3, 4])
+    }
+
+    @Test func twoPoolsPayingOverlappingKeysKeepOneRowEachOnOneChain() throws {
+        let uid = Self.person()
+        let home = Self.home()
+        // Two pools as two tenderd processes (their own connections), one person, the same key files.
+        let first = try Self.store(PostgresPool(location: try PostgresLocation(Self.uri!), size: 4), uid: uid, home: home)
+        try first.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        let second = try Self.store(PostgresPool(location: try PostgresLocation(Self.uri!), size: 4), uid: uid, home: home)
+        let stores = [first, second]
+        let answers = Mutex<[String: [String]]>([:])
+        let failures = Mutex<[String]>([])
+        var threads: [pthread_t] = []
+        for index in 0..<4 {
+            let store = stores[index % 2]
+            let work = Box {
+                for key in 0..<8 {
+                    do {
+                        switch try store.submit(try Self.payment("both-\(key)")) {
+                        case let .paid(record), let .alreadyPaid(record): answers.withLock { $0["both-\(key)", default: []].append(record.jws) }
+                        default: failures.withLock { $0.append("both-\(key): not paid") }
+                        }
+                    } catch { failures.withLock { $0.append("both-\(key): \(error)") } }
+                }
+            }
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { argument in
+                Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().run()
+                return nil
+            }, Unmanaged.passRetained(work).toOpaque())
+            #expect(started == 0)
+            threads.append(thread)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        #expect(failures.withLock { $0 } == [])
+        let answered = answers.withLock { $0 }
+        #expect(answered.count == 8)
+        for (key, jws) in answered { #expect(Set(jws).count == 1, "\(key) answered with two records") }
+        let records = try first.records()
+        #expect(records.count == 8)
+        #expect(records.map(\.sequence) == Array(2...9))  // one line: no fork, no key twice
+        for store in stores { #expect(try store.verify(checkpoint: try first.checkpoint()).count == 9) }
+    }
+
+    @Test func removingWhatIsNotThereIsNotFound() throws {
+        // A statement's changed-row count is the running transaction's own, not the last transaction's.
+        let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 1)
+        let store = try Self.store(pool, uid: Self.person(), home: Self.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        #expect {
+            try store.removeFromDirectory(try DirectoryRemoval(json: try JSONParser.parse(#"{"contacts": ["nobody"]}"#)))
+        } throws: { error in
+            guard case .notFound = error as? TenderError else { return false }
+            return true
+        }
+        #expect(try store.directoryDocument().contacts.count == 1)
+    }
+}
+
+/// The test database, from the environment (nil: the suite is skipped).
+private let postgresTestURI = getenv("TENDER_TEST_POSTGRES_URI").map { String(cString: $0) }
+
+/// A closure run on a thread of its own.
+private final class Box: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// A value shared by threads under a lock.
+private final class Mutex<Value>: @unchecked Sendable {
+    private var value: Value
+    private var lock = pthread_mutex_t()
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(&lock, nil)
+    }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return body(&value)
+    }
+}

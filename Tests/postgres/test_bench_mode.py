@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`tenderd --bench` (make bench-postgres): it writes made-up people and drops its own schema, so it refuses a
+database that holds tenderd's schema (a deployment's) and writes nothing there; on a database of its own it prints its
+table and leaves no schema of its own behind. Root, a throwaway cluster (as Tests/postgres/test_postgres.py)."""
+
+import json
+import os
+import signal
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_postgres import CLIENT, TENDERD, Daemon, as_user, pytestmark  # noqa: E402,F401
+from pg_cluster import run_as  # noqa: E402
+from pg_world import Throwaway  # noqa: E402
+
+
+def test_the_bench_refuses_a_deployments_database_and_runs_on_its_own():
+    with Throwaway("tpy", ("d", "a", "p")) as world:
+        names, cluster = world.names, world.cluster
+        home = world.directories(("served", 0o755), ("served/state", 0o700), ("served/run", 0o755))
+        with open(os.path.join(home, "policy.json"), "w") as f:
+            json.dump({"store": cluster.uri(), "authentication": {"restrictedIntents": []}}, f)
+        daemon = world.started(Daemon(home, names["d"]))
+        done = as_user(names["a"], [sys.executable, CLIENT, daemon.socket, "setup"])
+        assert done.returncode == 0, done.stderr
+        daemon.kill(signal.SIGTERM)
+        state = world.directories(("bench-state", 0o700))
+        # The deployment's database: refused before anything is written.
+        done = run_as(names["d"], [TENDERD, "--state", state, "--store", cluster.uri(), "--bench", "--payments", "8"])
+        assert done.returncode == 2 and "database of its own" in done.stderr, done.stderr
+        done = cluster.sql(names["d"], "SELECT count(*) FROM pg_namespace WHERE nspname = 'tender_bench'")
+        assert done.returncode == 0 and done.stdout.strip() == "0", done.stdout + done.stderr
+        assert os.listdir(state) == []
+        # A database of its own: the table, then no bench schema left.
+        done = cluster.sql(names["p"], f'CREATE DATABASE tender_bench OWNER "{names["d"]}"', database="postgres")
+        assert done.returncode == 0, done.stderr
+        done = run_as(names["d"], [TENDERD, "--state", state, "--store", cluster.uri("tender_bench"), "--bench", "--payments", "16"])
+        assert done.returncode == 0 and "store/raw" in done.stdout and "8 people at once" in done.stdout, done.stdout + done.stderr
+        done = cluster.sql(names["d"], "SELECT count(*) FROM pg_namespace WHERE nspname = 'tender_bench'", database="tender_bench")
+        assert done.returncode == 0 and done.stdout.strip() == "0", done.stdout + done.stderr
