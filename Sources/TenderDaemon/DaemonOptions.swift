@@ -9,6 +9,7 @@ struct DaemonOptions {
         usage: tenderd --state DIR (--socket PATH | --systemd) [--policy FILE] [--timeout SECONDS] [--max-clients N] [--max-clients-per-user N]
                        [--store postgresql://...]
                tenderd --state DIR --store postgresql://... --migrate
+               tenderd --state DIR --store postgresql://... --uid UID (--keys | --enroll-key KID | --revoke-key KID)
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -23,6 +24,9 @@ struct DaemonOptions {
                              SQLite files under --state (which keeps the signing keys); no password in the URI
           --migrate          move every user's SQLite store in --state into --store (verified before and after, one
                              transaction each; a user already there is left alone), then exit
+          --keys, --enroll-key KID, --revoke-key KID (with --uid UID)
+                             list the person's signing keys (one per machine), enroll another machine's pending key,
+                             or revoke one, signing with this machine's key for them, then exit (docs/scale.md)
         """
 
     var socket: String?
@@ -38,6 +42,9 @@ struct DaemonOptions {
     var store: PostgresLocation?
     /// `--migrate`: move the SQLite stores in `state` into `store`, then exit.
     var migrate = false
+    /// `--keys`, `--enroll-key KID`, `--revoke-key KID` with `--uid UID`: a key per machine (``MachineKeys``), then exit.
+    var keyAction: MachineKeys.Action?
+    var keyUID: UInt32?
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -67,11 +74,18 @@ struct DaemonOptions {
                 maxClientsPerUser = count
             case "--store": store = try PostgresLocation(try value())
             case "--migrate": migrate = true
+            case "--keys": keyAction = .list
+            case "--enroll-key": keyAction = .enroll(try value())
+            case "--revoke-key": keyAction = .revoke(try value())
+            case "--uid":
+                guard let uid = UInt32(try value()) else { throw .invalidArgument("--uid must be a user id") }
+                keyUID = uid
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
-        guard migrate || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard (keyAction == nil) == (keyUID == nil) else { throw .invalidArgument("--keys, --enroll-key and --revoke-key go with --uid UID") }
+        guard migrate || keyAction != nil || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }
