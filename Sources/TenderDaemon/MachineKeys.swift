@@ -24,7 +24,7 @@ enum MachineKeys {
             switch action {
             case .list:
                 output = .object([("keys", .array(try store.keyStates().map { key in
-                    .object([("kid", .string(key.keyID)), ("state", .string(key.state))])
+                    .object([("kid", .string(key.keyID)), ("state", .string(key.state)), ("here", .bool(key.here))])
                 }))])
             case let .enroll(kid):
                 output = .object([("enrolled", .string(try store.enrollKey(kid).keyID))])

@@ -80,9 +80,10 @@ extension SQLiteStore {
     }
 
     /// Revokes the key `kid` (another machine's, enrolled or pending): an enrolled one by a `key_revoked` entry signed by
-    /// this machine's key, which takes out every key it enrolled too (``LedgerVerifier``); those rows are marked revoked,
-    /// so no machine holding them signs again. Returns the kids revoked. Throws ``TenderError/notFound(_:)`` for a key
-    /// neither enrolled nor pending, ``TenderError/invalidArgument(_:)`` for this machine's own.
+    /// this machine's key, which must have enrolled it or its enroller (``LedgerVerifier``), and takes out every key it
+    /// enrolled too; those rows are marked revoked, so no machine holding them signs again. Returns the kids revoked.
+    /// Throws ``TenderError/notFound(_:)`` for a key neither enrolled nor pending, ``TenderError/invalidArgument(_:)`` for
+    /// this machine's own, or one it did not enroll.
     public func revokeKey(_ kid: String) throws(TenderError) -> [String] {
         try write { (db) throws(TenderError) -> [String] in
             let row = try db.statement("SELECT active FROM signing_keys WHERE kid = ?", [kid])
@@ -113,10 +114,15 @@ extension SQLiteStore {
                     enrolledBy[added] = jws.keyID
                 }
             }
+            guard LedgerVerifier.isAncestor(signer, of: kid, in: enrolledBy) else {
+                throw .invalidArgument(
+                    "this machine's key did not enroll the key \(kid.prefix(64)) (nor its enroller), so it cannot revoke it: revoke it from "
+                        + "the machine that enrolled it, or one above (docs/scale.md)")
+            }
             var out: [String] = [kid]
             var frontier = [kid]
             while let parent = frontier.popLast() {
-                for (child, by) in enrolledBy where by == parent && child != signer && !out.contains(child) {
+                for (child, by) in enrolledBy where by == parent && !out.contains(child) {
                     out.append(child)
                     frontier.append(child)
                 }
@@ -133,12 +139,15 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// Every key the store records for the person, in the order recorded, with its state: `enrolled`, `pending`,
     /// `revoked` or `retired` (``KeyState``).
-    public func keyStates() throws(TenderError) -> [(keyID: String, state: String)] {
-        try read { (db) throws(TenderError) in
+    /// `here`: whether this machine holds the key's private half (its file is in this home), so an administrator enrolls
+    /// the key a machine's own listing shows as here, not one another row names.
+    public func keyStates() throws(TenderError) -> [(keyID: String, state: String, here: Bool)] {
+        let rows = try read { (db) throws(TenderError) in
             try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { row in
                 let names = [KeyState.retired: "retired", KeyState.enrolled: "enrolled", KeyState.pending: "pending", KeyState.revoked: "revoked"]
                 return (row.text(0) ?? "", names[row.int64(1)] ?? "unknown")
             }
         }
+        return rows.map { ($0.0, $0.1, (try? keys.signer(keyID: $0.0)) != nil) }
     }
 }

@@ -4,7 +4,7 @@ import TenderCore
 @testable import TenderCrypto
 
 /// A key per machine (docs/scale.md): keys enrolled beside the first by `key_added` entries sign at once; a
-/// `key_revoked` entry takes a key out with every key it enrolled, never the revoking key. Real signatures.
+/// `key_revoked` entry, signed by a key above it, takes a key out with every key it enrolled. Real signatures.
 @Suite struct KeyEnrollmentVerifierTests {
     let crypto = OpenSSLLedgerCrypto()
 
@@ -90,12 +90,16 @@ import TenderCore
         expectRefused([.pay(a), .revoke(c.keyID, by: a)], root: a, naming: "record 2: a key revocation that names no key signing then")
     }
 
-    @Test func aKeyRevokingTheOneThatEnrolledItKeepsItselfButNotItsSiblings() throws {
-        let (a, b, d) = (try key(), try key(), try key())
-        let steps: [Step] = [.pay(a), .enroll(b, by: a), .enroll(d, by: a), .revoke(a.keyID, by: b), .pay(b)]
-        #expect(try verify(steps, root: a).count == 5)
-        expectRefused(steps + [.pay(d)], root: a, naming: "record 6: signed by key \(d.keyID), which was revoked before it")
-        expectRefused(steps + [.pay(a)], root: a, naming: "record 6: signed by key \(a.keyID), which was revoked before it")
+    @Test func onlyAKeyAboveMayRevokeSoNoMachineLocksOutTheOthers() throws {
+        let (a, b, c, d) = (try key(), try key(), try key(), try key())
+        let tree: [Step] = [.pay(a), .enroll(b, by: a), .enroll(d, by: a), .enroll(c, by: b)]
+        // The first key revokes a grandchild: allowed, and only that branch goes.
+        let steps = tree + [.revoke(c.keyID, by: a), .pay(b), .pay(d)]
+        #expect(try verify(steps, root: a).count == 7)
+        // A key cannot revoke the key that enrolled it, nor a sibling: one compromised machine cannot lock the others out.
+        expectRefused(tree + [.revoke(a.keyID, by: b)], root: a, naming: "record 5: a key revocation signed by \(b.keyID), which did not enroll")
+        expectRefused(tree + [.revoke(d.keyID, by: b)], root: a, naming: "record 5: a key revocation signed by \(b.keyID), which did not enroll")
+        expectRefused(tree + [.revoke(d.keyID, by: c)], root: a, naming: "which did not enroll")
     }
 
     @Test func aRotatedKeyHandsOverWhatItEnrolledAndTheRevocationReachesIt() throws {

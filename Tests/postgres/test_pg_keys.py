@@ -178,6 +178,22 @@ def test_a_row_written_into_the_database_makes_no_key_that_verifies(machines):
     assert done.returncode != 0 and f"signed by key {pending[0]}" in done.stdout + done.stderr, done.stdout + done.stderr
 
 
+def test_a_pending_key_whose_row_was_changed_is_not_enrolled(machines):
+    world, bob = machines, machines["bob"]
+    uid = pwd.getpwnam(bob).pw_uid
+    # A row naming one machine's key id with another public key (the database's writer swapping in its own): refused.
+    attacker = subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-outform", "DER"], capture_output=True, check=True).stdout
+    raw = subprocess.run(["openssl", "pkey", "-inform", "DER", "-pubout", "-outform", "DER"], input=attacker, capture_output=True,
+                         check=True).stdout[-32:]
+    sql(world, f"INSERT INTO tender.signing_keys (kid, public_key, created_at_ms, active) VALUES ('{'B' * 43}', '\\x{raw.hex()}', 0, 2)", uid)
+    status, said = keys_tool(world, "A", "--enroll-key", "B" * 43, uid=uid)
+    assert status == 1 and "not the key its id names" in said, said
+    listed = keys_tool(world, "A", "--keys", uid=uid)[1]["keys"]
+    assert [key["state"] for key in listed if key["kid"] == "B" * 43] == ["pending"]
+    # The listing says which key this machine holds: the one to enroll is the one its own machine lists as here.
+    assert sum(1 for key in listed if key["here"]) == 1
+
+
 def test_a_revoked_machine_signs_nothing_and_neither_do_keys_it_enrolled(machines):
     world, alice, password = machines, machines["alice"], machines["password"]
     a, b, c = world["daemons"]["A"], world["daemons"]["B"], world["daemons"]["C"]
@@ -189,7 +205,12 @@ def test_a_revoked_machine_signs_nothing_and_neither_do_keys_it_enrolled(machine
     assert client(c, alice, "pay", password, "c-enrolled")["code"] == "SUCCESS"
     b_key = next(kid for kid, state in key_states(world).items()
                  if state == "enrolled" and os.path.exists(os.path.join(b.state, str(world["uid"]), "keys", kid + ".pem")))
-    # A revokes B: C, which B enrolled, goes with it (no key outlives its enroller's revocation).
+    # B cannot revoke A, which enrolled it (one machine cannot lock the others out); A revokes B, and C, which B enrolled,
+    # goes with it (no key outlives its enroller's revocation).
+    a_key = next(kid for kid, state in key_states(world).items()
+                 if state == "enrolled" and os.path.exists(os.path.join(a.state, str(world["uid"]), "keys", kid + ".pem")))
+    status, said = keys_tool(world, "B", "--revoke-key", a_key)
+    assert status == 1 and "did not enroll" in said, said
     status, revoked = keys_tool(world, "A", "--revoke-key", b_key)
     assert status == 0 and sorted(revoked["revoked"]) == sorted([b_key, c_key]), revoked
     before = ledger_rows(world, alice)

@@ -9,9 +9,9 @@
 /// from the next entry on. A retired key can no longer sign, and a new key
 /// cannot sign anything before its rotation. Several keys may sign at once
 /// (one per machine on a shared store): a `key_added` entry (``KeyEnrollment``),
-/// signed by a key signing then, adds one; a `key_revoked` entry takes one out
-/// with every key it enrolled (never the revoking key itself), so a key never
-/// outlives, through keys it enrolled, its own revocation.
+/// signed by a key signing then, adds one; a `key_revoked` entry, signed by a key
+/// that enrolled it (or its enroller), takes one out with every key it enrolled,
+/// so a key never outlives, through keys it enrolled, its own revocation.
 ///
 /// Payment records come in two formats (``RecordFormat``), both verified: a
 /// format-2 record's fingerprint must be the SHA-256 of the parameters it keeps,
@@ -254,17 +254,21 @@ public struct LedgerVerifier {
         history[kid] = raw
     }
 
-    /// A revocation by `signer` takes the key out, with every key it enrolled (and they enrolled), except the
-    /// revoking key and the keys it enrolled.
+    /// A revocation takes the key out, with every key it enrolled (and they enrolled). Only a key that enrolled it, or
+    /// enrolled its enroller, may revoke it: trust flows down from the first key, and so does its withdrawal, so a key
+    /// cannot revoke the key that enrolled it, nor its siblings (one machine cannot lock the others out).
     private mutating func acceptRevocation(_ payload: JSONValue, by signer: String) throws(TenderError) {
         guard let kid = payload["revokedKid"]?.stringValue, signing[kid] != nil else {
             throw .ledgerTampered("a key revocation that names no key signing then")
         }
         guard kid != signer else { throw .ledgerTampered("a key revocation signed by the key it revokes") }
+        guard Self.isAncestor(signer, of: kid, in: enrolledBy) else {
+            throw .ledgerTampered("a key revocation signed by \(signer.prefix(64)), which did not enroll the key it revokes (nor its enroller)")
+        }
         var out: Set<String> = [kid]
         var frontier = [kid]
         while let parent = frontier.popLast() {
-            for (child, by) in enrolledBy where by == parent && child != signer && !out.contains(child) {
+            for (child, by) in enrolledBy where by == parent && !out.contains(child) {
                 out.insert(child)
                 frontier.append(child)
             }
@@ -274,6 +278,17 @@ public struct LedgerVerifier {
             enrolledBy[gone] = nil
             revoked.insert(gone)
         }
+    }
+
+    /// Whether `ancestor` enrolled `kid`, or enrolled a key that did, and so on up (`enrolledBy`: kid → enrolling kid).
+    public static func isAncestor(_ ancestor: String, of kid: String, in enrolledBy: [String: String]) -> Bool {
+        var current = kid
+        var seen: Set<String> = []
+        while let parent = enrolledBy[current], seen.insert(current).inserted {
+            if parent == ancestor { return true }
+            current = parent
+        }
+        return false
     }
 
     /// A payment record's format: format 1 only before the first format-2 record (a ledger never goes back),
