@@ -17,7 +17,7 @@ final class PostgresReuseGrants: ReuseGrants {
         self.uid = uid
     }
 
-    /// The table, made by the schema's version 3.
+    /// The table, made by the schema's version 3 (again without harm).
     static let creation = [
         """
         CREATE TABLE IF NOT EXISTS reuse_grants (uid bigint NOT NULL DEFAULT current_setting('tender.uid')::bigint,
@@ -27,6 +27,8 @@ final class PostgresReuseGrants: ReuseGrants {
         """,
         "ALTER TABLE reuse_grants ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE reuse_grants FORCE ROW LEVEL SECURITY",
+        // Made again by a schema whose version row was set back (the table kept): the same policy, once.
+        "DROP POLICY IF EXISTS person ON reuse_grants",
         "CREATE POLICY person ON reuse_grants USING (uid = current_setting('tender.uid')::bigint) "
             + "WITH CHECK (uid = current_setting('tender.uid')::bigint)",
     ]
