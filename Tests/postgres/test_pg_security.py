@@ -91,13 +91,14 @@ def new_database(world, name):
 def run_tenderd(world, store, env=None):
     """tenderd started with `store` and `env`, as its user: (exit status or None while it still runs after 5 s, stderr)."""
     user = world["daemon_user"]
-    state = os.path.join(world["base"], "svc-state")
-    if not os.path.exists(state):
-        os.mkdir(state, 0o700)
-        os.chown(state, user.pw_uid, user.pw_gid)
+    state, run = os.path.join(world["base"], "svc-state"), os.path.join(world["base"], "svc-run")
+    for directory in (state, run):
+        if not os.path.exists(directory):
+            os.mkdir(directory, 0o700)
+            os.chown(directory, user.pw_uid, user.pw_gid)
     process = subprocess.Popen(
         ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--", TENDERD, "--socket",
-         os.path.join(world["base"], "svc-socket"), "--state", state, "--store", store],
+         os.path.join(run, "socket"), "--state", state, "--store", store],
         env={"PATH": os.environ["PATH"], **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _, err = process.communicate(timeout=5)
