@@ -107,6 +107,12 @@ import TenderCore
         let steps: [Step] = [.pay(a), .enroll(b, by: a), .enroll(c, by: b), .rotate(b, to: b2), .pay(b2), .pay(c), .revoke(b2.keyID, by: a)]
         #expect(try verify(steps, root: a).keyIDs == [a.keyID, b.keyID, b2.keyID, c.keyID])
         expectRefused(steps + [.pay(c)], root: a, naming: "signed by key \(c.keyID), which was revoked before it")
+        // A rotation cannot bring a revoked key back, nor hand over to another machine's key.
+        let (x, y) = (try key(), try key())
+        expectRefused(
+            [.pay(a), .enroll(x, by: a), .enroll(y, by: a), .revoke(x.keyID, by: a), .rotate(y, to: x)], root: a,
+            naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
+        expectRefused([.pay(a), .enroll(x, by: a), .rotate(a, to: x)], root: a, naming: "record 3: the key rotation hands over")
         // The rotated-away key signs nothing after its rotation, as on one machine.
         expectRefused(Array(steps[0..<4]) + [.pay(b)], root: a, naming: "record 5: signed by key \(b.keyID), which was not one of the keys")
     }

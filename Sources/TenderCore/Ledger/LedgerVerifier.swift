@@ -236,6 +236,10 @@ public struct LedgerVerifier {
     /// A rotation by `signer` hands its place to the new key (which takes over the keys it enrolled).
     private mutating func acceptRotation(_ payload: JSONValue, by signer: String) throws(TenderError) {
         let (kid, raw) = try newKey(payload, "key rotation")
+        // A revoked key never signs again, nor does a rotation hand over to a key signing already (another machine's).
+        guard !revoked.contains(kid), kid == signer || signing[kid] == nil else {
+            throw .ledgerTampered("the key rotation hands over to a key that signs already or was revoked")
+        }
         signing[signer] = nil
         signing[kid] = raw
         for (child, parent) in enrolledBy where parent == signer { enrolledBy[child] = kid }
