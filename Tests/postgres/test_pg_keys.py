@@ -162,6 +162,25 @@ def test_each_machine_signs_with_its_own_key_once_enrolled(machines):
         assert report["valid"] and report["records"] == count and pending[0] in report["keys"] and len(report["keys"]) == 2, report
 
 
+def test_a_machine_rotates_its_own_key_and_the_others_go_on(machines):
+    world, alice, password = machines, machines["alice"], machines["password"]
+    a, b = world["daemons"]["A"], world["daemons"]["B"]
+    keys_b = os.path.join(b.state, str(world["uid"]), "keys")
+    old = next(kid for kid, state in key_states(world).items() if state == "enrolled" and os.path.exists(os.path.join(keys_b, kid + ".pem")))
+    # Alice asks B to rotate (over the broker): B's key hands its place to a new one; A's is untouched.
+    code = ("import sys, libtender as t\n"
+            "with t.Engine('/nonexistent-home', broker=sys.argv[1]) as e: print(e.rotate_key())")
+    done = as_user(alice, [sys.executable, "-c", code, b.socket])
+    assert done.returncode == 0, done.stderr
+    new = done.stdout.strip()
+    states = key_states(world)
+    assert states[old] == "retired" and states[new] == "enrolled" and not os.path.exists(os.path.join(keys_b, old + ".pem"))
+    paid_b, paid_a = client(b, alice, "pay", password, "b-rotated"), client(a, alice, "pay", password, "a-beside-rotated")
+    assert paid_b["code"] == paid_a["code"] == "SUCCESS" and header_kid(paid_b["jws"]) == new, (paid_a, paid_b)
+    done = verified(world, "A", root_key_pem(world))
+    assert done.returncode == 0 and new in json.loads(done.stdout)["keys"], done.stdout + done.stderr
+
+
 def test_a_row_written_into_the_database_makes_no_key_that_verifies(machines):
     world, bob, password = machines, machines["bob"], "bob-Secret-2"
     uid = pwd.getpwnam(bob).pw_uid
