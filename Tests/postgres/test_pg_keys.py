@@ -262,6 +262,11 @@ def test_a_key_removed_from_the_database_signs_no_more(machines):
     sql(world, f"DELETE FROM tender.signing_keys WHERE kid = '{a_keys[0]}'")
     outcome = client(a, alice, "pay", password, "a-removed")
     assert outcome.get("error") == "KeyFileError" and "removed" in outcome["message"], outcome
+    # Restarted, A holds a key file the store no longer records: the person's store is refused there altogether.
+    a.kill(signal.SIGTERM)
+    a.start()
+    outcome = client(a, alice, "pay", password, "a-removed-restarted")
+    assert outcome.get("error") == "HomeError" and "never recorded" in outcome["message"], outcome
 
 
 def test_enrolling_and_revoking_are_refused_where_they_make_no_sense(machines):
