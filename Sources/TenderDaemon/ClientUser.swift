@@ -16,6 +16,8 @@ final class ClientUser: Sendable {
     let store: SQLiteStore
     private let gates = PthreadLocked<[(policy: AuthenticationPolicy, gate: AuthenticationGate)]>([])
     private let clock: any TenderClock
+    /// The reuse budgets, shared through the PostgreSQL store with every tenderd on it; nil on SQLite (each gate's own).
+    private let sharedGrants: (any ReuseGrants)?
 
     init(uid: UInt32, state: String, store pool: PostgresPool?, clock: any TenderClock) throws(TenderError) {
         self.uid = uid
@@ -24,8 +26,10 @@ final class ClientUser: Sendable {
         let home = state + "/" + String(uid)
         if let pool {
             store = try PostgresStore.open(pool: pool, uid: uid, home: home, clock: clock)
+            sharedGrants = pool.reuseGrants(uid: uid)
         } else {
             store = try EngineFactory.openStore(home: home, access: .readWrite(newLedger: false), clock: clock)
+            sharedGrants = nil
         }
     }
 
@@ -40,7 +44,8 @@ final class ClientUser: Sendable {
                 ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory, user: name) : nil
             // Root's test stack: the first payment it lets through is preceded by a signed testing_mode entry.
             if policy.testing { store.noteTestingMode(service: policy.service, configDirectory: policy.configDirectory) }
-            gate = AuthenticationGate(policy: policy, authenticator: authenticator, records: store, user: name, clock: clock)
+            gate = AuthenticationGate(
+                policy: policy, authenticator: authenticator, records: store, user: name, clock: clock, sharedGrants: sharedGrants)
             gates.withLock { list in
                 if list.count >= 16 { list.removeFirst() }
                 list.append((policy, gate))

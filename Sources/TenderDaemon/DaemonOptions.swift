@@ -10,6 +10,7 @@ struct DaemonOptions {
                        [--store postgresql://...]
                tenderd --state DIR --store postgresql://... --migrate [--user UID]
                tenderd --state DIR --store postgresql://... --bench [--payments N]
+               tenderd --state DIR --store postgresql://... --uid UID (--keys | --enroll-key KID | --revoke-key KID)
           --state DIR        where each client uid's store and keys live (DIR/UID/, 0700)
           --socket PATH      the Unix socket to listen on (created 0666; clients are told apart by SO_PEERCRED)
           --systemd          listen on the socket systemd passes (tenderd.socket)
@@ -29,6 +30,9 @@ struct DaemonOptions {
           --bench            payments/s of the PostgreSQL store in this process (1 and 8 threads of one person, 8 people)
                              against a raw libpq loop on the same server, then exit; run it on a throwaway database
           --payments N       with --bench: payments per row (default 400)
+          --keys, --enroll-key KID, --revoke-key KID (with --uid UID)
+                             list the person's signing keys (one per machine), enroll another machine's pending key,
+                             or revoke one, signing with this machine's key for them, then exit (docs/scale.md)
         """
 
     var socket: String?
@@ -50,6 +54,9 @@ struct DaemonOptions {
     var benchPayments = 400
     /// `--user UID` (with `--migrate` only): the one user to move.
     var migrateUser: UInt32?
+    /// `--keys`, `--enroll-key KID`, `--revoke-key KID` with `--uid UID`: a key per machine (``MachineKeys``), then exit.
+    var keyAction: MachineKeys.Action?
+    var keyUID: UInt32?
 
     init(_ arguments: [String]) throws(TenderError) {
         var index = 0
@@ -89,12 +96,19 @@ struct DaemonOptions {
                     throw .invalidArgument("--user must be a numeric uid (tender migrate --user takes a name)")
                 }
                 migrateUser = uid
+            case "--keys": keyAction = .list
+            case "--enroll-key": keyAction = .enroll(try value())
+            case "--revoke-key": keyAction = .revoke(try value())
+            case "--uid":
+                guard let uid = UInt32(try value()) else { throw .invalidArgument("--uid must be a user id") }
+                keyUID = uid
             default: throw .invalidArgument("unknown argument \(arguments[index].prefix(64))")
             }
             index += 1
         }
         guard !state.isEmpty, state.hasPrefix("/") else { throw .invalidArgument("--state must be an absolute directory") }
         guard migrate || migrateUser == nil else { throw .invalidArgument("--user goes with --migrate only") }
-        guard migrate || bench || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
+        guard (keyAction == nil) == (keyUID == nil) else { throw .invalidArgument("--keys, --enroll-key and --revoke-key go with --uid UID") }
+        guard migrate || bench || keyAction != nil || (socket != nil) != systemd else { throw .invalidArgument("give one of --socket PATH or --systemd") }
     }
 }

@@ -37,6 +37,10 @@ do throws(TenderError) {
         guard let location = options.store ?? policy.store else { throw .invalidArgument("--migrate needs --store (or the policy's \"store\")") }
         exit(StoreMigration.run(state: options.state, location: location, only: options.migrateUser, say: say))
     }
+    if let action = options.keyAction, let uid = options.keyUID {
+        guard let location = options.store ?? policy.store else { throw .invalidArgument("--keys, --enroll-key and --revoke-key need --store") }
+        exit(MachineKeys.run(action, uid: uid, state: options.state, location: location, say: say))
+    }
     let listener: BrokerSocket
     if let path = options.socket {
         listener = try BrokerSocket.listen(path: path, mode: 0o666)

@@ -52,10 +52,21 @@ public struct PostgresLocation: Sendable, Equatable {
     /// listening on the port while the server is down) would be handed the passfile's password (libpq sends it in
     /// clear when asked), read every person's rows and answer COMMIT for payments it never kept. A Unix socket
     /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write.
-    static func checkTransport(_ given: [String: String]) throws(TenderError) {
-        func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
-        let host = given["host", default: ""].isEmpty ? environment("PGHOST") : given["host", default: ""]
-        let address = given["hostaddr", default: ""].isEmpty ? environment("PGHOSTADDR") : given["hostaddr", default: ""]
+    ///
+    /// The parameters checked are the ones libpq will use: the URI's, else libpq's defaults (``PostgresLocation/defaults()``:
+    /// PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the URI, or PGSERVICE) is refused:
+    /// its file (pg_service.conf, PGSERVICEFILE, PGSYSCONFDIR) could name a TCP host and an sslmode libpq reads only when it
+    /// connects, past this check.
+    static func checkTransport(_ given: [String: String], defaults: [String: String] = PostgresLocation.defaults()) throws(TenderError) {
+        let service = given["service", default: ""].isEmpty ? defaults["service", default: ""] : given["service", default: ""]
+        guard service.isEmpty, (getenv("PGSERVICE").map { String(cString: $0) } ?? "").isEmpty else {
+            throw .invalidArgument(
+                "the store names a connection service (service= in the URI, or PGSERVICE), whose file could name a server over TCP "
+                    + "without checking its certificate; give the host (and sslmode=verify-full) in the URI itself (docs/scale.md)")
+        }
+        func effective(_ name: String) -> String { given[name, default: ""].isEmpty ? defaults[name, default: ""] : given[name, default: ""] }
+        let host = effective("host")
+        let address = effective("hostaddr")
         let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
             !entry.isEmpty && !entry.hasPrefix("/") && !entry.hasPrefix("@")
         }
@@ -70,13 +81,27 @@ public struct PostgresLocation: Sendable, Equatable {
             }
         }
         guard tcp else { return }
-        let mode = given["sslmode", default: ""].isEmpty ? environment("PGSSLMODE") : given["sslmode", default: ""]
+        let mode = effective("sslmode")
         guard mode == "verify-full" || mode == "verify-ca" else {
             throw .invalidArgument(
                 "the store URI reaches the database over TCP without checking the server's certificate: whoever answers on that "
                     + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
                     + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql) (docs/scale.md)")
         }
+    }
+
+    /// libpq's defaults for every connection keyword (PQconndefaults: its environment variables, PGHOST, PGSSLMODE...,
+    /// and its built-in values); a keyword without one is left out.
+    static func defaults() -> [String: String] {
+        guard let options = PQconndefaults() else { return [:] }
+        defer { PQconninfoFree(options) }
+        var found: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { found[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return found
     }
 
     /// The connection keywords whose value is a secret (the role's password, the client key's passphrase).

@@ -144,7 +144,9 @@ public enum PostgresMigration {
 
     /// The tables holding rows of the transaction's person in `db`, with their counts (one round trip).
     static func heldRows(_ db: any StoreDatabase) throws(TenderError) -> [(table: String, count: Int64)] {
-        let counts = tables.map { "SELECT '\($0.name)', count(*) FROM \($0.name)" }.joined(separator: " UNION ALL ")
+        // reuse_grants has no SQLite counterpart (a home keeps its budgets in memory), so it is checked, never copied.
+        let names = tables.map(\.name) + ["reuse_grants"]
+        let counts = names.map { "SELECT '\($0)', count(*) FROM \($0)" }.joined(separator: " UNION ALL ")
         let rows = try db.statement(counts).rows { (row) throws(TenderError) in (table: row.text(0) ?? "", count: row.int64(1)) }
         return rows.filter { $0.count > 0 }
     }

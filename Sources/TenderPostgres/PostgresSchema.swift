@@ -10,7 +10,7 @@ import TenderStore
 /// cannot read or write another person's rows even with a WHERE clause missing.
 enum PostgresSchema {
     /// The schema version this build writes (the `tender.tender_schema` row).
-    static let version: Int64 = 2
+    static let version: Int64 = 3
     /// The advisory lock namespace (the first key of two-key advisory locks): "TEND".
     static let lockNamespace: Int32 = 0x5445_4E44
 
@@ -105,6 +105,7 @@ enum PostgresSchema {
     static func migrate(_ db: PostgresDatabase) throws(TenderError) {
         try db.transaction(begin: "BEGIN", lock: (lockNamespace, -1)) { () throws(TenderError) in
             try db.execute("CREATE SCHEMA IF NOT EXISTS tender")
+            try PostgresSchemaOwner.check(db)
             try db.execute("CREATE TABLE IF NOT EXISTS tender.tender_schema (version bigint NOT NULL)")
             let row = try db.statement("SELECT max(version) FROM tender.tender_schema")
             let current = try row.step() ? row.int64(0) : 0
@@ -117,6 +118,12 @@ enum PostgresSchema {
             if current < 2 {
                 try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal_kid text")
                 try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal text")
+            }
+            // 3: a key per machine (docs/scale.md): several keys of one person sign at once, so one active key is no longer unique.
+            // 3 also: the reuse budgets, shared by every tenderd (PostgresReuseGrants).
+            if current < 3 {
+                try db.execute("DROP INDEX IF EXISTS one_active_signing_key")
+                for statement in PostgresReuseGrants.creation { try db.execute(statement) }
             }
             try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
         }

@@ -6,8 +6,9 @@ import TenderStore
 /// tenderd's PostgreSQL store: the same store as SQLite's (TenderStore's ``SQLiteStore``, the same SQL, records,
 /// JWS and ports) on the deployment's database, through the daemon's shared ``PostgresPool``, one person's rows
 /// each (``PostgresDatabase``).
-/// The person's signing keys stay files of this machine (`home`/keys, 0700, the daemon's); their public halves
-/// are recorded in the database with the ledger. libtender.so never links this module (nor libpq).
+/// The person's signing keys stay files of this machine (`home`/keys, 0700, the daemon's), one per machine; their
+/// public halves are recorded in the database with the ledger, a machine's own pending until a machine whose key
+/// signs enrolls it (``SQLiteStore/enrollKey(_:)``). libtender.so never links this module (nor libpq).
 public enum PostgresStore {
     /// Opens the store of the person `uid` in the database of `pool`, creating the schema once when missing
     /// and `home` (the person's key directory's parent) as a home without a store file. Throws
@@ -22,9 +23,13 @@ public enum PostgresStore {
         let writer = PostgresDatabase(pool: pool, uid: uid)
         try PostgresSchema.migrate(writer)
         let reader = PostgresDatabase(pool: pool, uid: uid)
-        return try SQLiteStore(
+        let store = try SQLiteStore(
             home: home, writer: writer, reader: reader, keys: try KeyDirectory(home: home, create: true), crypto: OpenSSLLedgerCrypto(),
             access: .readWrite(newLedger: false), clock: clock, continuity: !filling,
             storeName: "the PostgreSQL store \(pool.location.redacted) (uid \(uid))")
+        // A key per machine: one whose keys do not sign for this person yet registers its own, pending until enrolled.
+        if !filling { try store.registerMachineKey() }
+        store.storeSignaturesAtOnce()
+        return store
     }
 }

@@ -26,10 +26,11 @@ extension SQLiteStore {
         guard let kid = claim.sealKeyID, let text = claim.seal else {
             throw .ledgerTampered("\(refused) carries no seal, which every claim Tender writes does: \(advice)")
         }
-        let active = try db.statement("SELECT kid FROM signing_keys WHERE active = 1")
-        let activeKeyID = try active.step() ? active.text(0) : nil
-        if activeKeyID != nil { _ = try active.step() }
-        guard let activeKeyID, kid == activeKeyID else {
+        // One of the keys signing now (several on a shared store, one per machine), whose private key this home holds (below).
+        let active = try db.statement("SELECT kid FROM signing_keys WHERE active = 1 AND kid = ?", [kid])
+        let isActive = try active.step()
+        if isActive { _ = try active.step() }
+        guard isActive else {
             throw .ledgerTampered(
                 "\(refused) is sealed by the key \(kid.prefix(64)), which is not the key signing here (a rotation seals every claim "
                     + "again under the new key): \(advice)")

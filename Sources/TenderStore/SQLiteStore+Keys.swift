@@ -2,21 +2,34 @@
 import TenderCore
 
 extension SQLiteStore {
-    /// The signer of the active key, creating the first key on first use (its file is
-    /// named as not recorded until the transaction commits, see ``write(lazy:_:)``).
+    /// The signer of the active key this home holds, creating the first key on first use (its file is
+    /// named as not recorded until the transaction commits, see ``write(lazy:_:)``). On a shared store (tenderd on
+    /// PostgreSQL) several keys are active at once, one per machine (``KeyState``): this machine signs with the one
+    /// whose private key it holds. Throws ``TenderError/keyFile(_:)`` when it holds none that is enrolled: its key
+    /// awaits enrollment, was revoked, or was removed from the store (``machineKeyRefusal(_:)``).
     func activeSigner(_ db: any StoreDatabase) throws(TenderError) -> any RecordSigner {
-        let row = try db.statement("SELECT kid FROM signing_keys WHERE active = 1")
-        if try row.step(), let kid = row.text(0) {
-            _ = try row.step()
-            return try keys.signer(keyID: kid)
+        let rows = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
+        var firstError: TenderError?
+        for row in rows where row.state == KeyState.enrolled {
+            do throws(TenderError) {
+                let signer = try keys.signer(keyID: row.kid)
+                noteSigner(row.kid)
+                return signer
+            } catch {
+                if firstError == nil { firstError = error }
+            }
         }
-        let created = try keys.createKey()
-        createdKeys.withLock { $0.append(created.keyID) }
-        try db.statement(
-            "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
-            [created.keyID, created.publicKey, clock.nowMilliseconds()]
-        ).run()
-        return try keys.signer(keyID: created.keyID)
+        if rows.isEmpty {
+            let created = try keys.createKey()
+            createdKeys.withLock { $0.append(created.keyID) }
+            try db.statement(
+                "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES (?, ?, ?, 1)",
+                [created.keyID, created.publicKey, clock.nowMilliseconds()]
+            ).run()
+            return try keys.signer(keyID: created.keyID)
+        }
+        if let refusal = try machineKeyRefusal(rows) { throw refusal }
+        throw firstError ?? .keyFile("no key signs for this store here: every key it records was retired")
     }
 
     /// The active key, created now if the store has none yet.
@@ -30,7 +43,7 @@ extension SQLiteStore {
     public func publicKeys() throws(TenderError) -> [StoredPublicKey] {
         try read { (db) throws(TenderError) in
             try db.statement("SELECT kid, public_key, created_at_ms, active FROM signing_keys ORDER BY rowid").rows {
-                StoredPublicKey(keyID: $0.text(0) ?? "", publicKey: $0.blob(1), createdAtMilliseconds: $0.int64(2), isActive: $0.int64(3) != 0)
+                StoredPublicKey(keyID: $0.text(0) ?? "", publicKey: $0.blob(1), createdAtMilliseconds: $0.int64(2), isActive: $0.int64(3) == KeyState.enrolled)
             }
         }
     }

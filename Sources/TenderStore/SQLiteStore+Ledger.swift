@@ -92,6 +92,9 @@ extension SQLiteStore {
                 computedSignatures.withLock { computed in
                     for (index, text) in jws.enumerated() { computed[decided.pending[index].position.sequence] = text }
                 }
+                // On a shared store, other machines read these records and cannot sign them again: stored now (a write stores them
+                // first); should it fail, the next write stores them.
+                if signaturesAtOnce.withLock({ $0 }) { _ = try? write(lazy: true) { _ in 0 } }
             }
             return batch.enumerated().map { (index, submission) in
                 if let outcome = decided.outcomes[index] { return outcome }

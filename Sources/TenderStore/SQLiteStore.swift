@@ -49,6 +49,10 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// Where the store is, for messages: `HOME/tender.sqlite3`, or what the engine's connections say.
     let storeName: String
+    /// Whether a batch's signatures are stored as soon as they are computed (a lazy write right after the batch), not by
+    /// the next write: set on a shared store (tenderd on PostgreSQL), where another machine, holding a key of its own,
+    /// cannot sign a record again to complete it (``SQLiteStore/storeSignaturesAtOnce()``).
+    let signaturesAtOnce = PthreadLocked(false)
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool

@@ -13,15 +13,20 @@ public final class AuthenticationGate: Sendable {
     private let processUser: String
     /// What the reuse window's time is read from.
     private let clock: any TenderClock
+    /// Where the reuse budgets are kept when several processes share them; nil: in ``grants``.
+    private let shared: (any ReuseGrants)?
 
     /// A gate; without an authenticator, payments that need authentication are
-    /// denied, and audit entries name `user`. The reuse window counts on `clock`.
+    /// denied, and audit entries name `user`. The reuse window counts on `clock`, or, with `sharedGrants`, the
+    /// budgets are kept there (shared with every process using it, on its clock); any failure of it fails closed: the
+    /// payment is asked for again, and a budget it could not keep is not kept.
     public init(
         policy: AuthenticationPolicy, authenticator: (any Authenticator)?, records: (any AuthenticationRecords)?, user: String = "",
-        clock: any TenderClock
+        clock: any TenderClock, sharedGrants: (any ReuseGrants)? = nil
     ) {
         self.policy = policy
         self.clock = clock
+        shared = sharedGrants
         self.authenticator = authenticator
         self.records = records
         processUser = user
@@ -66,11 +71,20 @@ public final class AuthenticationGate: Sendable {
             return .systemError("no authenticator is configured")
         }
         let now = clock.monotonicMilliseconds()
-        let reused = grants.withLock { (list) -> String? in
-            guard let index = list.firstIndex(where: { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) })
-            else { return nil }
-            list[index].spend(amount)
-            return list[index].budgetText
+        let reused: String?
+        if let shared {
+            // Any doubt (the store failing) spends nothing and asks.
+            let left = policy.reuseSeconds > 0
+                ? (try? shared.spendGrant(
+                    scope: policy.grantScope, user: user, intent: intent, payeeID: payeeID, device: device, amount: amount)) ?? nil : nil
+            reused = left.map { AuthenticationGrant.budgetText(remaining: $0.remaining, count: $0.count) }
+        } else {
+            reused = grants.withLock { (list) -> String? in
+                guard let index = list.firstIndex(where: { $0.permits(user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, at: now) })
+                else { return nil }
+                list[index].spend(amount)
+                return list[index].budgetText
+            }
         }
         if let reused {
             try audit(.reused, "\(reason): reuse window budget left \(reused)")
@@ -106,9 +120,16 @@ public final class AuthenticationGate: Sendable {
                 user: user, intent: intent, payeeID: payeeID, device: device, amount: amount, count: policy.reuseCount,
                 expires: now + Int64(policy.reuseSeconds) * 1000)
             detail += "; reuse budget \(amount.map { "\($0.currency.code) \($0.decimalString)" } ?? "no amount") over at most \(policy.reuseCount) more payment(s) within \(policy.reuseSeconds) s"
-            grants.withLock { list in
-                list.removeAll { $0.expires <= now }
-                list.append(grant)
+            if let shared {
+                // Not kept (the store failing): the next payment asks again.
+                try? shared.recordGrant(
+                    scope: policy.grantScope, user: user, intent: intent, payeeID: payeeID, device: device, amount: amount,
+                    count: policy.reuseCount, seconds: policy.reuseSeconds)
+            } else {
+                grants.withLock { list in
+                    list.removeAll { $0.expires <= now }
+                    list.append(grant)
+                }
             }
         }
         try audit(.authenticated, detail)

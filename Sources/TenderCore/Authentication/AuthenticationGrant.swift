@@ -46,8 +46,11 @@ struct AuthenticationGrant: Sendable {
     }
 
     /// What is left, for the audit: "USD 200.00 and 2 payment(s)".
-    var budgetText: String {
+    var budgetText: String { Self.budgetText(remaining: remaining, count: remainingCount) }
+
+    /// What is left of a budget of `remaining` over `count` payments, for the audit.
+    static func budgetText(remaining: Money?, count: Int) -> String {
         let money = remaining.map { "\($0.currency.code) \($0.decimalString)" } ?? "no amount"
-        return "\(money) and \(remainingCount) payment(s)"
+        return "\(money) and \(count) payment(s)"
     }
 }

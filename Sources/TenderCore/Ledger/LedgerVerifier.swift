@@ -7,7 +7,11 @@
 /// root key; every later entry by the key that was signing at that point; a
 /// rotation entry, signed by the outgoing key, hands signing to the new key
 /// from the next entry on. A retired key can no longer sign, and a new key
-/// cannot sign anything before its rotation.
+/// cannot sign anything before its rotation. Several keys may sign at once
+/// (one per machine on a shared store): a `key_added` entry (``KeyEnrollment``),
+/// signed by a key signing then, adds one; a `key_revoked` entry, signed by a key
+/// that enrolled it (or its enroller), takes one out with every key it enrolled,
+/// so a key never outlives, through keys it enrolled, its own revocation.
 ///
 /// Payment records come in two formats (``RecordFormat``), both verified: a
 /// format-2 record's fingerprint must be the SHA-256 of the parameters it keeps,
@@ -47,8 +51,12 @@ public struct LedgerVerifier {
 
     private let crypto: any LedgerCrypto
     private let roots: [String: [UInt8]]
-    /// The key signing at the current point of the walk, once the first entry named it.
-    private var signing: (keyID: String, publicKey: [UInt8])?
+    /// The keys signing at the current point of the walk (kid → public key), once the first entry named the first.
+    private var signing: [String: [UInt8]] = [:]
+    /// Which signing key enrolled each key a `key_added` entry brought in (kid → enrolling kid).
+    private var enrolledBy: [String: String] = [:]
+    /// Keys revoked so far: never enrolled again.
+    private var revoked: Set<String> = []
     /// Every key that signed at some point, for checkpoints.
     private var history: [String: [UInt8]] = [:]
     /// The sequences of the `testing_mode` entries walked so far.
@@ -92,6 +100,9 @@ public struct LedgerVerifier {
         payloads.reserveCapacity(entries.count)
         self.payloads = []
         self.hashes = []
+        signing = [:]
+        enrolledBy = [:]
+        revoked = []
         testingMarks = []
         formatTwoSince = nil
         var checks: [SignatureCheck] = []
@@ -154,15 +165,19 @@ public struct LedgerVerifier {
         }
         let jws = try CompactJWS(parsing: entry.jws)
         let key: [UInt8]
-        if let signing {
-            guard jws.keyID == signing.keyID else {
-                throw .ledgerTampered("signed by key \(jws.keyID.prefix(64)), but \(signing.keyID) was the signing key then")
+        if !signing.isEmpty {
+            guard let known = signing[jws.keyID] else {
+                if revoked.contains(jws.keyID) { throw .ledgerTampered("signed by key \(jws.keyID.prefix(64)), which was revoked before it") }
+                if signing.count == 1, let only = signing.keys.first {
+                    throw .ledgerTampered("signed by key \(jws.keyID.prefix(64)), but \(only) was the signing key then")
+                }
+                throw .ledgerTampered("signed by key \(jws.keyID.prefix(64)), which was not one of the keys signing then")
             }
-            key = signing.publicKey
+            key = known
         } else {
             guard let root = roots[jws.keyID] else { throw .ledgerTampered("signed by an untrusted key \(jws.keyID.prefix(64))") }
             key = root
-            signing = (jws.keyID, root)
+            signing = [jws.keyID: root]
             history[jws.keyID] = root
         }
         let payload = try Self.payloadObject(jws)
@@ -188,7 +203,9 @@ public struct LedgerVerifier {
             throw error
         }
         switch type {
-        case "key_rotation": try acceptRotation(payload)
+        case "key_rotation": try acceptRotation(payload, by: jws.keyID)
+        case KeyEnrollment.addedType: try acceptEnrollment(payload, by: jws.keyID)
+        case KeyEnrollment.revokedType: try acceptRevocation(payload, by: jws.keyID)
         case "payment": notePayment(payload, at: expectedSequence)
         case PaymentStatusChange.entryType: try acceptStatusChange(payload)
         case TestingModeMark.entryType: testingMarks.append(expectedSequence)
@@ -205,15 +222,77 @@ public struct LedgerVerifier {
         return payload
     }
 
-    private mutating func acceptRotation(_ payload: JSONValue) throws(TenderError) {
+    /// The new key a rotation or an enrollment names, checked against its thumbprint.
+    private func newKey(_ payload: JSONValue, _ what: String) throws(TenderError) -> (kid: String, raw: [UInt8]) {
         guard let kid = payload["newKid"]?.stringValue, let x = payload["newKey"]?["x"]?.stringValue,
             payload["newKey"]?["crv"]?.stringValue == "Ed25519", let raw = Base64URL.decode(x), raw.count == 32
-        else { throw .ledgerTampered("a malformed key rotation") }
+        else { throw .ledgerTampered("a malformed \(what)") }
         guard try JWK.ed25519Thumbprint(publicKey: raw, crypto: crypto) == kid else {
-            throw .ledgerTampered("the rotation's key id is not its key's thumbprint")
+            throw .ledgerTampered("the \(what)'s key id is not its key's thumbprint")
         }
-        signing = (kid, raw)
+        return (kid, raw)
+    }
+
+    /// A rotation by `signer` hands its place to the new key (which takes over the keys it enrolled).
+    private mutating func acceptRotation(_ payload: JSONValue, by signer: String) throws(TenderError) {
+        let (kid, raw) = try newKey(payload, "key rotation")
+        // A revoked key never signs again, nor does a rotation hand over to a key signing already (another machine's).
+        guard !revoked.contains(kid), kid == signer || signing[kid] == nil else {
+            throw .ledgerTampered("the key rotation hands over to a key that signs already or was revoked")
+        }
+        signing[signer] = nil
+        signing[kid] = raw
+        for (child, parent) in enrolledBy where parent == signer { enrolledBy[child] = kid }
+        if let parent = enrolledBy.removeValue(forKey: signer) { enrolledBy[kid] = parent }
         history[kid] = raw
+    }
+
+    /// An enrollment by `signer` adds a key beside the ones signing.
+    private mutating func acceptEnrollment(_ payload: JSONValue, by signer: String) throws(TenderError) {
+        let (kid, raw) = try newKey(payload, "key enrollment")
+        guard !revoked.contains(kid), signing[kid] == nil else {
+            throw .ledgerTampered("the key enrollment names a key that signs already or was revoked")
+        }
+        signing[kid] = raw
+        enrolledBy[kid] = signer
+        history[kid] = raw
+    }
+
+    /// A revocation takes the key out, with every key it enrolled (and they enrolled). Only a key that enrolled it, or
+    /// enrolled its enroller, may revoke it: trust flows down from the first key, and so does its withdrawal, so a key
+    /// cannot revoke the key that enrolled it, nor its siblings (one machine cannot lock the others out).
+    private mutating func acceptRevocation(_ payload: JSONValue, by signer: String) throws(TenderError) {
+        guard let kid = payload["revokedKid"]?.stringValue, signing[kid] != nil else {
+            throw .ledgerTampered("a key revocation that names no key signing then")
+        }
+        guard kid != signer else { throw .ledgerTampered("a key revocation signed by the key it revokes") }
+        guard Self.isAncestor(signer, of: kid, in: enrolledBy) else {
+            throw .ledgerTampered("a key revocation signed by \(signer.prefix(64)), which did not enroll the key it revokes (nor its enroller)")
+        }
+        var out: Set<String> = [kid]
+        var frontier = [kid]
+        while let parent = frontier.popLast() {
+            for (child, by) in enrolledBy where by == parent && !out.contains(child) {
+                out.insert(child)
+                frontier.append(child)
+            }
+        }
+        for gone in out {
+            signing[gone] = nil
+            enrolledBy[gone] = nil
+            revoked.insert(gone)
+        }
+    }
+
+    /// Whether `ancestor` enrolled `kid`, or enrolled a key that did, and so on up (`enrolledBy`: kid → enrolling kid).
+    public static func isAncestor(_ ancestor: String, of kid: String, in enrolledBy: [String: String]) -> Bool {
+        var current = kid
+        var seen: Set<String> = []
+        while let parent = enrolledBy[current], seen.insert(current).inserted {
+            if parent == ancestor { return true }
+            current = parent
+        }
+        return false
     }
 
     /// A payment record's format: format 1 only before the first format-2 record (a ledger never goes back),

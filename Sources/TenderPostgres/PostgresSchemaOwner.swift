@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+
+/// Refuses a schema `tender` that another role could change under tenderd: one owned by another role than tenderd's
+/// (its owner may drop, rename or replace every table in it, and read every person's rows), one holding an object
+/// (table, view, sequence, function, type) owned by another role (a function or view of theirs could be resolved in place
+/// of tenderd's, or read what it is given), or one where another role may create objects. Checked inside the schema's
+/// migration transaction, before anything in it is read, each time tenderd opens a person's store.
+enum PostgresSchemaOwner {
+    /// Throws ``TenderError/store(_:)`` naming the schema's owner, or the first object another role owns or may create.
+    static func check(_ db: PostgresDatabase) throws(TenderError) {
+        let advice = "tenderd uses only a schema its own role owns with nothing in it of another's (docs/scale.md)"
+        let owner = try db.statement(
+            "SELECT pg_get_userbyid(nspowner), nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user) FROM pg_namespace WHERE nspname = 'tender'")
+        guard try owner.step() else { throw .store("PostgreSQL: the schema tender is missing after it was created") }
+        let (name, mine) = (owner.text(0) ?? "?", owner.text(1) == "t")
+        _ = try owner.step()
+        guard mine else { throw .store("PostgreSQL: the schema tender is owned by the role \(name), not by tenderd's: \(advice)") }
+        let foreign = try db.statement(
+            """
+            SELECT kind, name, pg_get_userbyid(owner) FROM (
+                SELECT 'relation' AS kind, relname::text AS name, relowner AS owner FROM pg_class WHERE relnamespace = 'tender'::regnamespace
+                UNION ALL SELECT 'function', proname::text, proowner FROM pg_proc WHERE pronamespace = 'tender'::regnamespace
+                UNION ALL SELECT 'type', typname::text, typowner FROM pg_type WHERE typnamespace = 'tender'::regnamespace
+                UNION ALL SELECT 'operator', oprname::text, oprowner FROM pg_operator WHERE oprnamespace = 'tender'::regnamespace
+            ) AS objects WHERE owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user)
+            UNION ALL
+            SELECT 'privilege to create objects', 'the schema', CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
+            FROM pg_namespace, aclexplode(nspacl) WHERE nspname = 'tender' AND grantee <> nspowner AND privilege_type = 'CREATE'
+            LIMIT 1
+            """)
+        if try foreign.step() {
+            let (kind, object, role) = (foreign.text(0) ?? "?", foreign.text(1) ?? "?", foreign.text(2) ?? "?")
+            _ = try foreign.step()
+            throw .store("PostgreSQL: the schema tender holds a \(kind) \(object) of the role \(role), not of tenderd's: \(advice)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+import Testing
+import TenderCore
+@testable import TenderCrypto
+
+/// A key per machine (docs/scale.md): keys enrolled beside the first by `key_added` entries sign at once; a
+/// `key_revoked` entry, signed by a key above it, takes a key out with every key it enrolled. Real signatures.
+@Suite struct KeyEnrollmentVerifierTests {
+    let crypto = OpenSSLLedgerCrypto()
+
+    private func key() throws -> Ed25519Signer { try Ed25519Signer(key: try Ed25519PrivateKey.generate()) }
+
+    /// What one entry is: a payment, an enrollment, a revocation or a rotation, and who signs it.
+    private enum Step {
+        case pay(Ed25519Signer)
+        case enroll(Ed25519Signer, by: Ed25519Signer)
+        case revoke(String, by: Ed25519Signer)
+        case rotate(Ed25519Signer, to: Ed25519Signer)
+    }
+
+    /// The chain of `steps`, signed and linked as the store writes it.
+    private func chain(_ steps: [Step]) throws -> [LedgerEntry] {
+        var entries: [LedgerEntry] = []
+        var previous = LedgerPosition.genesisHash
+        for (index, step) in steps.enumerated() {
+            let position = LedgerPosition(sequence: Int64(index + 1), previousHash: previous, createdAtMilliseconds: 0)
+            let payload: String
+            let signer: Ed25519Signer
+            switch step {
+            case let .pay(by):
+                payload = JSONWriter.string(.object(position.members(type: "payment")))
+                signer = by
+            case let .enroll(new, by):
+                payload = KeyEnrollment.added(at: position, newKeyID: new.keyID, newPublicKey: new.publicKey)
+                signer = by
+            case let .revoke(kid, by):
+                payload = KeyEnrollment.revoked(at: position, keyID: kid)
+                signer = by
+            case let .rotate(old, new):
+                payload = KeyRotation.payload(at: position, newKeyID: new.keyID, newPublicKey: new.publicKey)
+                signer = old
+            }
+            let jws = try CompactJWS.sign(payload: Array(payload.utf8), signer: signer)
+            entries.append(LedgerEntry(sequence: Int64(index + 1), jws: jws.text))
+            previous = try LedgerEntry.hash(ofPayload: jws.payload, crypto: crypto)
+        }
+        return entries
+    }
+
+    private func verify(_ steps: [Step], root: Ed25519Signer) throws -> LedgerVerifier.Report {
+        var verifier = LedgerVerifier(crypto: crypto, trustedKeys: [root.keyID: root.publicKey])
+        return try verifier.verify(try chain(steps))
+    }
+
+    private func expectRefused(_ steps: [Step], root: Ed25519Signer, naming text: String) {
+        #expect {
+            _ = try verify(steps, root: root)
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains(text)
+        }
+    }
+
+    @Test func anEnrolledKeySignsBesideTheOneThatEnrolledIt() throws {
+        let (a, b) = (try key(), try key())
+        let report = try verify([.pay(a), .enroll(b, by: a), .pay(b), .pay(a), .pay(b)], root: a)
+        #expect(report.count == 5 && report.keyIDs == [a.keyID, b.keyID])
+    }
+
+    @Test func aKeyNobodyEnrolledSignsNothing() throws {
+        let (a, b, c) = (try key(), try key(), try key())
+        expectRefused([.pay(a), .enroll(b, by: a), .pay(c)], root: a, naming: "record 3: signed by key \(c.keyID), which was not one of the keys")
+        // An enrollment signed by a key that does not sign is itself refused.
+        expectRefused([.pay(a), .enroll(c, by: b), .pay(c)], root: a, naming: "record 2: signed by key \(b.keyID)")
+    }
+
+    @Test func aRevokedKeyAndEveryKeyItEnrolledSignNoMore() throws {
+        let (a, b, c) = (try key(), try key(), try key())
+        let before: [Step] = [.pay(a), .enroll(b, by: a), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a)]
+        #expect(try verify(before + [.pay(a)], root: a).count == 6)
+        expectRefused(before + [.pay(b)], root: a, naming: "record 6: signed by key \(b.keyID), which was revoked before it")
+        expectRefused(before + [.pay(c)], root: a, naming: "record 6: signed by key \(c.keyID), which was revoked before it")
+        // A revoked key is not enrolled again.
+        expectRefused(before + [.enroll(b, by: a)], root: a, naming: "record 6: the key enrollment names a key that signs already or was revoked")
+    }
+
+    @Test func aKeyCannotRevokeItselfNorOneThatDoesNotSign() throws {
+        let (a, b, c) = (try key(), try key(), try key())
+        expectRefused([.pay(a), .enroll(b, by: a), .revoke(b.keyID, by: b)], root: a, naming: "record 3: a key revocation signed by the key it revokes")
+        expectRefused([.pay(a), .revoke(c.keyID, by: a)], root: a, naming: "record 2: a key revocation that names no key signing then")
+    }
+
+    @Test func onlyAKeyAboveMayRevokeSoNoMachineLocksOutTheOthers() throws {
+        let (a, b, c, d) = (try key(), try key(), try key(), try key())
+        let tree: [Step] = [.pay(a), .enroll(b, by: a), .enroll(d, by: a), .enroll(c, by: b)]
+        // The first key revokes a grandchild: allowed, and only that branch goes.
+        let steps = tree + [.revoke(c.keyID, by: a), .pay(b), .pay(d)]
+        #expect(try verify(steps, root: a).count == 7)
+        // A key cannot revoke the key that enrolled it, nor a sibling: one compromised machine cannot lock the others out.
+        expectRefused(tree + [.revoke(a.keyID, by: b)], root: a, naming: "record 5: a key revocation signed by \(b.keyID), which did not enroll")
+        expectRefused(tree + [.revoke(d.keyID, by: b)], root: a, naming: "record 5: a key revocation signed by \(b.keyID), which did not enroll")
+        expectRefused(tree + [.revoke(d.keyID, by: c)], root: a, naming: "which did not enroll")
+    }
+
+    @Test func aRotatedKeyHandsOverWhatItEnrolledAndTheRevocationReachesIt() throws {
+        let (a, b, b2, c) = (try key(), try key(), try key(), try key())
+        let steps: [Step] = [.pay(a), .enroll(b, by: a), .enroll(c, by: b), .rotate(b, to: b2), .pay(b2), .pay(c), .revoke(b2.keyID, by: a)]
+        #expect(try verify(steps, root: a).keyIDs == [a.keyID, b.keyID, b2.keyID, c.keyID])
+        expectRefused(steps + [.pay(c)], root: a, naming: "signed by key \(c.keyID), which was revoked before it")
+        // A rotation cannot bring a revoked key back, nor hand over to another machine's key.
+        let (x, y) = (try key(), try key())
+        expectRefused(
+            [.pay(a), .enroll(x, by: a), .enroll(y, by: a), .revoke(x.keyID, by: a), .rotate(y, to: x)], root: a,
+            naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
+        expectRefused([.pay(a), .enroll(x, by: a), .rotate(a, to: x)], root: a, naming: "record 3: the key rotation hands over")
+        // The rotated-away key signs nothing after its rotation, as on one machine.
+        expectRefused(Array(steps[0..<4]) + [.pay(b)], root: a, naming: "record 5: signed by key \(b.keyID), which was not one of the keys")
+    }
+}

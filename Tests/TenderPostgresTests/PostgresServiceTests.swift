@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+import TenderCore
+import Testing
+
+@testable import TenderPostgres
+
+/// The connection parameters libpq will use, not only the URI's: a connection service (whose file may name a TCP host)
+/// is refused, and the environment's defaults (PGHOST, PGSSLMODE...) are checked as libpq reports them.
+struct PostgresServiceTests {
+    @Test(arguments: ["postgresql:///tender?service=evil", "postgresql:///tender?host=/run/postgresql&service=tender"])
+    func aServiceInTheURIIsRefused(uri: String) {
+        #expect {
+            _ = try PostgresLocation(uri)
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("connection service")
+        }
+    }
+
+    @Test func aServiceOrATCPHostAmongLibpqsDefaultsIsChecked() throws {
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport([:], defaults: ["service": "evil"]) }
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport([:], defaults: ["host": "db.example", "sslmode": "prefer"]) }
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport([:], defaults: ["hostaddr": "10.0.0.1", "sslmode": "require"]) }
+        // The URI's sslmode wins over the default, as in libpq; a verified server or a socket is taken.
+        #expect(throws: TenderError.self) {
+            try PostgresLocation.checkTransport(["sslmode": "disable"], defaults: ["host": "db.example", "sslmode": "verify-full"])
+        }
+        try PostgresLocation.checkTransport([:], defaults: ["host": "db.example", "sslmode": "verify-full"])
+        try PostgresLocation.checkTransport(["host": "/run/postgresql"], defaults: ["host": "db.example", "sslmode": "prefer"])
+        try PostgresLocation.checkTransport([:], defaults: ["sslmode": "prefer"])
+    }
+
+    @Test func libpqsDefaultsComeFromItsEnvironment() {
+        // PQconndefaults reports its keywords (with or without values): at least the ones checked here are known to it.
+        let defaults = PostgresLocation.defaults()
+        #expect(defaults["sslmode"] != nil)
+    }
+}

@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tenderd on PostgreSQL attacked where it meets the deployment (make test-postgres, docs/scale.md "Threat model"):
+a connection service naming a server past the URI's checks, a schema `tender` made or changed by another role, and
+the reuse budget across two daemons. A throwaway cluster and throwaway users, as test_postgres.py; run as root.
+"""
+
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
+from test_postgres import client  # noqa: E402
+from test_broker import SERVICE, TENDERD, Daemon, write_pam_stack  # noqa: E402
+from pg_cluster import Cluster, run_as  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def world():
+    tag = secrets.token_hex(3)
+    names = {role: f"tps{role}{tag}" for role in ("d", "a", "p", "e")}
+    base = tempfile.mkdtemp(prefix="tender-pgsec-", dir="/tmp")
+    cluster = None
+    daemons = []
+    try:
+        for name in names.values():
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+        daemon_user = pwd.getpwnam(names["d"])
+        os.chmod(base, 0o755)
+        cluster = Cluster(base, names["p"])
+        for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE ROLE "{names["e"]}" NOLOGIN',
+                          f'CREATE DATABASE tender OWNER "{names["d"]}"'):
+            done = cluster.sql(names["p"], statement, database="postgres")
+            assert done.returncode == 0, done.stderr
+        pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1"})
+        yield {"base": base, "cluster": cluster, "names": names, "alice": names["a"], "password": "alice-Secret-1", "pam": pam,
+               "daemons": daemons, "daemon_user": daemon_user}
+    finally:
+        for daemon in daemons:
+            if daemon.process and daemon.serving():
+                daemon.kill(signal.SIGTERM)
+        if cluster:
+            cluster.stop("immediate")
+        for name in names.values():
+            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def start_daemon(world, name, database="tender", authentication=None, state=None):
+    """A tenderd of its own (BASE/NAME: policy, socket, state unless `state` is another's) on `database`."""
+    base = os.path.join(world["base"], name)
+    user = world["daemon_user"]
+    os.mkdir(base, 0o755)
+    for directory, mode in (("state", 0o700), ("run", 0o755)):
+        os.mkdir(os.path.join(base, directory), mode)
+        os.chown(os.path.join(base, directory), user.pw_uid, user.pw_gid)
+    policy = {"testing": True, "store": world["cluster"].uri(database), "authentication": {
+        "service": SERVICE, "pamConfigDirectory": world["pam"], "restrictedIntents": []}}
+    if authentication:
+        policy["authentication"].update(authentication)
+    with open(os.path.join(base, "policy.json"), "w") as f:
+        json.dump(policy, f)
+    daemon = Daemon(base, world["names"]["d"])
+    if state:
+        daemon.state = state
+    daemon.start()
+    world["daemons"].append(daemon)
+    return daemon
+
+
+def superuser(world, statement, database):
+    done = world["cluster"].sql(world["names"]["p"], statement, database=database)
+    assert done.returncode == 0, done.stderr
+
+
+def new_database(world, name):
+    superuser(world, f'CREATE DATABASE {name} OWNER "{world["names"]["d"]}"', "postgres")
+
+
+# --- a connection service (issue 35: service=/PGSERVICE named a TCP host past the sslmode check) ---
+
+def run_tenderd(world, store, env=None):
+    """tenderd started with `store` and `env`, as its user: (exit status or None while it still runs after 5 s, stderr)."""
+    user = world["daemon_user"]
+    state, run = os.path.join(world["base"], "svc-state"), os.path.join(world["base"], "svc-run")
+    for directory in (state, run):
+        if not os.path.exists(directory):
+            os.mkdir(directory, 0o700)
+            os.chown(directory, user.pw_uid, user.pw_gid)
+    process = subprocess.Popen(
+        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--", TENDERD, "--socket",
+         os.path.join(run, "socket"), "--state", state, "--store", store],
+        env={"PATH": os.environ["PATH"], **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = process.communicate(timeout=5)
+        return process.returncode, err
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        return None, err
+
+
+def test_a_connection_service_cannot_name_a_server_past_the_checks(world):
+    # The service file names a server over TCP with no certificate check: the password would go to whoever answers there.
+    services = os.path.join(world["base"], "pg_service.conf")
+    with open(services, "w") as f:
+        f.write("[evil]\nhost=127.0.0.1\nport=1\nsslmode=disable\ndbname=tender\n")
+    os.chmod(services, 0o644)
+    for store, env in (("postgresql:///tender?service=evil", {"PGSERVICEFILE": services}),
+                       ("postgresql:///tender", {"PGSERVICEFILE": services, "PGSERVICE": "evil"})):
+        status, err = run_tenderd(world, store, env)
+        assert status == 2 and "connection service" in err, (store, env, status, err)
+    # libpq's environment defaults are checked as libpq reports them (PGHOST over TCP, PGSSLMODE too weak).
+    status, err = run_tenderd(world, "postgresql:///tender", {"PGHOST": "127.0.0.1", "PGSSLMODE": "require"})
+    assert status == 2 and "over TCP" in err, (status, err)
+
+
+# --- a schema `tender` made or changed by another role ---
+
+def test_a_schema_owned_by_another_role_is_refused(world):
+    evil, role = world["names"]["e"], world["names"]["d"]
+    new_database(world, "owned")
+    # Another role made the schema first, and lets tenderd's role create its tables there: it would own them all.
+    superuser(world, f'CREATE SCHEMA tender AUTHORIZATION "{evil}"; GRANT USAGE, CREATE ON SCHEMA tender TO "{role}"', "owned")
+    daemon = start_daemon(world, "owned", database="owned")
+    outcome = client(daemon, world["alice"], "setup")
+    assert outcome.get("error") == "StoreError" and f"owned by the role {evil}" in outcome["message"], outcome
+    done = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM pg_tables WHERE schemaname = 'tender'", database="owned")
+    assert done.stdout.strip() == "0", done.stdout  # nothing was made in it
+
+
+def test_an_object_of_another_role_in_the_schema_is_refused(world):
+    evil, role = world["names"]["e"], world["names"]["d"]
+    new_database(world, "planted")
+    daemon = start_daemon(world, "planted", database="planted")
+    assert client(daemon, world["alice"], "setup") == {"ok": True}
+    assert client(daemon, world["alice"], "pay", world["password"], "before")["code"] == "SUCCESS"
+    # A function of another role's planted in the schema (a superuser's, or a role tenderd's granted CREATE).
+    superuser(world, "CREATE FUNCTION tender.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'; "
+              f'ALTER FUNCTION tender.planted() OWNER TO "{evil}"', "planted")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, world["alice"], "pay", world["password"], "after")
+    assert outcome.get("error") == "StoreError" and f"function planted of the role {evil}" in outcome["message"], outcome
+    superuser(world, "DROP FUNCTION tender.planted()", "planted")
+    # tenderd's own role lets others create in its schema: refused as well.
+    done = world["cluster"].sql(role, "GRANT CREATE ON SCHEMA tender TO PUBLIC", database="planted")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, world["alice"], "pay", world["password"], "after")
+    assert outcome.get("error") == "StoreError" and "privilege to create objects" in outcome["message"], outcome
+    done = world["cluster"].sql(role, "REVOKE CREATE ON SCHEMA tender FROM PUBLIC", database="planted")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, world["alice"], "pay", world["password"], "after")["code"] == "SUCCESS"
+
+
+# --- the reuse budget, shared by every daemon (issue 35: it was each daemon's own) ---
+
+def test_the_reuse_budget_is_one_across_daemons(world):
+    new_database(world, "reuse")
+    reuse = {"restrictedIntents": ["send_payment"], "reuseSeconds": 120, "reuseCount": 2}
+    first = start_daemon(world, "reuse1", database="reuse", authentication=reuse)
+    second = start_daemon(world, "reuse2", database="reuse", authentication=reuse, state=first.state)
+    alice, password = world["alice"], world["password"]
+    assert client(first, alice, "setup") == {"ok": True}
+    # Authenticated through the first daemon: a budget of $5 over 2 payments.
+    assert client(first, alice, "pay", password, "r-0")["code"] == "SUCCESS"
+    # Through the second, no password given ("-" cancels any question): the budget covers it, as on one machine.
+    outcome = client(second, alice, "pay", "-", "r-1")
+    assert outcome["code"] == "SUCCESS", outcome
+    # The $5 are spent: through the first daemon, whose own memory would still hold them, the next payment asks again.
+    outcome = client(first, alice, "pay", "-", "r-2")
+    assert outcome["code"] != "SUCCESS" and "cancel" in (outcome.get("denial") or "").lower(), outcome
+    # The audit says which: one authenticated, one reused, one cancelled.
+    done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{pwd.getpwnam(alice).pw_uid}'; "
+                                "SELECT string_agg(event, ',' ORDER BY id) FROM tender.audit WHERE event IN ('authenticated', 'reused', 'denied')",
+                                database="reuse")
+    assert done.returncode == 0 and done.stdout.strip() == "authenticated,reused,denied", (done.stdout, done.stderr)
+
+
+def test_the_shared_budget_fails_closed_when_its_table_is_unusable(world):
+    reuse = {"restrictedIntents": ["send_payment"], "reuseSeconds": 120, "reuseCount": 2}
+    first = [d for d in world["daemons"] if d.base.endswith("reuse1")][0]
+    alice, password = world["alice"], world["password"]
+    assert client(first, alice, "pay", password, "f-0", json.dumps(reuse))["code"] == "SUCCESS"
+    # The budgets' table taken away by someone with the daemons' role: nothing is reused, the password is asked.
+    done = world["cluster"].sql(world["names"]["d"], "ALTER TABLE tender.reuse_grants RENAME TO gone", database="reuse")
+    assert done.returncode == 0, done.stderr
+    try:
+        outcome = client(first, alice, "pay", "-", "f-1", json.dumps(reuse))
+        assert outcome["code"] != "SUCCESS", outcome
+        assert client(first, alice, "pay", password, "f-2", json.dumps(reuse))["code"] == "SUCCESS"
+    finally:
+        world["cluster"].sql(world["names"]["d"], "ALTER TABLE tender.gone RENAME TO reuse_grants", database="reuse")
+
+
+def test_no_claim_is_ever_made_through_tenderd(world):
+    # Claim liveness (issue 35) is machine-local (boot id, pid, start time): safe only while no tenderd makes claims. A
+    # brokered engine has no host that moves money (tender_engine_new_with_host is refused over the broker), so the
+    # claims table stays empty whatever is paid; should tenderd ever call a host, its claims' liveness must move into the
+    # database first (docs/scale.md).
+    uid = pwd.getpwnam(world["alice"]).pw_uid
+    for database in ("reuse", "planted"):
+        done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{uid}'; SELECT count(*) FROM tender.claims", database=database)
+        assert done.returncode == 0 and done.stdout.strip() == "0", (done.stdout, done.stderr)
