@@ -194,6 +194,37 @@ def test_a_pending_key_whose_row_was_changed_is_not_enrolled(machines):
     assert sum(1 for key in listed if key["here"]) == 1
 
 
+def test_a_revoked_key_set_back_to_pending_is_not_enrolled_again(machines):
+    # Adversarial review: a revoked machine (or anyone with the daemons' role) sets its row back to pending; an
+    # administrator enrolling the pending keys then signed a key_added entry for a key the ledger had revoked. The machine
+    # signed again, and verify refused that entry, so the person's ledger failed verify from there on, for every machine.
+    world, password = machines, machines["password"]
+    a, c = world["daemons"]["A"], world["daemons"]["C"]
+    carol = f"tpkc{secrets.token_hex(3)}"
+    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", carol], check=True)
+    try:
+        uid = pwd.getpwnam(carol).pw_uid
+        assert client(a, carol, "setup") == {"ok": True}
+        assert client(a, carol, "pay", password, "first")["code"] == "SUCCESS"
+        assert client(c, carol, "pay", password, "c-pending").get("error") == "KeyFileError"
+        c_key = next(kid for kid, state in key_states(world, uid).items() if state == "pending")
+        assert keys_tool(world, "A", "--enroll-key", c_key, uid=uid)[0] == 0
+        assert client(c, carol, "pay", password, "c-enrolled")["code"] == "SUCCESS"
+        status, revoked = keys_tool(world, "A", "--revoke-key", c_key, uid=uid)
+        assert status == 0 and revoked["revoked"] == [c_key], revoked
+        before = ledger_rows(world, carol)
+        sql(world, f"UPDATE tender.signing_keys SET active = 2 WHERE kid = '{c_key}'", uid)
+        status, said = keys_tool(world, "A", "--enroll-key", c_key, uid=uid)
+        assert status == 1 and "not enrolled again" in said, (status, said)
+        assert ledger_rows(world, carol) == before
+        assert client(c, carol, "pay", password, "c-again").get("error") == "KeyFileError"
+        assert client(a, carol, "pay", password, "a-after")["code"] == "SUCCESS"
+        done = verified(world, "A", person=carol)
+        assert done.returncode == 0, done.stdout + done.stderr
+    finally:
+        subprocess.run(["userdel", carol], stderr=subprocess.DEVNULL)
+
+
 def test_a_revoked_machine_signs_nothing_and_neither_do_keys_it_enrolled(machines):
     world, alice, password = machines, machines["alice"], machines["password"]
     a, b, c = world["daemons"]["A"], world["daemons"]["B"], world["daemons"]["C"]
