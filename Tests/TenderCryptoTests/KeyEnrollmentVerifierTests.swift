@@ -119,12 +119,12 @@ import TenderCore
         let tree: [Step] = [.pay(a), .enroll(b, by: a), .enroll(d, by: a), .enroll(c, by: b)]
         // c (enrolled by b) rotates into its uncle d: b would then be d's enroller and revoke its sibling.
         expectRefused(tree + [.rotate(c, to: d), .revoke(d.keyID, by: b), .pay(b)], root: a,
-                      naming: "record 5: the key rotation names a key that signs already or was revoked")
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
         // Into the first key: b would become the first key's enroller and revoke every key.
         expectRefused(tree + [.rotate(c, to: a), .revoke(a.keyID, by: b)], root: a,
-                      naming: "record 5: the key rotation names a key that signs already or was revoked")
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
         // Into a revoked key: it would sign again.
         expectRefused([.pay(a), .enroll(b, by: a), .enroll(r, by: a), .revoke(r.keyID, by: a), .rotate(b, to: r), .pay(r)], root: a,
-                      naming: "record 5: the key rotation names a key that signs already or was revoked")
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
     }
 }

@@ -236,10 +236,9 @@ public struct LedgerVerifier {
     /// A rotation by `signer` hands its place to the new key (which takes over the keys it enrolled).
     private mutating func acceptRotation(_ payload: JSONValue, by signer: String) throws(TenderError) {
         let (kid, raw) = try newKey(payload, "key rotation")
-        // The new key must be new: rotating into a key that signs would make the rotating key's enroller its enroller
-        // (free to revoke a sibling or the first key); into a revoked key, it would sign again.
-        guard !revoked.contains(kid), signing[kid] == nil else {
-            throw .ledgerTampered("the key rotation names a key that signs already or was revoked")
+        // A revoked key never signs again, nor does a rotation hand over to a key signing already (another machine's).
+        guard !revoked.contains(kid), kid == signer || signing[kid] == nil else {
+            throw .ledgerTampered("the key rotation hands over to a key that signs already or was revoked")
         }
         signing[signer] = nil
         signing[kid] = raw
