@@ -199,6 +199,29 @@ def test_a_trigger_rule_or_grant_of_another_role_on_tenderds_tables_is_refused(w
     assert client(daemon, alice, "pay", world["password"], "after")["code"] == "SUCCESS"
 
 
+def test_a_search_path_set_by_the_databases_owner_runs_nothing_of_theirs(world):
+    # Adversarial review: a database owned by another role (tenderd's role given CONNECT and CREATE in it), whose owner
+    # sets the database's search_path to a schema of theirs before pg_catalog. tenderd's first statements on a connection
+    # (the role check, set_config) ran before it fixed its search path, so they resolved the owner's set_config: their
+    # code ran as tenderd's role (the owner of every person's rows) on every connection.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    superuser(world, f'CREATE DATABASE trapped OWNER "{evil}"', "postgres")
+    superuser(world, f'GRANT CONNECT, CREATE ON DATABASE trapped TO "{role}"', "postgres")
+    # What the database's owner may do in their own database (done here as the superuser, on their behalf).
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
+              "CREATE FUNCTION trap.set_config(text, text, boolean) RETURNS text LANGUAGE sql AS "
+              "$$INSERT INTO trap.loot VALUES (current_user); SELECT pg_catalog.set_config($1, $2, $3)$$; "
+              f'ALTER FUNCTION trap.set_config(text, text, boolean) OWNER TO "{evil}"; '
+              "ALTER DATABASE trapped SET search_path = trap, pg_catalog", "trapped")
+    daemon = start_daemon(world, "trapped", database="trapped")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    outcome = client(daemon, alice, "pay", world["password"], "trapped")
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="trapped")
+    assert loot.stdout.strip() == "0", ("the database owner's set_config ran as tenderd's role", loot.stdout)
+    assert outcome["code"] == "SUCCESS", outcome
+
+
 # --- the reuse budget, shared by every daemon (issue 35: it was each daemon's own) ---
 
 def test_the_reuse_budget_is_one_across_daemons(world):
