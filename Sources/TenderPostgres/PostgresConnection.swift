@@ -45,18 +45,21 @@ final class PostgresConnection {
 
     /// The session's settings, and the refusal of a role that row-level security does not hold.
     private func setUp() throws(TenderError) {
-        let role = try statement("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user", [])
+        // The search path first, by pg_catalog's own name: until it is set, the session's is the database's or the role's
+        // default, which their owner may have set to a schema of theirs before pg_catalog (`ALTER DATABASE ... SET
+        // search_path`), so an unqualified name (set_config, pg_roles) would run their code as tenderd's role.
+        try statement(
+            "SELECT pg_catalog.set_config('search_path', 'tender', false), pg_catalog.set_config('lock_timeout', ?, false), "
+                + "pg_catalog.set_config('client_min_messages', 'warning', false)",
+            [Self.lockTimeout]
+        ).run()
+        let role = try statement("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user", [])
         guard try role.step() else { throw .store("PostgreSQL: the connection's role is not in pg_roles") }
         guard role.text(0) == "f" else {
             throw .store(
                 "PostgreSQL: tenderd connects as a superuser or a role with BYPASSRLS, which would see every person's rows; "
                     + "connect as a role of its own (docs/scale.md)")
         }
-        try statement(
-            "SELECT set_config('search_path', 'tender', false), set_config('lock_timeout', ?, false), "
-                + "set_config('client_min_messages', 'warning', false)",
-            [Self.lockTimeout]
-        ).run()
     }
 
     /// Opens the connection again when it broke (a server restart, a failover, a network cut); throws

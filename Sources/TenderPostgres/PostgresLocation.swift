@@ -72,6 +72,13 @@ public struct PostgresLocation: Sendable, Equatable {
         }
         // A socket directory every user may write in (/tmp) lets a local user put a socket of theirs where the server's goes
         // (Debian's /run/postgresql, 2775 postgres:postgres, is written by the server's group only).
+        // A socket in Linux's abstract namespace (`@name`) has no file and no permissions: any local user may bind that name
+        // while the server is down (a restart, a failover) and be handed the password.
+        guard !host.split(separator: ",").contains(where: { $0.hasPrefix("@") }) else {
+            throw .invalidArgument(
+                "the store URI names an abstract socket (@...), which any local user could bind while the server is down and be handed "
+                    + "the password and every person's rows; use the server's own socket directory (/run/postgresql)")
+        }
         for entry in host.split(separator: ",") where entry.hasPrefix("/") {
             var info = stat()
             guard stat(String(entry), &info) != 0 || info.st_mode & S_IWOTH == 0 else {

@@ -5,7 +5,9 @@ import TenderCore
 /// (its owner may drop, rename or replace every table in it, and read every person's rows), one holding an object
 /// (table, view, sequence, function, type) owned by another role (a function or view of theirs could be resolved in place
 /// of tenderd's, or read what it is given), or one where another role may create objects. Checked inside the schema's
-/// migration transaction, before anything in it is read, each time tenderd opens a person's store.
+/// migration transaction, before anything in it is read, each time tenderd opens a person's store. tenderd makes no trigger,
+/// rule nor grant on its tables: any is refused too (a trigger or rule runs its code inside tenderd's transactions, as
+/// tenderd's role; a grant lets another role set `tender.uid` and read or write any person's rows).
 enum PostgresSchemaOwner {
     /// Throws ``TenderError/store(_:)`` naming the schema's owner, or the first object another role owns or may create.
     static func check(_ db: PostgresDatabase) throws(TenderError) {
@@ -24,6 +26,16 @@ enum PostgresSchemaOwner {
                 UNION ALL SELECT 'type', typname::text, typowner FROM pg_type WHERE typnamespace = 'tender'::regnamespace
                 UNION ALL SELECT 'operator', oprname::text, oprowner FROM pg_operator WHERE oprnamespace = 'tender'::regnamespace
             ) AS objects WHERE owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user)
+            UNION ALL
+            SELECT 'trigger', tgname::text || ' on ' || relname::text, pg_get_userbyid(proowner)
+            FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid JOIN pg_proc ON pg_proc.oid = tgfoid
+            WHERE relnamespace = 'tender'::regnamespace AND NOT tgisinternal
+            UNION ALL
+            SELECT 'rule', rulename::text || ' on ' || relname::text, pg_get_userbyid(relowner)
+            FROM pg_rewrite JOIN pg_class ON pg_class.oid = ev_class WHERE relnamespace = 'tender'::regnamespace
+            UNION ALL
+            SELECT 'privilege ' || privilege_type || ' on', relname::text, CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
+            FROM pg_class, aclexplode(relacl) WHERE relnamespace = 'tender'::regnamespace AND grantee <> relowner
             UNION ALL
             SELECT 'privilege to create objects', 'the schema', CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
             FROM pg_namespace, aclexplode(nspacl) WHERE nspname = 'tender' AND grantee <> nspowner AND privilege_type = 'CREATE'

@@ -70,6 +70,20 @@ extension SQLiteStore {
             guard publicKey.count == 32, try JWK.ed25519Thumbprint(publicKey: publicKey, crypto: crypto) == kid else {
                 throw .ledgerTampered("the pending key \(kid.prefix(64)) is not the key its id names")
             }
+            // A key the ledger named before (the first key, enrolled or rotated to: it signs, was revoked or retired) is not
+            // enrolled again, whatever its row says (every daemon's role can set a revoked row back to pending): verify
+            // refuses such an entry, and so every record after it.
+            let named = try db.statement(
+                "SELECT jws FROM ledger WHERE type IN (?, 'key_rotation') OR sequence = 1 ORDER BY sequence", [KeyEnrollment.addedType]
+            ).rows { $0.text(0) ?? "" }
+            for text in named {
+                guard let jws = try? CompactJWS(parsing: text) else { continue }
+                guard jws.keyID != kid, (try? JSONParser.parse(jws.payload))?["newKid"]?.stringValue != kid else {
+                    throw .invalidArgument(
+                        "the key \(kid.prefix(64)) was in this person's ledger before (it signs, or was revoked or retired): it is not "
+                            + "enrolled again, whatever its row says (docs/scale.md)")
+                }
+            }
             try append(type: KeyEnrollment.addedType, db) { position in
                 KeyEnrollment.added(at: position, newKeyID: kid, newPublicKey: publicKey)
             }

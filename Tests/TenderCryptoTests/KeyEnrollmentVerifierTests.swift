@@ -116,4 +116,21 @@ import TenderCore
         // The rotated-away key signs nothing after its rotation, as on one machine.
         expectRefused(Array(steps[0..<4]) + [.pay(b)], root: a, naming: "record 5: signed by key \(b.keyID), which was not one of the keys")
     }
+
+    /// Adversarial review: a rotation names its new key by its public half only, so a key holder could "rotate" into a
+    /// key that signs already (a sibling, the first key) and so become its enroller, then revoke it; or rotate into a
+    /// revoked key and bring it back. A rotation's new key must be new, as an enrollment's is.
+    @Test func aRotationCannotAdoptASigningKeyNorRaiseARevokedOne() throws {
+        let (a, b, c, d, r) = (try key(), try key(), try key(), try key(), try key())
+        let tree: [Step] = [.pay(a), .enroll(b, by: a), .enroll(d, by: a), .enroll(c, by: b)]
+        // c (enrolled by b) rotates into its uncle d: b would then be d's enroller and revoke its sibling.
+        expectRefused(tree + [.rotate(c, to: d), .revoke(d.keyID, by: b), .pay(b)], root: a,
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
+        // Into the first key: b would become the first key's enroller and revoke every key.
+        expectRefused(tree + [.rotate(c, to: a), .revoke(a.keyID, by: b)], root: a,
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
+        // Into a revoked key: it would sign again.
+        expectRefused([.pay(a), .enroll(b, by: a), .enroll(r, by: a), .revoke(r.keyID, by: a), .rotate(b, to: r), .pay(r)], root: a,
+                      naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
+    }
 }

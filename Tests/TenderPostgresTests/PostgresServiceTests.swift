@@ -30,6 +30,20 @@ struct PostgresServiceTests {
         try PostgresLocation.checkTransport([:], defaults: ["sslmode": "prefer"])
     }
 
+    /// Adversarial review: a host `@name` is a socket in Linux's abstract namespace (libpq 14+), which has no file nor
+    /// permissions, so any local user may bind it while the server is down and be handed the passfile's password. It was
+    /// taken as a socket (not TCP) and never checked.
+    @Test(arguments: ["postgresql:///tender?host=@tender", "postgresql:///tender?host=/run/postgresql,@tender"])
+    func anAbstractSocketIsRefused(uri: String) {
+        #expect {
+            _ = try PostgresLocation(uri)
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("abstract socket")
+        }
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport([:], defaults: ["host": "@tender", "sslmode": "prefer"]) }
+    }
+
     @Test func libpqsDefaultsComeFromItsEnvironment() {
         // PQconndefaults reports its keywords (with or without values): at least the ones checked here are known to it.
         let defaults = PostgresLocation.defaults()

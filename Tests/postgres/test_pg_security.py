@@ -166,6 +166,63 @@ def test_an_object_of_another_role_in_the_schema_is_refused(world):
     assert client(daemon, world["alice"], "pay", world["password"], "after")["code"] == "SUCCESS"
 
 
+def test_a_trigger_rule_or_grant_of_another_role_on_tenderds_tables_is_refused(world):
+    # Adversarial review: the check looked at the objects in the schema (relations, functions, types, operators) but not at
+    # what hangs on tenderd's tables: a trigger whose function is another role's runs that role's code in every payment
+    # transaction (here it copies each record out); a grant lets the role set tender.uid and read any person's rows.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    new_database(world, "hooked")
+    daemon = start_daemon(world, "hooked", database="hooked")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "before")["code"] == "SUCCESS"
+    superuser(world, f'CREATE SCHEMA evil AUTHORIZATION "{evil}"; CREATE TABLE evil.loot (jws text); '
+              f'ALTER TABLE evil.loot OWNER TO "{evil}"; '
+              "CREATE FUNCTION evil.spy() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS "
+              "$$BEGIN INSERT INTO evil.loot VALUES (NEW.jws); RETURN NEW; END$$; "
+              f'ALTER FUNCTION evil.spy() OWNER TO "{evil}"; GRANT USAGE ON SCHEMA evil TO "{role}"; '
+              "CREATE TRIGGER spy BEFORE INSERT ON tender.ledger FOR EACH ROW EXECUTE FUNCTION evil.spy()", "hooked")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, alice, "pay", world["password"], "hooked")
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM evil.loot", database="hooked")
+    assert loot.stdout.strip() == "0", ("another role's trigger copied records out", loot.stdout, outcome)
+    assert outcome.get("error") == "StoreError" and "trigger spy on ledger" in outcome["message"], outcome
+    superuser(world, "DROP TRIGGER spy ON tender.ledger", "hooked")
+    # A grant on a table of tenderd's: the role could set tender.uid and read every person's rows.
+    superuser(world, f'GRANT SELECT ON tender.ledger TO "{evil}"', "hooked")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, alice, "pay", world["password"], "granted")
+    assert outcome.get("error") == "StoreError" and f"privilege SELECT on ledger of the role {evil}" in outcome["message"], outcome
+    superuser(world, f'REVOKE SELECT ON tender.ledger FROM "{evil}"', "hooked")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, alice, "pay", world["password"], "after")["code"] == "SUCCESS"
+
+
+def test_a_search_path_set_by_the_databases_owner_runs_nothing_of_theirs(world):
+    # Adversarial review: a database owned by another role (tenderd's role given CONNECT and CREATE in it), whose owner
+    # sets the database's search_path to a schema of theirs before pg_catalog. tenderd's first statements on a connection
+    # (the role check, set_config) ran before it fixed its search path, so they resolved the owner's set_config: their
+    # code ran as tenderd's role (the owner of every person's rows) on every connection.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    superuser(world, f'CREATE DATABASE trapped OWNER "{evil}"', "postgres")
+    superuser(world, f'GRANT CONNECT, CREATE ON DATABASE trapped TO "{role}"', "postgres")
+    # What the database's owner may do in their own database (done here as the superuser, on their behalf).
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
+              "CREATE FUNCTION trap.set_config(text, text, boolean) RETURNS text LANGUAGE sql AS "
+              "$$INSERT INTO trap.loot VALUES (current_user); SELECT pg_catalog.set_config($1, $2, $3)$$; "
+              f'ALTER FUNCTION trap.set_config(text, text, boolean) OWNER TO "{evil}"; '
+              "ALTER DATABASE trapped SET search_path = trap, pg_catalog", "trapped")
+    daemon = start_daemon(world, "trapped", database="trapped")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    outcome = client(daemon, alice, "pay", world["password"], "trapped")
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="trapped")
+    assert loot.stdout.strip() == "0", ("the database owner's set_config ran as tenderd's role", loot.stdout)
+    assert outcome["code"] == "SUCCESS", outcome
+
+
 # --- the reuse budget, shared by every daemon (issue 35: it was each daemon's own) ---
 
 def test_the_reuse_budget_is_one_across_daemons(world):
@@ -204,6 +261,23 @@ def test_the_shared_budget_fails_closed_when_its_table_is_unusable(world):
         assert client(first, alice, "pay", password, "f-2", json.dumps(reuse))["code"] == "SUCCESS"
     finally:
         world["cluster"].sql(world["names"]["d"], "ALTER TABLE tender.gone RENAME TO reuse_grants", database="reuse")
+
+
+def test_the_shared_budget_is_spent_once_when_daemons_race(world):
+    # Adversarial review: one authentication ($5, the budget), then six payments of $5 without the password at once
+    # through two daemons: the budget covers one of them, as on one machine, never one per daemon.
+    from concurrent.futures import ThreadPoolExecutor
+    new_database(world, "race")
+    reuse = {"restrictedIntents": ["send_payment"], "reuseSeconds": 120, "reuseCount": 5}
+    first = start_daemon(world, "race1", database="race", authentication=reuse)
+    second = start_daemon(world, "race2", database="race", authentication=reuse, state=first.state)
+    alice, password = world["alice"], world["password"]
+    assert client(first, alice, "setup") == {"ok": True}
+    assert client(first, alice, "pay", password, "race-0")["code"] == "SUCCESS"
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        outcomes = list(pool.map(lambda i: client((first, second)[i % 2], alice, "pay", "-", f"race-{i + 1}"), range(6)))
+    paid = [outcome for outcome in outcomes if outcome.get("code") == "SUCCESS"]
+    assert len(paid) == 1, outcomes
 
 
 def test_no_claim_is_ever_made_through_tenderd(world):
