@@ -31,6 +31,8 @@ from test_postgres import CLIENT, LIBRARY, ROOT, TENDER, Daemon, as_user  # noqa
 
 KEYS_PER_ROUND = 10
 CLIENTS = 4
+# How long a round waits for its first acknowledged payment before the kill.
+ACK_TIMEOUT = 60
 
 
 def client(daemon, user, *args):
@@ -85,7 +87,7 @@ def one_round(world, daemons, alice, number, rng):
     for reader in readers:
         reader.start()
     victim = rng.randrange(2)
-    first.wait(timeout=60)
+    first.wait(timeout=ACK_TIMEOUT)
     time.sleep(rng.uniform(0, 0.4))
     daemons[victim].kill(signal.SIGKILL)
     for process in processes:
@@ -158,6 +160,9 @@ def main():
         try:
             for number in range(args.rounds):
                 answered, victim, interrupted = one_round(world, daemons, alice, number, rng)
+                # A round in which nothing was acknowledged tested nothing (the clients broken, every payment refused):
+                # it is a failure, not a pass.
+                assert answered, f"round {number}: no payment was acknowledged, so the kill tested nothing"
                 kills[victim] += 1
                 cut += interrupted
                 for key, jws in answered.items():
