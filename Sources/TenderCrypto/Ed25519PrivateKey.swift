@@ -66,6 +66,11 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
             try self.init(seed: seed)
             return
         }
+        try self.init(openSSLPEM: pem)
+    }
+
+    /// The key in a PKCS#8 PEM text as OpenSSL's PEM reader reads it (any text ``init(pem:)`` does not read itself).
+    convenience init(openSSLPEM pem: [UInt8]) throws(TenderError) {
         let bio = try MemoryBIO(reading: pem)
         // A password callback that refuses: an encrypted key file must fail, not prompt on the host's terminal.
         guard let key = PEM_read_bio_PrivateKey(bio.bio, nil, { _, _, _, _ in -1 }, nil) else {

@@ -55,4 +55,25 @@ import TenderCore
         #expect(Ed25519PrivateKey.seed(ofTenderPEM: Self.pem(body) + Array("x".utf8)) == nil)
         #expect(Ed25519PrivateKey.seed(ofTenderPEM: []) == nil)
     }
+    /// Every text differing from a key file in one byte: the seed read directly is the key OpenSSL reads, or the
+    /// text is left to OpenSSL (an adversary's edit never makes the two readers disagree).
+    @Test func oneByteEditsAreReadAsOpenSSLReadsThemOrLeftToIt() throws {
+        let key = try Ed25519PrivateKey.generate()
+        let pem = try key.pkcs8PEM()
+        var direct = 0
+        for index in pem.indices {
+            for value: UInt8 in [0x00, 0x0A, 0x0D, 0x20, 0x2B, 0x2D, 0x2F, 0x30, 0x3D, 0x41, 0x61, pem[index] ^ 0x01, pem[index] ^ 0x20] {
+                guard value != pem[index] else { continue }
+                var edited = pem
+                edited[index] = value
+                guard let seed = Ed25519PrivateKey.seed(ofTenderPEM: edited) else { continue }
+                direct += 1
+                let mine = try Ed25519PrivateKey(seed: seed).publicKeyBytes()
+                let theirs = try? Ed25519PrivateKey(openSSLPEM: edited).publicKeyBytes()
+                #expect(theirs == mine, "byte \(index) set to \(value): OpenSSL reads another key or none")
+            }
+        }
+        // Edits of the seed's characters change the key, and both readers agree on the new one.
+        #expect(direct > 0)
+    }
 }
