@@ -57,7 +57,20 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     }
 
     /// The key in a PKCS#8 PEM text (PEM_read_bio_PrivateKey); refuses other key types.
+    /// A key file as Tender writes it (``pkcs8PEM()``: one unencrypted RFC 8410 `PrivateKeyInfo`, 48 bytes) is read
+    /// from its seed directly, which costs a few microseconds where OpenSSL's decoders cost hundreds: opening
+    /// an engine signs with its home's key, and a host serving many homes opens engines all the time.
     public convenience init(pem: [UInt8]) throws(TenderError) {
+        if var seed = Self.seed(ofTenderPEM: pem) {
+            defer { for index in seed.indices { seed[index] = 0 } }
+            try self.init(seed: seed)
+            return
+        }
+        try self.init(openSSLPEM: pem)
+    }
+
+    /// The key in a PKCS#8 PEM text as OpenSSL's PEM reader reads it (any text ``init(pem:)`` does not read itself).
+    convenience init(openSSLPEM pem: [UInt8]) throws(TenderError) {
         let bio = try MemoryBIO(reading: pem)
         // A password callback that refuses: an encrypted key file must fail, not prompt on the host's terminal.
         guard let key = PEM_read_bio_PrivateKey(bio.bio, nil, { _, _, _, _ in -1 }, nil) else {
@@ -68,6 +81,49 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
             throw .crypto("the key is not an Ed25519 key")
         }
         self.init(owning: key)
+    }
+
+    /// The DER of an unencrypted Ed25519 `PrivateKeyInfo` (RFC 8410, version 0, no attributes, no public key)
+    /// up to its 32-byte seed.
+    private static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+    private static let pemHeader = Array("-----BEGIN PRIVATE KEY-----\n".utf8)
+    private static let pemFooter = Array("-----END PRIVATE KEY-----".utf8)
+
+    /// The seed of a PEM text exactly as ``pkcs8PEM()`` writes it (the header line, one line of 64 base64
+    /// characters holding ``pkcs8Prefix`` and the seed, the footer line, an optional final newline), or nil
+    /// for any other text, which OpenSSL then reads. The caller wipes the seed after use.
+    static func seed(ofTenderPEM pem: [UInt8]) -> [UInt8]? {
+        let body = pemHeader.count
+        let footer = body + 65
+        guard pem.count == footer + pemFooter.count || (pem.count == footer + pemFooter.count + 1 && pem.last == 0x0A),
+            pem.starts(with: pemHeader), pem[body + 64] == 0x0A, Array(pem[footer..<(footer + pemFooter.count)]) == pemFooter
+        else { return nil }
+        var der = [UInt8](repeating: 0, count: 48)
+        defer { for index in der.indices { der[index] = 0 } }
+        for group in 0..<16 {
+            var bits: UInt32 = 0
+            for offset in 0..<4 {
+                guard let value = base64Value(pem[body + group * 4 + offset]) else { return nil }
+                bits = bits << 6 | UInt32(value)
+            }
+            der[group * 3] = UInt8(truncatingIfNeeded: bits >> 16)
+            der[group * 3 + 1] = UInt8(truncatingIfNeeded: bits >> 8)
+            der[group * 3 + 2] = UInt8(truncatingIfNeeded: bits)
+        }
+        guard der.starts(with: pkcs8Prefix) else { return nil }
+        return Array(der[pkcs8Prefix.count...])
+    }
+
+    /// The value of a character of the standard base64 alphabet (RFC 4648 section 4), nil for any other byte.
+    private static func base64Value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): return 62
+        case UInt8(ascii: "/"): return 63
+        default: return nil
+        }
     }
 
     /// The key as unencrypted PKCS#8 PEM ("BEGIN PRIVATE KEY"). The caller wipes it after use.

@@ -12,14 +12,28 @@ import TenderCore
 /// more can come, and the caller's ``finish()`` needs no worker.
 /// A batch of one is handed to a worker too (the store commits while it is
 /// signed); a pool that is busy leaves the signing to the caller alone.
+/// At ``finish()`` the caller waits for a worker's signature at most
+/// ``stealAfterNanoseconds``, then signs that message itself: on a busy
+/// machine a worker preempted in the middle of a signature would otherwise
+/// hold the caller (and its whole batch) for a scheduler's time slice.
+/// Ed25519 is deterministic, so both signatures are the same; the first stored is kept.
 /// Dropping the batch abandons it.
 final class ParallelSigningBatch: SigningBatch {
     private let shared: Messages
     private var poolStarted = false
     private var ended = false
 
-    init(key: Ed25519PrivateKey, capacity: Int) {
-        let shared = Messages(key: key, capacity: max(0, capacity))
+    /// How long ``finish()`` waits for a message a worker is signing before signing it itself: about two
+    /// signatures on these cores, so a worker that is running finishes first.
+    static let stealAfterNanoseconds = 100_000
+
+    convenience init(key: Ed25519PrivateKey, capacity: Int) {
+        self.init(capacity: capacity) { (message) throws(TenderError) in try key.sign(message) }
+    }
+
+    /// A batch signing with `sign` (a test's, to hold a worker inside a signature).
+    init(capacity: Int, sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8]) {
+        let shared = Messages(sign: sign, capacity: max(0, capacity))
         self.shared = shared
         // The workers hold the messages, not this batch, so dropping the batch still stops them.
         if shared.capacity >= 1 { poolStarted = WorkerPool.shared.start { shared.work() } }
@@ -40,7 +54,12 @@ final class ParallelSigningBatch: SigningBatch {
         shared.closed.store(true, ordering: .releasing)
         let count = shared.added.load(ordering: .relaxed)
         while shared.signNext() {}
-        while shared.signed.load(ordering: .acquiring) < count { sched_yield() }
+        if shared.signed.load(ordering: .acquiring) < count {
+            // A worker holds a message still: wait for it a moment, then sign what it has not stored.
+            let deadline = Self.monotonicNanoseconds() + Self.stealAfterNanoseconds
+            while shared.signed.load(ordering: .acquiring) < count, Self.monotonicNanoseconds() < deadline { sched_yield() }
+            if shared.signed.load(ordering: .acquiring) < count { shared.signMissing(count) }
+        }
         end()
         return try shared.signatures(count)
     }
@@ -52,6 +71,12 @@ final class ParallelSigningBatch: SigningBatch {
         end()
     }
 
+    private static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
+    }
+
     /// Frees the pool at once: the workers hold the messages, not this batch, and return as soon as they see the batch closed.
     private func end() {
         if poolStarted { WorkerPool.shared.release() }
@@ -61,10 +86,13 @@ final class ParallelSigningBatch: SigningBatch {
 }
 
 /// The messages of one batch and their signatures, shared by the caller and
-/// the workers: each slot is written by one thread, published through the counters.
+/// the workers: a message is written by the caller before it is published
+/// through `added`; a signature is stored under `stored`, once per slot (the
+/// first of a worker and a caller that took it over), and counted in `signed`.
 private final class Messages: @unchecked Sendable {
-    let key: Ed25519PrivateKey
+    let sign: @Sendable ([UInt8]) throws(TenderError) -> [UInt8]
     let capacity: Int
+    private let stored = Mutex(())
     private let messages: UnsafeMutableBufferPointer<[UInt8]>
     private let results: UnsafeMutableBufferPointer<Result<[UInt8], TenderError>?>
     /// Messages published to the workers (released after each is stored).
@@ -78,8 +106,8 @@ private final class Messages: @unchecked Sendable {
     /// The batch was abandoned: workers return at once.
     let cancelled = Atomic<Bool>(false)
 
-    init(key: Ed25519PrivateKey, capacity: Int) {
-        self.key = key
+    init(sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8], capacity: Int) {
+        self.sign = sign
         self.capacity = capacity
         messages = .allocate(capacity: capacity)
         messages.initialize(repeating: [])
@@ -117,19 +145,37 @@ private final class Messages: @unchecked Sendable {
         let index = claimed.load(ordering: .acquiring)
         guard index < added.load(ordering: .acquiring) else { return false }
         guard claimed.compareExchange(expected: index, desired: index + 1, ordering: .acquiringAndReleasing).exchanged else { return true }
-        let outcome: Result<[UInt8], TenderError>
-        do throws(TenderError) { outcome = .success(try key.sign(messages[index])) } catch { outcome = .failure(error) }
-        results[index] = outcome
-        signed.add(1, ordering: .releasing)
+        store(signing(index), at: index)
         return true
+    }
+
+    /// Signs every one of the first `count` messages with no signature stored yet (the caller, at finish,
+    /// taking over from a worker that holds one still).
+    func signMissing(_ count: Int) {
+        for index in 0..<count where stored.withLock({ _ in results[index] == nil }) { store(signing(index), at: index) }
+    }
+
+    private func signing(_ index: Int) -> Result<[UInt8], TenderError> {
+        do throws(TenderError) { return .success(try sign(messages[index])) } catch { return .failure(error) }
+    }
+
+    /// Stores the signature of message `index` unless one is stored already, and counts it.
+    private func store(_ outcome: Result<[UInt8], TenderError>, at index: Int) {
+        let first = stored.withLock { _ in
+            guard results[index] == nil else { return false }
+            results[index] = outcome
+            return true
+        }
+        if first { signed.add(1, ordering: .releasing) }
     }
 
     /// The first `count` signatures, once all are stored.
     func signatures(_ count: Int) throws(TenderError) -> [[UInt8]] {
+        let outcomes = stored.withLock { _ in (0..<count).map { results[$0] } }
         var signatures: [[UInt8]] = []
         signatures.reserveCapacity(count)
-        for index in 0..<count {
-            guard let result = results[index] else { throw .internal("a message of the signing batch was not signed") }
+        for outcome in outcomes {
+            guard let result = outcome else { throw .internal("a message of the signing batch was not signed") }
             signatures.append(try result.get())
         }
         return signatures

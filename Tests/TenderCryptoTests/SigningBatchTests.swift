@@ -107,4 +107,57 @@ import TenderTestSupport
         for thread in threads { thread.join() }
         #expect(failures.load(ordering: .relaxed) == 0)
     }
+    /// A worker the scheduler stops inside a signature (a busy machine) holds the batch's finish no longer than
+    /// ``ParallelSigningBatch/stealAfterNanoseconds``: the caller signs that message itself, to the same signature.
+    @Test func aWorkerHeldInsideASignatureDoesNotHoldFinish() throws {
+        final class Gate: Sendable {
+            let entered = Atomic<Bool>(false)
+            let open = Atomic<Bool>(false)
+            let finished = Atomic<Bool>(false)
+        }
+        let key = self.key
+        let message = messages(1)[0]
+        let caller = pthread_self()
+        for _ in 0..<100 {
+            let gate = Gate()
+            let batch = ParallelSigningBatch(capacity: 1) { (bytes) throws(TenderError) in
+                if pthread_equal(pthread_self(), caller) == 0 {
+                    gate.entered.store(true, ordering: .sequentiallyConsistent)
+                    while !gate.open.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
+                }
+                return try key.sign(bytes)
+            }
+            guard batch.usesWorkers else {
+                // Another test holds the pool: this batch signs alone; try again.
+                batch.abandon()
+                usleep(5_000)
+                continue
+            }
+            try batch.add(message)
+            var waited = 0
+            while !gate.entered.load(ordering: .sequentiallyConsistent), waited < 5_000 {
+                usleep(1_000)
+                waited += 1
+            }
+            let entered = gate.entered.load(ordering: .sequentiallyConsistent)
+            #expect(entered, "the worker never took the message")
+            // Opens the gate after 3 s at the latest, so a finish that waits for the worker ends (and the test fails).
+            let opener = TestThread {
+                var slept = 0
+                while !gate.finished.load(ordering: .sequentiallyConsistent), slept < 3_000 {
+                    usleep(1_000)
+                    slept += 1
+                }
+                gate.open.store(true, ordering: .sequentiallyConsistent)
+            }
+            let signatures = try batch.finish()
+            let heldStill = !gate.open.load(ordering: .sequentiallyConsistent)
+            gate.finished.store(true, ordering: .sequentiallyConsistent)
+            opener.join()
+            #expect(heldStill, "finish waited for the held worker")
+            #expect(signatures == [try key.sign(message)])
+            return
+        }
+        Issue.record("the pool was never free for this test's batch")
+    }
 }
