@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from pg_cluster import PGBIN, run_as  # noqa: E402
 from pg_world import Throwaway  # noqa: E402
-from test_postgres import CLIENT, LIBRARY, ROOT, TENDERD, Daemon  # noqa: E402
+from test_postgres import CLIENT, LIBRARY, PYTHONPATH, TENDERD, Daemon  # noqa: E402
 
 
 def setup(daemon, user):
@@ -29,7 +29,7 @@ def setup(daemon, user):
     entry = pwd.getpwnam(user)
     done = subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
                            sys.executable, CLIENT, daemon.socket, "setup"],
-                          env={"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": os.path.join(ROOT, "python"),
+                          env={"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": PYTHONPATH,
                                "TENDER_LIBRARY": LIBRARY}, capture_output=True, text=True)
     assert done.returncode == 0 and "ok" in done.stdout, done.stderr
 
@@ -37,7 +37,7 @@ def setup(daemon, user):
 def payers(daemon, users, count, processes, prefix):
     """`processes` clients paying `count` payments in all at once through `daemon`, client i as users[i % len(users)]:
     payments a second."""
-    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": os.path.join(ROOT, "python"), "TENDER_LIBRARY": LIBRARY}
+    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": PYTHONPATH, "TENDER_LIBRARY": LIBRARY}
     each = count // processes
     start = time.monotonic()
     running = []

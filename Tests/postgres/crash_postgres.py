@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from pg_cluster import PGBIN  # noqa: E402
 from pg_world import Throwaway  # noqa: E402
-from test_postgres import CLIENT, LIBRARY, ROOT, TENDER, Daemon, as_user  # noqa: E402
+from test_postgres import CLIENT, LIBRARY, PYTHONPATH, TENDER, Daemon, as_user  # noqa: E402
 
 KEYS_PER_ROUND = 10
 CLIENTS = 4
@@ -65,7 +65,7 @@ def one_round(world, daemons, alice, number, rng):
     SIGKILL after the first acknowledgement and a random pause, starts it again; returns {key: jws} acknowledged."""
     client(daemons[(number + 1) % 2], alice, "setup")  # the account back to $1000
     entry = pwd.getpwnam(alice)
-    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": os.path.join(ROOT, "python"), "TENDER_LIBRARY": LIBRARY}
+    env = {"PATH": os.environ["PATH"], "HOME": "/", "PYTHONPATH": PYTHONPATH, "TENDER_LIBRARY": LIBRARY}
     prefix = f"r{number}"
     processes = [subprocess.Popen(
         ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
