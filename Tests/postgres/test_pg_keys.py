@@ -13,11 +13,9 @@ import json
 import os
 import pwd
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -26,55 +24,33 @@ sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client, ledger_rows  # noqa: E402
 from test_broker import CLIENT, SERVICE as SERVICE_NAME, TENDER, TENDERD, Daemon, as_user, write_pam_stack  # noqa: E402
-from pg_cluster import Cluster, run_as  # noqa: E402
+from pg_cluster import run_as  # noqa: E402
+from pg_world import Throwaway  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def machines():
-    tag = secrets.token_hex(3)
-    names = {role: f"tpk{role}{tag}" for role in ("d", "a", "b", "p")}
-    base = tempfile.mkdtemp(prefix="tender-pgkeys-", dir="/tmp")
-    cluster = None
-    daemons = {}
-    try:
-        for name in names.values():
-            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+    with Throwaway("tpk", ("d", "a", "b", "p")) as throwaway:
+        names, base, cluster = throwaway.names, throwaway.base, throwaway.cluster
         daemon_user = pwd.getpwnam(names["d"])
-        os.chmod(base, 0o755)
-        cluster = Cluster(base, names["p"])
-        for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE DATABASE tender OWNER "{names["d"]}"'):
-            done = cluster.sql(names["p"], statement, database="postgres")
-            assert done.returncode == 0, done.stderr
         pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1", names["b"]: "bob-Secret-2"})
         with open(os.path.join(base, "policy.json"), "w") as f:
             json.dump({"testing": True, "store": cluster.uri(), "authentication": {
                 "service": SERVICE_NAME, "pamConfigDirectory": pam, "restrictedIntents": []}}, f)
         # Three machines: a state directory (its keys) and a socket each, one database.
+        daemons = {}
         for machine in ("A", "B", "C"):
-            for directory, mode in ((f"state{machine}", 0o700), (f"run{machine}", 0o755)):
-                path = os.path.join(base, directory)
-                os.mkdir(path, mode)
-                os.chown(path, daemon_user.pw_uid, daemon_user.pw_gid)
+            throwaway.directories((f"state{machine}", 0o700), (f"run{machine}", 0o755))
             daemon = Daemon(base, names["d"])
             daemon.state = os.path.join(base, f"state{machine}")
             daemon.socket = os.path.join(base, f"run{machine}", "socket")
-            daemon.start()
-            daemons[machine] = daemon
+            daemons[machine] = throwaway.started(daemon)
         alice, bob = names["a"], names["b"]
         for person, password in ((alice, "alice-Secret-1"), (bob, "bob-Secret-2")):
             assert client(daemons["A"], person, "setup") == {"ok": True}
             assert client(daemons["A"], person, "pay", password, "first")["code"] == "SUCCESS"
         yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": alice, "password": "alice-Secret-1",
                "uid": pwd.getpwnam(alice).pw_uid, "bob": bob}
-    finally:
-        for daemon in daemons.values():
-            if daemon.process and daemon.serving():
-                daemon.kill(signal.SIGTERM)
-        if cluster:
-            cluster.stop("immediate")
-        for name in names.values():
-            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def keys_tool(world, machine, *action, uid=None):

@@ -7,12 +7,9 @@ the reuse budget across two daemons. A throwaway cluster and throwaway users, as
 import json
 import os
 import pwd
-import secrets
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -21,38 +18,19 @@ sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
 from test_broker import SERVICE, TENDERD, Daemon, write_pam_stack  # noqa: E402
-from pg_cluster import Cluster, run_as  # noqa: E402
+from pg_world import Throwaway  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def world():
-    tag = secrets.token_hex(3)
-    names = {role: f"tps{role}{tag}" for role in ("d", "a", "p", "e")}
-    base = tempfile.mkdtemp(prefix="tender-pgsec-", dir="/tmp")
-    cluster = None
-    daemons = []
-    try:
-        for name in names.values():
-            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+    with Throwaway("tps", ("d", "a", "p", "e")) as throwaway:
+        names = throwaway.names
+        done = throwaway.cluster.sql(names["p"], f'CREATE ROLE "{names["e"]}" NOLOGIN', database="postgres")
+        assert done.returncode == 0, done.stderr
         daemon_user = pwd.getpwnam(names["d"])
-        os.chmod(base, 0o755)
-        cluster = Cluster(base, names["p"])
-        for statement in (f'CREATE ROLE "{names["d"]}" LOGIN', f'CREATE ROLE "{names["e"]}" NOLOGIN',
-                          f'CREATE DATABASE tender OWNER "{names["d"]}"'):
-            done = cluster.sql(names["p"], statement, database="postgres")
-            assert done.returncode == 0, done.stderr
-        pam = write_pam_stack(base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1"})
-        yield {"base": base, "cluster": cluster, "names": names, "alice": names["a"], "password": "alice-Secret-1", "pam": pam,
-               "daemons": daemons, "daemon_user": daemon_user}
-    finally:
-        for daemon in daemons:
-            if daemon.process and daemon.serving():
-                daemon.kill(signal.SIGTERM)
-        if cluster:
-            cluster.stop("immediate")
-        for name in names.values():
-            subprocess.run(["userdel", name], stderr=subprocess.DEVNULL)
-        shutil.rmtree(base, ignore_errors=True)
+        pam = write_pam_stack(throwaway.base, daemon_user.pw_gid, {names["a"]: "alice-Secret-1"})
+        yield {"base": throwaway.base, "cluster": throwaway.cluster, "names": names, "alice": names["a"], "password": "alice-Secret-1",
+               "pam": pam, "daemons": throwaway.daemons, "daemon_user": daemon_user}
 
 
 def start_daemon(world, name, database="tender", authentication=None, state=None):
