@@ -2,7 +2,8 @@
 internal import CTenderModel
 
 /// The trained intent classifier (scripts/train-understanding-model.py): a
-/// linear model over tf-idf weighted feature hashes, one score per label
+/// linear model over tf-idf weighted feature hashes (words and pairs of words,
+/// and letter n-grams, each block normalised on its own), one score per label
 /// (the seven intents, and the many kinds of unrelated request of CLINC150,
 /// SGD and the generated Spanish data), each label mapped to a Tender intent
 /// or out_of_scope. Scores become probabilities by a softmax at the
@@ -63,7 +64,7 @@ public struct IntentModel: Sendable {
     /// Reads the model's binary form; nil when it is malformed.
     init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes)
-        guard reader.take(4) == Array("TIM2".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
+        guard reader.take(4) == Array("TIM3".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
             let idfScale = reader.f32(), let featureCount = reader.u32(), let rejectBelow = reader.f32(), let temperature = reader.f32(),
             temperature > 0
         else { return nil }
@@ -123,35 +124,39 @@ public struct IntentModel: Sendable {
         while capacity < found.count * 2 { capacity <<= 1 }
         var slots = [Int32](repeating: -1, count: capacity)
         var counts = [Float](repeating: 0, count: capacity)
-        var firstSeen: [Int] = []
+        var firstSeen: [(at: Int, letters: Bool)] = []
         firstSeen.reserveCapacity(found.count)
-        for case let slot? in found {
+        for (i, found) in found.enumerated() {
+            guard let slot = found else { continue }
             // The table's slots are spread evenly by its own hashing: their low bits serve as they are.
             var at = Int(slot) & (capacity - 1)
             while slots[at] != -1, slots[at] != slot { at = (at + 1) & (capacity - 1) }
             if slots[at] == -1 {
                 slots[at] = slot
-                firstSeen.append(at)
+                firstSeen.append((at, Featurizer.isLetters(features[i])))
             }
             counts[at] += 1
         }
         var scores = intercepts
-        var norm: Float = 0
-        let distinct = firstSeen.map { at -> (row: FeatureTable.Row, count: Float) in
-            let row = table.row(at: slots[at])
-            let value = counts[at] * Float(row.extra)
-            norm += value * value
-            return (row, counts[at])
+        // The words (and pairs) and the letter n-grams are two blocks, each L2-normalised on its own to
+        // ``blockNorm``, as in training: a word's dozen letter n-grams do not outweigh the word.
+        var norms: (words: Float, letters: Float) = (0, 0)
+        let distinct = firstSeen.map { seen -> (row: FeatureTable.Row, count: Float, letters: Bool) in
+            let row = table.row(at: slots[seen.at])
+            let value = counts[seen.at] * Float(row.extra)
+            if seen.letters { norms.letters += value * value } else { norms.words += value * value }
+            return (row, counts[seen.at], seen.letters)
         }
-        if norm > 0 {
+        if norms.words > 0 || norms.letters > 0 {
             // A feature said n times counts n times (its term count), as in training.
-            let factor = weightScale / norm.squareRoot()
+            let wordFactor = norms.words > 0 ? weightScale * Self.blockNorm / norms.words.squareRoot() : 0
+            let letterFactor = norms.letters > 0 ? weightScale * Self.blockNorm / norms.letters.squareRoot() : 0
             let labelCount = labels.count
             scores.withUnsafeMutableBufferPointer { scores in
                 entries.withUnsafeBufferPointer { entries in
                     dense.withUnsafeBufferPointer { dense in
-                        for (row, count) in distinct {
-                            let scaled = count * Float(row.extra) * factor
+                        for (row, count, letters) in distinct {
+                            let scaled = count * Float(row.extra) * (letters ? letterFactor : wordFactor)
                             if row.isDense {
                                 let first = Int(row.start) * labelCount
                                 let weights = UnsafeBufferPointer(rebasing: dense[first..<(first + labelCount)])
@@ -191,6 +196,10 @@ public struct IntentModel: Sendable {
             moneyGoesEitherWay: either)
     }
 
+    /// The L2 norm of each of the two blocks (words and pairs; letter n-grams) of a text's tf-idf vector: 1/√2, so
+    /// that a text with both has norm 1.
+    static let blockNorm: Float = 0.707_106_77
+
     /// A feature with weights for at least 1/denseShare of the labels is kept as a dense row.
     static let denseShare = 4
 
@@ -203,7 +212,7 @@ public struct IntentModel: Sendable {
     }
 
     /// Whether the model has a weight for the normalised word itself (not only for its letters).
-    func knows(_ word: String) -> Bool { table.row(Featurizer.FNV.start(0x77).adding(Array(word.utf8)[...]).value) != nil }
+    func knows(_ word: String) -> Bool { table.row(Featurizer.wordHash(Array(word.utf8)[...])) != nil }
 
     /// e^x for x ≤ 0, without Foundation: range reduction by ln 2 and a Taylor series of 8 terms (relative error
     /// under 1e-6 on [0, ln 2)).
