@@ -222,12 +222,20 @@ def xseq(row):
 # ---- intent classifier -------------------------------------------------------------------------------------
 
 LETTER_BIT = 1 << 63  # set in a letter n-gram's feature hash, clear in a word's or a pair's (Featurizer.swift)
-BLOCK_NORM = 0.5 ** 0.5  # each block's L2 norm (IntentModel.blockNorm): a text with both has norm 1
+# The L2 norm of the words' block (words and pairs); the letter n-grams' block gets sqrt(1 - w²), so that a text with
+# both has norm 1. A training parameter, chosen among WORD_NORMS by the real-data cross-validation and written into
+# the model file (TIM4), which IntentModel.decide reads: the library weighs the blocks as training did.
+WORD_NORMS = (0.6, 0.8)
 
 
-def block_normalise(X, letters):
+def block_norms(word_norm):
+    return word_norm, (1.0 - word_norm * word_norm) ** 0.5
+
+
+def block_normalise(X, letters, word_norm):
     """Rows of tf-idf `X` with the word columns and the letter columns (`letters`, a boolean per column) each
-    L2-normalised to BLOCK_NORM on their own, as IntentModel.decide does; an empty block stays empty."""
+    L2-normalised on their own (to `word_norm` and sqrt(1 - word_norm²)), as IntentModel.decide does; an empty block
+    stays empty."""
     from scipy.sparse import diags
     X = X.tocsr().astype(np.float64)
     squared = X.multiply(X)
@@ -237,7 +245,8 @@ def block_normalise(X, letters):
     on_letters = letters[X.col]
     norms = np.where(on_letters, np.sqrt(letter_sq[X.row]), np.sqrt(np.maximum(word_sq[X.row], 0)))
     from scipy.sparse import coo_matrix
-    data = np.where(norms > 0, X.data * BLOCK_NORM / np.where(norms > 0, norms, 1), 0)
+    target_norms = np.where(on_letters, block_norms(word_norm)[1], block_norms(word_norm)[0])
+    data = np.where(norms > 0, X.data * target_norms / np.where(norms > 0, norms, 1), 0)
     return coo_matrix((data.astype(np.float32), (X.row, X.col)), shape=X.shape).tocsr()
 
 
@@ -258,17 +267,17 @@ def line_weight(row):
     return LOOKALIKE_WEIGHT if row["label"] in ("en:out_of_scope", "es:out_of_scope") else GENERATED_WEIGHT
 
 
-def fit_intent(rows):
+def fit_intent(rows, word_norm):
     vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32, norm=None)
     X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
-    X = block_normalise(X, letter_columns(vectorizer))
+    X = block_normalise(X, letter_columns(vectorizer), word_norm)
     weights = np.array([line_weight(r) for r in rows])
     model = LogisticRegression(C=LR_C, max_iter=400)
     model.fit(X, [r["label"] for r in rows], sample_weight=weights)
-    return vectorizer, model
+    return vectorizer, model, word_norm
 
 
-def quantise_intent(vectorizer, model):
+def quantise_intent(vectorizer, model, word_norm):
     W = model.coef_.copy()
     # The smallest weights go first, until at most MAX_ENTRIES are left (the library's size).
     magnitudes = np.sort(np.abs(W), axis=None)
@@ -284,12 +293,12 @@ def quantise_intent(vectorizer, model):
     order = sorted(keep, key=lambda i: inverse[i])
     return {"classes": list(model.classes_), "intercepts": model.intercept_.astype(np.float32), "Q": Q, "scale": weight_scale,
             "idf": idf_q, "idf_scale": idf_scale, "order": order, "hashes": [inverse[i] for i in order],
-            "index": {inverse[i]: i for i in order}}
+            "index": {inverse[i]: i for i in order}, "word_norm": word_norm}
 
 
 def intent_scores(q, features):
     """Scores as the library computes them from the quantised model (IntentModel.decide): the words (and pairs) and
-    the letter n-grams each L2-normalised to BLOCK_NORM on their own."""
+    the letter n-grams each L2-normalised on their own, to the model's block norms."""
     counts = {}
     for h in features:
         i = q["index"].get(h)
@@ -301,7 +310,7 @@ def intent_scores(q, features):
     for (i, letters), c in counts.items():
         norms[letters] += (c * float(q["idf"][i])) ** 2
     for (i, letters), c in counts.items():
-        scores += c * float(q["idf"][i]) * q["scale"] * BLOCK_NORM / norms[letters] ** 0.5 * q["Q"][:, i]
+        scores += c * float(q["idf"][i]) * q["scale"] * block_norms(q["word_norm"])[letters] / norms[letters] ** 0.5 * q["Q"][:, i]
     return scores
 
 
@@ -410,34 +419,36 @@ JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
 def _cv_job(job):
     """One fit (run in a worker): for a fold of a model, the held-out indices, the fold model's classes and their
     scores; for the shipped classifier ("final"), its quantised weights, fitted on every training line."""
-    name, k = job
+    name, k, word_norm = job
     if name == "final":
-        return quantise_intent(*fit_intent(_CV["final"]))
+        return quantise_intent(*fit_intent(_CV["final"], word_norm))
     if name == "baseline-dev":
         score, classes = baseline_fit(_CV["train_real"])
         return classes, score([r["text"] for r in _CV["dev"]])
     pool, generated, (train_i, test_i) = _CV["pool"], _CV["generated"], _CV["folds"][k]
     if name == "classifier":
-        vectorizer, model = fit_intent([pool[i] for i in train_i] + generated)
-        q = quantise_intent(vectorizer, model)
+        q = quantise_intent(*fit_intent([pool[i] for i in train_i] + generated, word_norm))
         return test_i, q["classes"], np.array([intent_scores(q, pool[i]["features"]) for i in test_i])
     score, classes = baseline_fit([pool[i] for i in train_i])
     return test_i, classes, score([pool[i]["text"] for i in test_i])
 
 
-def real_cross_validation(rows, dev_rows, baseline=True, final=None):
+def real_cross_validation(rows, dev_rows, baseline=True, final=None, word_norms=None):
     """FOLDS-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev, folds by dialogue): each
     fold's model learns from the other folds' real lines and every generated line; only real lines are measured.
     Returns the classifier's figures (with its temperature and threshold) and the plain baseline's, each at its own
     threshold chosen out of fold, and, when `final` (the training lines) is given, the shipped classifier fitted on
-    them: every fit is a job for the same workers, so none waits for another model's folds."""
+    them: every fit is a job for the same workers, so none waits for another model's folds. Each of `word_norms`
+    (the words' block norm) is a classifier of its own ("classifier@0.6"); the one with the most real lines right out
+    of fold (CLINC150's and SGD's in-scope figures together) is reported as "classifier", its shipped fit returned."""
     from multiprocessing import get_context
     from sklearn.model_selection import GroupKFold
     pool = [r for r in rows + dev_rows if r["label"] and r["source"] in ("clinc", "sgd")]
     generated = [r for r in rows if r["label"] and r["source"].startswith("generated")]
     classes = sorted({r["label"] for r in pool + generated})
     at = {c: i for i, c in enumerate(classes)}
-    names = ["classifier"] + (["baseline"] if baseline else [])
+    word_norms = list(word_norms or WORD_NORMS)
+    names = [f"classifier@{w}" for w in word_norms] + (["baseline"] if baseline else [])
     scores = {name: np.full((len(pool), len(classes)), -1e4) for name in names}
     folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[r["group"] for r in pool]))
     dev = [r for r in dev_rows if r["label"]]
@@ -446,19 +457,21 @@ def real_cross_validation(rows, dev_rows, baseline=True, final=None):
     labels = [r["label"] for r in pool]
     # The shipped fit first (the longest), then every fold of every model, then the baseline fitted on train (for
     # the dev figures), JOBS fits at a time.
-    jobs = ([("final", None)] if final is not None else []) + [(name, k) for name in names for k in range(FOLDS)]
-    jobs += [("baseline-dev", None)] if baseline else []
-    fitted = baseline_dev = None
+    jobs = [("final", None, w) for w in word_norms] if final is not None else []
+    jobs += [(name.split("@")[0], k, float(name.split("@")[1]) if "@" in name else None) for name in names for k in range(FOLDS)]
+    jobs += [("baseline-dev", None, None)] if baseline else []
+    fitted, baseline_dev = {}, None
     with get_context("fork").Pool(JOBS) as workers:
-        for (name, k), result in zip(jobs, workers.imap(_cv_job, jobs)):
+        for (name, k, w), result in zip(jobs, workers.imap(_cv_job, jobs)):
             if name == "final":
-                fitted = result
-                print("  the shipped classifier (train): fitted", file=sys.stderr, flush=True)
+                fitted[w] = result
+                print(f"  the shipped classifier (train, words' norm {w}): fitted", file=sys.stderr, flush=True)
                 continue
             if name == "baseline-dev":
                 baseline_dev = result
                 continue
             test_i, fold_classes, fold_scores = result
+            name = f"{name}@{w}" if w is not None else name
             scores[name][np.ix_(test_i, [at[c] for c in fold_classes])] = fold_scores
             print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
     reports = {}
@@ -469,7 +482,11 @@ def real_cross_validation(rows, dev_rows, baseline=True, final=None):
     if baseline_dev:
         rule = reports["baseline"]["rule"]
         reports["baseline"]["dev"] = figures(dev, baseline_dev[1], baseline_dev[0], rule["temperature"], rule["threshold"])
-    return reports, fitted
+    chosen = max(word_norms, key=lambda w: reports[f"classifier@{w}"]["rule"].get("clinc_in_scope", 0)
+                 + reports[f"classifier@{w}"]["rule"].get("sgd_in_scope", 0))
+    print(f"words' block norm chosen by the cross-validation: {chosen} (of {word_norms})", flush=True)
+    reports["classifier"] = reports[f"classifier@{chosen}"]
+    return reports, fitted.get(chosen), chosen
 
 
 def _cv_report(pool, scores, classes, labels):
@@ -690,9 +707,9 @@ def write_model(name, blob):
 def read_intent(path):
     """The classifier as intent_blob wrote it, in quantise_intent's form (for --keep-weights)."""
     blob = open(path, "rb").read()
-    assert blob[:4] == b"TIM3"
-    count, scale, idf_scale, features_, _, _ = struct.unpack_from("<HffIff", blob, 4)
-    at, classes = 4 + struct.calcsize("<HffIff"), []
+    assert blob[:4] == b"TIM4"
+    count, scale, idf_scale, features_, _, _, word_norm, _ = struct.unpack_from("<HffIffff", blob, 4)
+    at, classes = 4 + struct.calcsize("<HffIffff"), []
     for _ in range(count):
         n = blob[at]
         classes.append(blob[at + 1:at + 1 + n].decode())
@@ -714,7 +731,7 @@ def read_intent(path):
     assert at == len(blob)
     order = list(range(features_))
     return {"classes": classes, "intercepts": intercepts, "Q": Q, "scale": scale, "idf": idf, "idf_scale": idf_scale,
-            "order": order, "hashes": hashes, "index": {h: i for i, h in enumerate(hashes)}}
+            "order": order, "hashes": hashes, "index": {h: i for i, h in enumerate(hashes)}, "word_norm": word_norm}
 
 
 def read_tagger(path):
@@ -743,8 +760,9 @@ def read_tagger(path):
 
 def intent_blob(q, temperature, threshold):
     classes = q["classes"]
-    blob = bytearray(b"TIM3")
-    blob += struct.pack("<HffIff", len(classes), q["scale"], q["idf_scale"], len(q["hashes"]), threshold, temperature)
+    blob = bytearray(b"TIM4")
+    blob += struct.pack("<HffIffff", len(classes), q["scale"], q["idf_scale"], len(q["hashes"]), threshold, temperature,
+                        *block_norms(q["word_norm"]))
     for name in classes:
         encoded = name.encode()
         blob += struct.pack("<B", len(encoded)) + encoded + struct.pack("<B", TARGETS.index(target(name)))
@@ -783,7 +801,7 @@ def cross_validate(rows):
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=SEED)
     right = inscope = accepted = oos = 0
     for k, (train_i, test_i) in enumerate(folds.split(intent_rows, labels)):
-        vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
+        vectorizer, model, _ = fit_intent([intent_rows[i] for i in train_i], WORD_NORMS[0])
         X = vectorizer.transform([[str(h) for h in intent_rows[i]["features"]] for i in test_i])
         scores = model.decision_function(X)  # argmax only: no threshold here
         for i, s in zip(test_i, scores):
@@ -821,6 +839,8 @@ def main():
     parser.add_argument("--keep-weights", action="store_true",
                         help="keep the classifier's weights; write only the temperature and threshold the cross-validation chose")
     parser.add_argument("--generated-weight", type=float, default=GENERATED_WEIGHT, help="a generated line's weight in the classifier's loss")
+    parser.add_argument("--word-norms", type=lambda v: [float(x) for x in v.split(",")], default=list(WORD_NORMS),
+                        help="the words' block norms the real-data cross-validation chooses among (comma-separated)")
     parser.add_argument("--lookalike-weight", type=float, default=LOOKALIKE_WEIGHT, help="a generated look-alike's weight")
     args = parser.parse_args()
 
@@ -866,10 +886,13 @@ def train_intent(args, rows, qt, tagger):
     print(f"{len(intent_rows)} training lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels)", flush=True)
     if args.cv:
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
-    reports, fitted = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline,
-                                            final=None if args.keep_weights else intent_rows)
+    reports, fitted, word_norm = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline,
+                                                       final=None if args.keep_weights else intent_rows,
+                                                       word_norms=args.word_norms)
     print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
     for name, report in reports.items():
+        if name == "classifier":
+            continue
         for rule, figures_ in report.items():
             if rule != "dev":
                 print(f"  {name}, {rule}: {json.dumps(figures_)}", flush=True)

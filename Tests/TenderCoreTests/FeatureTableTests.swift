@@ -37,13 +37,15 @@ import Testing
 
     /// A classifier of twelve labels: feature 7 (a word) has one weight (kept sparse), feature `letters` (a letter
     /// n-gram) has weights for four labels (a quarter: kept dense). The two kinds are normalised apart, each block to
-    /// 1/√2. The probabilities are the softmax of the scores computed by hand.
+    /// the norm the file gives it (words 0.6, letters 0.8). The probabilities are the softmax of the scores computed
+    /// by hand.
     @Test func denseAndSparseWeightsScoreAsTrained() throws {
         let names = ["oos:a", "oos:b", "oos:c", "oos:d", "oos:e", "oos:f", "oos:g", "oos:h", "out_of_scope"]
             + ["pay_bill", "send_payment", "transfer_money"]
         let targets: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 6, 2]
         let (weightScale, idfScale, threshold, temperature): (Float, Float, Float, Float) = (0.05, 0.1, 0.5, 1)
-        var blob = Array("TIM3".utf8)
+        let (wordNorm, letterNorm): (Float, Float) = (0.6, 0.8)
+        var blob = Array("TIM4".utf8)
         func u32(_ v: UInt32) { blob += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
         func f32(_ v: Float) { u32(v.bitPattern) }
         blob += [UInt8(names.count), 0]
@@ -52,6 +54,8 @@ import Testing
         u32(2)
         f32(threshold)
         f32(temperature)
+        f32(wordNorm)
+        f32(letterNorm)
         for (name, target) in zip(names, targets) { blob += [UInt8(name.utf8.count)] + Array(name.utf8) + [target] }
         for _ in names { f32(0) }
         let letters: UInt64 = 9 | Featurizer.letterBit
@@ -61,6 +65,11 @@ import Testing
         blob += [9, 100]  // feature 7: pay_bill +100
         blob += [10, 127, 11, UInt8(bitPattern: -20), 0, 50, 3, UInt8(bitPattern: -1)]  // feature 9
         let model = try #require(IntentModel(bytes: blob))
+        // The format before the block norms, and block norms out of 0...1, are refused.
+        #expect(IntentModel(bytes: Array("TIM3".utf8) + blob[4...]) == nil)
+        var tooLarge = blob
+        tooLarge.replaceSubrange(26..<30, with: [0, 0, 0xC0, 0x3F])  // the words' norm: 1.5
+        #expect(IntentModel(bytes: tooLarge) == nil)
         #expect(model.table.row(letters)?.isDense == true && model.table.row(7)?.isDense == false)
         #expect(model.dense.count == names.count && model.entries.count == 2)
 
@@ -71,11 +80,10 @@ import Testing
             return e.map { $0 / sum }
         }
         // The letters said twice, the word once: counts 2 and 1, weighted by idf; each block alone has one feature,
-        // so each is that feature's value over itself, times 1/√2.
-        let half: Float = 0.707_106_77
+        // so each is that feature's value over itself, times its block's norm.
         var raw = [Float](repeating: 0, count: names.count)
-        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { raw[label] += half * weightScale * Float(weight) }
-        raw[9] += half * weightScale * 100
+        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { raw[label] += letterNorm * weightScale * Float(weight) }
+        raw[9] += wordNorm * weightScale * 100
         let p = expected(raw)
         // Normalised together (before the two blocks) the word would weigh 20 / √(80² + 20²) = 0.24 and pay_bill's
         // score less than a third of this.
@@ -88,11 +96,11 @@ import Testing
         // Letters alone: the empty word block adds nothing (no division by its zero norm), the letters weigh as with
         // the word.
         var lettersOnly = [Float](repeating: 0, count: names.count)
-        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { lettersOnly[label] += half * weightScale * Float(weight) }
+        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { lettersOnly[label] += letterNorm * weightScale * Float(weight) }
         let alone = model.decide([letters])
         #expect(alone.intent == "send_payment" && abs(alone.score - expected(lettersOnly)[10]) < 1e-5)
-        // A word alone is its block alone: 1/√2 of the weight scale times its weight, whatever its idf.
-        let word = expected([0, 0, 0, 0, 0, 0, 0, 0, 0, half * weightScale * 100, 0, 0])
+        // A word alone is its block alone: the words' norm times the weight scale times its weight, whatever its idf.
+        let word = expected([0, 0, 0, 0, 0, 0, 0, 0, 0, wordNorm * weightScale * 100, 0, 0])
         #expect(abs(model.decide([7, 7]).score - word[9]) < 1e-5)
         // Term counts are what matter, not how long the text is: 600 and 300 repeats (a long text, the repeat table
         // growing past its first size) score as 2 and 1, and unknown hashes among them change nothing.

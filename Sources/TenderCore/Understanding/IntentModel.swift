@@ -45,6 +45,9 @@ public struct IntentModel: Sendable {
     /// The probability an in-scope label needs.
     let rejectBelow: Float
     let temperature: Float
+    /// The L2 norm of each of the two blocks of a text's tf-idf vector (words and pairs; letter n-grams), chosen in
+    /// training by the real-data cross-validation and read from the model file.
+    let blockNorms: (words: Float, letters: Float)
     /// Each known feature's weights, with its quantised idf as the row's extra byte.
     let table: FeatureTable
     /// The weights of the features with few of them, feature after feature: (label index, quantised weight) byte pairs.
@@ -64,9 +67,10 @@ public struct IntentModel: Sendable {
     /// Reads the model's binary form; nil when it is malformed.
     init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes)
-        guard reader.take(4) == Array("TIM3".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
+        guard reader.take(4) == Array("TIM4".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
             let idfScale = reader.f32(), let featureCount = reader.u32(), let rejectBelow = reader.f32(), let temperature = reader.f32(),
-            temperature > 0
+            temperature > 0, let wordNorm = reader.f32(), let letterNorm = reader.f32(), wordNorm.isFinite, letterNorm.isFinite,
+            wordNorm >= 0, letterNorm >= 0, wordNorm <= 1, letterNorm <= 1
         else { return nil }
         var labels: [String] = []
         var targetOf: [Int] = []
@@ -112,6 +116,7 @@ public struct IntentModel: Sendable {
         }
         (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
         (self.weightScale, self.idfScale, self.rejectBelow, self.temperature) = (weightScale, idfScale, rejectBelow, temperature)
+        self.blockNorms = (wordNorm, letterNorm)
         (self.table, self.entries, self.dense, self.maxIdf) = (table, entries, dense, idf.max() ?? 1)
     }
 
@@ -139,7 +144,7 @@ public struct IntentModel: Sendable {
         }
         var scores = intercepts
         // The words (and pairs) and the letter n-grams are two blocks, each L2-normalised on its own to
-        // ``blockNorm``, as in training: a word's dozen letter n-grams do not outweigh the word.
+        // its norm in ``blockNorms``, as in training: a word's dozen letter n-grams do not outweigh the word.
         var norms: (words: Float, letters: Float) = (0, 0)
         let distinct = firstSeen.map { seen -> (row: FeatureTable.Row, count: Float, letters: Bool) in
             let row = table.row(at: slots[seen.at])
@@ -149,8 +154,8 @@ public struct IntentModel: Sendable {
         }
         if norms.words > 0 || norms.letters > 0 {
             // A feature said n times counts n times (its term count), as in training.
-            let wordFactor = norms.words > 0 ? weightScale * Self.blockNorm / norms.words.squareRoot() : 0
-            let letterFactor = norms.letters > 0 ? weightScale * Self.blockNorm / norms.letters.squareRoot() : 0
+            let wordFactor = norms.words > 0 ? weightScale * blockNorms.words / norms.words.squareRoot() : 0
+            let letterFactor = norms.letters > 0 ? weightScale * blockNorms.letters / norms.letters.squareRoot() : 0
             let labelCount = labels.count
             scores.withUnsafeMutableBufferPointer { scores in
                 entries.withUnsafeBufferPointer { entries in
@@ -195,10 +200,6 @@ public struct IntentModel: Sendable {
             intent: Self.targets[chosen], label: labels[best], score: either ? send + transfer : mass[chosen] / sum, inScope: inScope,
             moneyGoesEitherWay: either)
     }
-
-    /// The L2 norm of each of the two blocks (words and pairs; letter n-grams) of a text's tf-idf vector: 1/√2, so
-    /// that a text with both has norm 1.
-    static let blockNorm: Float = 0.707_106_77
 
     /// A feature with weights for at least 1/denseShare of the labels is kept as a dense row.
     static let denseShare = 4
