@@ -596,50 +596,6 @@ TES["out_of_scope"][0].extend([
 ])
 
 
-# Look-alikes built around a single money word (send, transfer, pay, request, move; manda, envía, transfiere, paga,
-# pide, pasa) in a request that moves no money: files, messages, calls, attention, visits. Written from the words'
-# other senses, for training only, so that the word alone does not carry a request (issue 31).
-THINGS_EN = "(the file|the files|this document|the report|the photos|the pictures|the video|the link|my location|the slides|the address)"
-MESSAGES_EN = "(a message|a text|an email|a note|a voice memo|a reminder|a sticker|a gif|a calendar invite)"
-DEVICES_EN = "(my printer|the printer|my phone|my laptop|my tablet|the tv|my new phone|the cloud|my drive|my desktop)"
-OOS_EN[0].extend([
-    "{open}send " + THINGS_EN + " to " + DEVICES_EN + "{end}", "{open}send " + THINGS_EN + " to {P}{end}",
-    "{open}send {P} " + MESSAGES_EN + "{end}", "{open}send " + MESSAGES_EN + " to {P}{end}",
-    "{open}send (2|3|4|5|10|a few|some|two|three) (messages|texts|emails|photos|files|links) to {P}{end}",
-    "{open}transfer (the|this|my) (call|file|files|photos|contacts|music|playlist|chat) to " + DEVICES_EN + "{end}",
-    "{open}transfer (the|this) call to {P}{end}", "{open}transfer me to (a person|an agent|customer service|the front desk){end}",
-    "{open}pay attention to {P}{end}", "(please|you should|i need to) pay attention{end}", "{open}pay {P} a (visit|compliment){end}",
-    "{open}pay a visit to {P} {D}{end}", "{open}move (the|my) (meeting|appointment|call|dinner) with {P} to {D}{end}",
-    "{open}move " + THINGS_EN + " to " + DEVICES_EN + "{end}", "{open}request a (song|ride|callback|table for two|wake up call){end}",
-    "{open}ask {P} for (a ride|help|the recipe|directions|a favor|their address){end}", "{open}give {P} a (call|ring|hand|hug){end}",
-    "{open}forward " + MESSAGES_EN + " to {P}{end}", "{open}share " + THINGS_EN + " with {P}{end}",
-    "{open}send " + THINGS_EN + " over to {P}{end}", "{open}send {P} " + THINGS_EN + "{end}",
-] * 2)
-THINGS_ES = "(el archivo|los archivos|el documento|el informe|las fotos|el video|el enlace|mi ubicación|la presentación|la dirección)"
-MESSAGES_ES = "(un mensaje|un correo|una nota|un audio|un recordatorio|una invitación|un sticker)"
-DEVICES_ES = "(la impresora|mi impresora|mi teléfono|mi celular|mi computadora|la tele|la nube|mi tableta)"
-TES["out_of_scope"][0].extend([
-    "{open}manda " + THINGS_ES + " a " + DEVICES_ES + "{end}", "{open}manda " + THINGS_ES + " a {P}{end}",
-    "{open}envía " + THINGS_ES + " a {P}{end}", "{open}envíale " + MESSAGES_ES + " a {P}{end}",
-    "{open}manda (2|3|4|5|10|unos|varios|dos|tres) (mensajes|correos|archivos|fotos|enlaces) a {P}{end}",
-    "{open}transfiere (la llamada|el archivo|las fotos|los contactos|la música) a " + DEVICES_ES + "{end}",
-    "{open}transfiere la llamada a {P}{end}", "{open}pásame con (un agente|una persona|servicio al cliente){end}",
-    "{open}pasa " + THINGS_ES + " a " + DEVICES_ES + "{end}", "(por favor )?presta atención{end}",
-    "{open}hazle una visita a {P} {D}{end}", "{open}mueve la (reunión|cita|cena|llamada) con {P} a {D}{end}",
-    "{open}pídele a {P} (la receta|un favor|ayuda|su dirección|que me llame){end}", "{open}pide (un taxi|una canción|una mesa para dos){end}",
-    "{open}reenvía " + MESSAGES_ES + " a {P}{end}", "{open}comparte " + THINGS_ES + " con {P}{end}",
-    "{open}paga (atención|la visita) a {P}{end}", "{open}dale una llamada a {P}{end}",
-] * 2)
-
-# A Spanish transfer that names no one ("quiero hacer una transferencia") is either intent, as SGD's English ones are
-# counted half for each: the same phrasings train both, so the model splits its probability and the dialog asks
-# where the money goes.
-UNNAMED_TRANSFER_ES = ["{open}hacer una transferencia{end}", "quiero hacer una transferencia{end}",
-                       "{open}haz una transferencia{end}", "necesito hacer una transferencia{end}",
-                       "{open}(quiero|necesito) transferir dinero{end}", "{open}una transferencia, por favor"]
-TES["send_payment"][0].extend(UNNAMED_TRANSFER_ES)
-TES["transfer_money"][0].extend(UNNAMED_TRANSFER_ES)
-
 # Frames crossed with word lists (scripts/understanding_grammar.py), for training only, weighted so that their
 # variety is sampled more often than a single flat sentence.
 GRAMMAR_WEIGHT = 3

@@ -72,10 +72,6 @@ BASELINE_C = 10.0
 # The generated lines' weight in the classifier's loss, against 1 for a real line: they teach phrasings, and
 # without a lower weight their sheer number (34,000 against 30,000 real) pulls real unrelated requests in.
 GENERATED_WEIGHT = 0.15
-# The generated look-alikes ("I can pay you $20", "envía las fotos a Juan") weigh more: real data has none to teach
-# (CLINC150's and SGD's unrelated requests are not about money), and the Spanish ones are all the Spanish refusals
-# the model sees.
-LOOKALIKE_WEIGHT = 0.3
 # How many times each real (SGD) line is shown to the labeller: its people are real names typed by crowd workers,
 # a few thousand lines against tens of thousands of generated ones.
 REAL_TAGGER_REPEAT = 3
@@ -221,63 +217,16 @@ def xseq(row):
 
 # ---- intent classifier -------------------------------------------------------------------------------------
 
-LETTER_BIT = 1 << 63  # set in a letter n-gram's feature hash, clear in a word's or a pair's (Featurizer.swift)
-# The L2 norm of the words' block (words and pairs); the letter n-grams' block gets sqrt(1 - w²), so that a text with
-# both has norm 1. A training parameter, chosen among WORD_NORMS by the real-data cross-validation and written into
-# the model file (TIM4), which IntentModel.decide reads: the library weighs the blocks as training did.
-WORD_NORMS = (0.6, 0.8)
-
-
-def block_norms(word_norm):
-    return word_norm, (1.0 - word_norm * word_norm) ** 0.5
-
-
-def block_normalise(X, letters, word_norm):
-    """Rows of tf-idf `X` with the word columns and the letter columns (`letters`, a boolean per column) each
-    L2-normalised on their own (to `word_norm` and sqrt(1 - word_norm²)), as IntentModel.decide does; an empty block
-    stays empty."""
-    from scipy.sparse import diags
-    X = X.tocsr().astype(np.float64)
-    squared = X.multiply(X)
-    letter_sq = np.asarray(squared @ letters.astype(np.float64)).ravel()
-    word_sq = np.asarray(squared.sum(axis=1)).ravel() - letter_sq
-    X = X.tocoo()
-    on_letters = letters[X.col]
-    norms = np.where(on_letters, np.sqrt(letter_sq[X.row]), np.sqrt(np.maximum(word_sq[X.row], 0)))
-    from scipy.sparse import coo_matrix
-    target_norms = np.where(on_letters, block_norms(word_norm)[1], block_norms(word_norm)[0])
-    data = np.where(norms > 0, X.data * target_norms / np.where(norms > 0, norms, 1), 0)
-    return coo_matrix((data.astype(np.float32), (X.row, X.col)), shape=X.shape).tocsr()
-
-
-def letter_columns(vectorizer):
-    letters = np.zeros(len(vectorizer.vocabulary_), dtype=bool)
-    for h, i in vectorizer.vocabulary_.items():
-        letters[i] = int(h) & LETTER_BIT != 0
-    return letters
-
-
-def line_weight(row):
-    """A line's weight in the classifier's loss: its own (SGD's unnamed transfers, half for each label), else 1 for a
-    real line, LOOKALIKE_WEIGHT for a generated look-alike, GENERATED_WEIGHT for another generated line."""
-    if "weight" in row:
-        return row["weight"]
-    if not row["source"].startswith("generated"):
-        return 1.0
-    return LOOKALIKE_WEIGHT if row["label"] in ("en:out_of_scope", "es:out_of_scope") else GENERATED_WEIGHT
-
-
-def fit_intent(rows, word_norm):
-    vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32, norm=None)
+def fit_intent(rows):
+    vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32)
     X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
-    X = block_normalise(X, letter_columns(vectorizer), word_norm)
-    weights = np.array([line_weight(r) for r in rows])
+    weights = np.array([r.get("weight", GENERATED_WEIGHT if r["source"].startswith("generated") else 1.0) for r in rows])
     model = LogisticRegression(C=LR_C, max_iter=400)
     model.fit(X, [r["label"] for r in rows], sample_weight=weights)
-    return vectorizer, model, word_norm
+    return vectorizer, model
 
 
-def quantise_intent(vectorizer, model, word_norm):
+def quantise_intent(vectorizer, model):
     W = model.coef_.copy()
     # The smallest weights go first, until at most MAX_ENTRIES are left (the library's size).
     magnitudes = np.sort(np.abs(W), axis=None)
@@ -293,24 +242,22 @@ def quantise_intent(vectorizer, model, word_norm):
     order = sorted(keep, key=lambda i: inverse[i])
     return {"classes": list(model.classes_), "intercepts": model.intercept_.astype(np.float32), "Q": Q, "scale": weight_scale,
             "idf": idf_q, "idf_scale": idf_scale, "order": order, "hashes": [inverse[i] for i in order],
-            "index": {inverse[i]: i for i in order}, "word_norm": word_norm}
+            "index": {inverse[i]: i for i in order}}
 
 
 def intent_scores(q, features):
-    """Scores as the library computes them from the quantised model (IntentModel.decide): the words (and pairs) and
-    the letter n-grams each L2-normalised on their own, to the model's block norms."""
+    """Scores as the library computes them from the quantised model (IntentModel.decide)."""
     counts = {}
     for h in features:
         i = q["index"].get(h)
         if i is not None:
-            key = (i, h & LETTER_BIT != 0)
-            counts[key] = counts.get(key, 0) + 1
+            counts[i] = counts.get(i, 0) + 1
     scores = q["intercepts"].astype(np.float64).copy()
-    norms = {False: 0.0, True: 0.0}
-    for (i, letters), c in counts.items():
-        norms[letters] += (c * float(q["idf"][i])) ** 2
-    for (i, letters), c in counts.items():
-        scores += c * float(q["idf"][i]) * q["scale"] * block_norms(q["word_norm"])[letters] / norms[letters] ** 0.5 * q["Q"][:, i]
+    norm = sum((c * float(q["idf"][i])) ** 2 for i, c in counts.items()) ** 0.5
+    if norm > 0:
+        factor = q["scale"] / norm
+        for i, c in counts.items():
+            scores += c * float(q["idf"][i]) * factor * q["Q"][:, i]
     return scores
 
 
@@ -417,76 +364,43 @@ JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
 
 
 def _cv_job(job):
-    """One fit (run in a worker): for a fold of a model, the held-out indices, the fold model's classes and their
-    scores; for the shipped classifier ("final"), its quantised weights, fitted on every training line."""
-    name, k, word_norm = job
-    if name == "final":
-        return quantise_intent(*fit_intent(_CV["final"], word_norm))
-    if name == "baseline-dev":
-        score, classes = baseline_fit(_CV["train_real"])
-        return classes, score([r["text"] for r in _CV["dev"]])
+    """One fold of one model (run in a worker): the held-out indices, the fold model's classes, their scores."""
+    name, k = job
     pool, generated, (train_i, test_i) = _CV["pool"], _CV["generated"], _CV["folds"][k]
     if name == "classifier":
-        q = quantise_intent(*fit_intent([pool[i] for i in train_i] + generated, word_norm))
+        vectorizer, model = fit_intent([pool[i] for i in train_i] + generated)
+        q = quantise_intent(vectorizer, model)
         return test_i, q["classes"], np.array([intent_scores(q, pool[i]["features"]) for i in test_i])
     score, classes = baseline_fit([pool[i] for i in train_i])
     return test_i, classes, score([pool[i]["text"] for i in test_i])
 
 
-def real_cross_validation(rows, dev_rows, baseline=True, final=None, word_norms=None):
+def real_cross_validation(rows, dev_rows, baseline=True):
     """FOLDS-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev, folds by dialogue): each
     fold's model learns from the other folds' real lines and every generated line; only real lines are measured.
-    Returns the classifier's figures (with its temperature and threshold) and the plain baseline's, each at its own
-    threshold chosen out of fold, and, when `final` (the training lines) is given, the shipped classifier fitted on
-    them: every fit is a job for the same workers, so none waits for another model's folds. Each of `word_norms`
-    (the words' block norm) is a classifier of its own ("classifier@0.6"); the one with the most real lines right out
-    of fold (CLINC150's and SGD's in-scope figures together) is reported as "classifier", its shipped fit returned."""
+    Yields the classifier's figures (with its temperature and threshold), then the plain baseline's, each at its own
+    threshold chosen out of fold."""
     from multiprocessing import get_context
     from sklearn.model_selection import GroupKFold
     pool = [r for r in rows + dev_rows if r["label"] and r["source"] in ("clinc", "sgd")]
     generated = [r for r in rows if r["label"] and r["source"].startswith("generated")]
     classes = sorted({r["label"] for r in pool + generated})
     at = {c: i for i, c in enumerate(classes)}
-    word_norms = list(word_norms or WORD_NORMS)
-    names = [f"classifier@{w}" for w in word_norms] + (["baseline"] if baseline else [])
-    scores = {name: np.full((len(pool), len(classes)), -1e4) for name in names}
+    ours = np.full((len(pool), len(classes)), -1e4)
+    base = np.full((len(pool), len(classes)), -1e4)
     folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[r["group"] for r in pool]))
-    dev = [r for r in dev_rows if r["label"]]
-    _CV.update(pool=pool, generated=generated, folds=folds, final=final, dev=dev,
-               train_real=[r for r in rows if r["label"] and r["source"] in ("clinc", "sgd")])
+    _CV.update(pool=pool, generated=generated, folds=folds)
     labels = [r["label"] for r in pool]
-    # The shipped fit first (the longest), then every fold of every model, then the baseline fitted on train (for
-    # the dev figures), JOBS fits at a time.
-    jobs = [("final", None, w) for w in word_norms] if final is not None else []
-    jobs += [(name.split("@")[0], k, float(name.split("@")[1]) if "@" in name else None) for name in names for k in range(FOLDS)]
-    jobs += [("baseline-dev", None, None)] if baseline else []
-    fitted, baseline_dev = {}, None
+    # Two fits at a time (the machine's two cores); each job returns its fold's out-of-fold scores.
     with get_context("fork").Pool(JOBS) as workers:
-        for (name, k, w), result in zip(jobs, workers.imap(_cv_job, jobs)):
-            if name == "final":
-                fitted[w] = result
-                print(f"  the shipped classifier (train, words' norm {w}): fitted", file=sys.stderr, flush=True)
-                continue
-            if name == "baseline-dev":
-                baseline_dev = result
-                continue
-            test_i, fold_classes, fold_scores = result
-            name = f"{name}@{w}" if w is not None else name
-            scores[name][np.ix_(test_i, [at[c] for c in fold_classes])] = fold_scores
-            print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
-    reports = {}
-    for name in names:
-        np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tender-real-cv-{name}.npz"), scores=scores[name],
-                            classes=np.array(classes), labels=np.array(labels))
-        reports[name] = _cv_report(pool, scores[name], classes, labels)
-    if baseline_dev:
-        rule = reports["baseline"]["rule"]
-        reports["baseline"]["dev"] = figures(dev, baseline_dev[1], baseline_dev[0], rule["temperature"], rule["threshold"])
-    chosen = max(word_norms, key=lambda w: reports[f"classifier@{w}"]["rule"].get("clinc_in_scope", 0)
-                 + reports[f"classifier@{w}"]["rule"].get("sgd_in_scope", 0))
-    print(f"words' block norm chosen by the cross-validation: {chosen} (of {word_norms})", flush=True)
-    reports["classifier"] = reports[f"classifier@{chosen}"]
-    return reports, fitted.get(chosen), chosen
+        for name, scores in [("classifier", ours)] + ([("baseline", base)] if baseline else []):
+            jobs = [(name, k) for k in range(FOLDS)]
+            for (_, k), (test_i, fold_classes, fold_scores) in zip(jobs, workers.imap(_cv_job, jobs)):
+                scores[np.ix_(test_i, [at[c] for c in fold_classes])] = fold_scores
+                print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
+            np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tender-real-cv-{name}.npz"), scores=scores,
+                                classes=np.array(classes), labels=np.array(labels))
+            yield name, _cv_report(pool, scores, classes, labels)
 
 
 def _cv_report(pool, scores, classes, labels):
@@ -582,9 +496,7 @@ def tag(q, tokens):
     return [q["labels"][l] for l in reversed(path)]
 
 
-def span_set(tags, kinds=None):
-    """The labelled spans of `tags` as (kind, first, end) token positions; with `kinds`, only the kinds it names, as
-    it renames them."""
+def span_set(tags):
     out, i = set(), 0
     while i < len(tags):
         if tags[i] == "O":
@@ -593,16 +505,15 @@ def span_set(tags, kinds=None):
         kind, j = tags[i][2:], i + 1
         while j < len(tags) and tags[j] == "I-" + kind:
             j += 1
-        if kinds is None or kind in kinds:
-            out.add((kind if kinds is None else kinds[kind], i, j))
+        out.add((kind, i, j))
         i = j
     return out
 
 
-def slot_f1(gold_rows, predicted, kinds=None):
+def slot_f1(gold_rows, predicted):
     tp = fp = fn = 0
     for row, tags in zip(gold_rows, predicted):
-        g, p = span_set(bio(row), kinds), span_set(tags, kinds)
+        g, p = span_set(bio(row)), span_set(tags)
         tp += len(g & p)
         fp += len(p - g)
         fn += len(g - p)
@@ -707,9 +618,9 @@ def write_model(name, blob):
 def read_intent(path):
     """The classifier as intent_blob wrote it, in quantise_intent's form (for --keep-weights)."""
     blob = open(path, "rb").read()
-    assert blob[:4] == b"TIM4"
-    count, scale, idf_scale, features_, _, _, word_norm, _ = struct.unpack_from("<HffIffff", blob, 4)
-    at, classes = 4 + struct.calcsize("<HffIffff"), []
+    assert blob[:4] == b"TIM2"
+    count, scale, idf_scale, features_, _, _ = struct.unpack_from("<HffIff", blob, 4)
+    at, classes = 4 + struct.calcsize("<HffIff"), []
     for _ in range(count):
         n = blob[at]
         classes.append(blob[at + 1:at + 1 + n].decode())
@@ -731,7 +642,7 @@ def read_intent(path):
     assert at == len(blob)
     order = list(range(features_))
     return {"classes": classes, "intercepts": intercepts, "Q": Q, "scale": scale, "idf": idf, "idf_scale": idf_scale,
-            "order": order, "hashes": hashes, "index": {h: i for i, h in enumerate(hashes)}, "word_norm": word_norm}
+            "order": order, "hashes": hashes, "index": {h: i for i, h in enumerate(hashes)}}
 
 
 def read_tagger(path):
@@ -760,9 +671,8 @@ def read_tagger(path):
 
 def intent_blob(q, temperature, threshold):
     classes = q["classes"]
-    blob = bytearray(b"TIM4")
-    blob += struct.pack("<HffIffff", len(classes), q["scale"], q["idf_scale"], len(q["hashes"]), threshold, temperature,
-                        *block_norms(q["word_norm"]))
+    blob = bytearray(b"TIM2")
+    blob += struct.pack("<HffIff", len(classes), q["scale"], q["idf_scale"], len(q["hashes"]), threshold, temperature)
     for name in classes:
         encoded = name.encode()
         blob += struct.pack("<B", len(encoded)) + encoded + struct.pack("<B", TARGETS.index(target(name)))
@@ -801,7 +711,7 @@ def cross_validate(rows):
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=SEED)
     right = inscope = accepted = oos = 0
     for k, (train_i, test_i) in enumerate(folds.split(intent_rows, labels)):
-        vectorizer, model, _ = fit_intent([intent_rows[i] for i in train_i], WORD_NORMS[0])
+        vectorizer, model = fit_intent([intent_rows[i] for i in train_i])
         X = vectorizer.transform([[str(h) for h in intent_rows[i]["features"]] for i in test_i])
         scores = model.decision_function(X)  # argmax only: no threshold here
         for i, s in zip(test_i, scores):
@@ -839,14 +749,9 @@ def main():
     parser.add_argument("--keep-weights", action="store_true",
                         help="keep the classifier's weights; write only the temperature and threshold the cross-validation chose")
     parser.add_argument("--generated-weight", type=float, default=GENERATED_WEIGHT, help="a generated line's weight in the classifier's loss")
-    parser.add_argument("--word-norms", type=lambda v: [float(x) for x in v.split(",")], default=list(WORD_NORMS),
-                        help="the words' block norms the real-data cross-validation chooses among (comma-separated)")
-    parser.add_argument("--lookalike-weight", type=float, default=LOOKALIKE_WEIGHT, help="a generated look-alike's weight")
     args = parser.parse_args()
-
     globals()["FOLDS"] = args.folds
     globals()["GENERATED_WEIGHT"] = args.generated_weight
-    globals()["LOOKALIKE_WEIGHT"] = args.lookalike_weight
     rows = load_training()
     if args.intent_only:
         train_intent(args, rows, read_tagger(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.bin")), None)
@@ -886,37 +791,26 @@ def train_intent(args, rows, qt, tagger):
     print(f"{len(intent_rows)} training lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels)", flush=True)
     if args.cv:
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
-    reports, fitted, word_norm = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline,
-                                                       final=None if args.keep_weights else intent_rows,
-                                                       word_norms=args.word_norms)
+    reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline)
     print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
-    for name, report in reports.items():
-        if name == "classifier":
-            continue
-        for rule, figures_ in report.items():
-            if rule != "dev":
-                print(f"  {name}, {rule}: {json.dumps(figures_)}", flush=True)
-    report = reports["classifier"]
+    _, report = next(reports)
+    for rule, figures_ in report.items():
+        print(f"  classifier, {rule}: {json.dumps(figures_)}", flush=True)
     temperature, threshold = report["rule"]["temperature"], report["rule"]["threshold"]
     print(f"temperature {temperature:.4f}, out of scope below an in-scope probability of {threshold:.4f}", flush=True)
 
-    qi = read_intent(os.path.join(MODELS, "intent_model.bin")) if args.keep_weights else fitted
+    if args.keep_weights:
+        qi = read_intent(os.path.join(MODELS, "intent_model.bin"))
+    else:
+        vectorizer, model = fit_intent(intent_rows)
+        qi = quantise_intent(vectorizer, model)
     blob = intent_blob(qi, temperature, threshold)
     write_model("intent_model.bin", blob)
     print(f"intent model: {len(blob)} bytes, {len(qi['classes'])} labels, {len(qi['hashes'])} features")
     # The same model on the dev files, as the library decides (tender eval gives the same figures with the Swift code).
     dev_scores = np.array([intent_scores(qi, r["features"]) for r in dev_rows if r["label"]])
-    print("dev (CLINC150 val, SGD dev first turns), classifier:",
+    print("dev (CLINC150 val, SGD dev first turns):",
           json.dumps(figures([r for r in dev_rows if r["label"]], dev_scores, qi["classes"], temperature, threshold)))
-    if "dev" in reports.get("baseline", {}):
-        print("dev (CLINC150 val, SGD dev first turns), plain baseline (train's real lines, its own threshold):",
-              json.dumps(reports["baseline"].pop("dev")))
-    # The labeller on SGD dev's values (amounts, people, account words whatever their role: the kinds SGD marks), as
-    # the library tags them; tender eval scores the same kinds (account types from the dialogue state).
-    tagged = [r for r in dev_rows if r["tagger"]]
-    sgd_kinds = {"amount": "amount", "person": "person", "from_account": "account", "to_account": "account", "account": "account"}
-    print(f"dev slots (SGD dev, {len(tagged)} lines; amounts, people, accounts), labeller F1: "
-          f"{slot_f1(tagged, [tag(qt, r['tokens']) for r in tagged], sgd_kinds):.4f}", flush=True)
 
     # Parity fixture: generated train lines, predicted from the quantised weights as the library does.
     rng = random.Random(SEED)
@@ -932,6 +826,9 @@ def train_intent(args, rows, qt, tagger):
             agree += tagger is None or tags == tagger.tag(xseq(r))
             out.write(json.dumps({"text": r["text"], "label": label, "intent": intent, "tags": tags}, ensure_ascii=False) + "\n")
     print(f"parity sample: {len(sample)} lines; quantised labeller agrees with CRFsuite on {agree}", flush=True)
+    for name, report in reports:
+        for rule, figures_ in report.items():
+            print(f"  {name}, {rule}: {json.dumps(figures_)}", flush=True)
 
 
 if __name__ == "__main__":

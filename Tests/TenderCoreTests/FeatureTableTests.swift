@@ -35,17 +35,14 @@ import Testing
         #expect(sparseOnly.row(20)?.start == 1)
     }
 
-    /// A classifier of twelve labels: feature 7 (a word) has one weight (kept sparse), feature `letters` (a letter
-    /// n-gram) has weights for four labels (a quarter: kept dense). The two kinds are normalised apart, each block to
-    /// the norm the file gives it (words 0.6, letters 0.8). The probabilities are the softmax of the scores computed
-    /// by hand.
+    /// A classifier of twelve labels: feature 7 has one weight (kept sparse), feature 9 has weights for four labels (a
+    /// quarter: kept dense). The probabilities are the softmax of the scores computed by hand.
     @Test func denseAndSparseWeightsScoreAsTrained() throws {
         let names = ["oos:a", "oos:b", "oos:c", "oos:d", "oos:e", "oos:f", "oos:g", "oos:h", "out_of_scope"]
             + ["pay_bill", "send_payment", "transfer_money"]
         let targets: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 6, 2]
         let (weightScale, idfScale, threshold, temperature): (Float, Float, Float, Float) = (0.05, 0.1, 0.5, 1)
-        let (wordNorm, letterNorm): (Float, Float) = (0.6, 0.8)
-        var blob = Array("TIM4".utf8)
+        var blob = Array("TIM2".utf8)
         func u32(_ v: UInt32) { blob += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
         func f32(_ v: Float) { u32(v.bitPattern) }
         blob += [UInt8(names.count), 0]
@@ -54,23 +51,15 @@ import Testing
         u32(2)
         f32(threshold)
         f32(temperature)
-        f32(wordNorm)
-        f32(letterNorm)
         for (name, target) in zip(names, targets) { blob += [UInt8(name.utf8.count)] + Array(name.utf8) + [target] }
         for _ in names { f32(0) }
-        let letters: UInt64 = 9 | Featurizer.letterBit
-        for hash: UInt64 in [7, letters] { for k in 0..<8 { blob.append(UInt8(hash >> (8 * UInt64(k)) & 0xFF)) } }
+        for hash: UInt64 in [7, 9] { for k in 0..<8 { blob.append(UInt8(hash >> (8 * UInt64(k)) & 0xFF)) } }
         blob += [20, 40]  // idf
         blob += [1, 4]  // weights per feature
         blob += [9, 100]  // feature 7: pay_bill +100
         blob += [10, 127, 11, UInt8(bitPattern: -20), 0, 50, 3, UInt8(bitPattern: -1)]  // feature 9
         let model = try #require(IntentModel(bytes: blob))
-        // The format before the block norms, and block norms out of 0...1, are refused.
-        #expect(IntentModel(bytes: Array("TIM3".utf8) + blob[4...]) == nil)
-        var tooLarge = blob
-        tooLarge.replaceSubrange(26..<30, with: [0, 0, 0xC0, 0x3F])  // the words' norm: 1.5
-        #expect(IntentModel(bytes: tooLarge) == nil)
-        #expect(model.table.row(letters)?.isDense == true && model.table.row(7)?.isDense == false)
+        #expect(model.table.row(9)?.isDense == true && model.table.row(7)?.isDense == false)
         #expect(model.dense.count == names.count && model.entries.count == 2)
 
         func expected(_ raw: [Float]) -> [Float] {
@@ -79,32 +68,20 @@ import Testing
             let sum = e.reduce(0, +)
             return e.map { $0 / sum }
         }
-        // The letters said twice, the word once: counts 2 and 1, weighted by idf; each block alone has one feature,
-        // so each is that feature's value over itself, times its block's norm.
+        // Feature 9 said twice, feature 7 once: counts 2 and 1, weighted by idf, normalised together.
+        let norm = ((2 * 40 * 2 * 40 + 20 * 20) as Float).squareRoot()
         var raw = [Float](repeating: 0, count: names.count)
-        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { raw[label] += letterNorm * weightScale * Float(weight) }
-        raw[9] += wordNorm * weightScale * 100
+        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { raw[label] += 2 * 40 * weightScale / norm * Float(weight) }
+        raw[9] += 20 * weightScale / norm * 100
         let p = expected(raw)
-        // Normalised together (before the two blocks) the word would weigh 20 / √(80² + 20²) = 0.24 and pay_bill's
-        // score less than a third of this.
-        #expect(abs(raw[9] - 0.05 * 100 * 20 / ((80 * 80 + 20 * 20) as Float).squareRoot()) > 1)
-        let decision = model.decide([letters, 7, letters, 12345])
+        let decision = model.decide([9, 7, 9, 12345])
         #expect(decision.intent == "send_payment")
         #expect(abs(decision.score - p[10]) < 1e-5)
         #expect(abs(decision.inScope - (p[9] + p[10] + p[11])) < 1e-5)
         #expect(model.decide([7]).intent == "pay_bill")
-        // Letters alone: the empty word block adds nothing (no division by its zero norm), the letters weigh as with
-        // the word.
-        var lettersOnly = [Float](repeating: 0, count: names.count)
-        for (label, weight) in [(10, 127), (11, -20), (0, 50), (3, -1)] { lettersOnly[label] += letterNorm * weightScale * Float(weight) }
-        let alone = model.decide([letters])
-        #expect(alone.intent == "send_payment" && abs(alone.score - expected(lettersOnly)[10]) < 1e-5)
-        // A word alone is its block alone: the words' norm times the weight scale times its weight, whatever its idf.
-        let word = expected([0, 0, 0, 0, 0, 0, 0, 0, 0, wordNorm * weightScale * 100, 0, 0])
-        #expect(abs(model.decide([7, 7]).score - word[9]) < 1e-5)
         // Term counts are what matter, not how long the text is: 600 and 300 repeats (a long text, the repeat table
         // growing past its first size) score as 2 and 1, and unknown hashes among them change nothing.
-        let long = model.decide(Array(repeating: letters, count: 600) + Array(repeating: 7, count: 300) + (1000..<1400).map(UInt64.init))
+        let long = model.decide(Array(repeating: 9, count: 600) + Array(repeating: 7, count: 300) + (1000..<1400).map(UInt64.init))
         #expect(long.intent == "send_payment" && abs(long.score - p[10]) < 1e-5 && abs(long.inScope - decision.inScope) < 1e-5)
         // No known feature: the intercepts alone (all zero), three in-scope labels of twelve.
         #expect(model.decide([]).intent == "out_of_scope" && abs(model.decide([]).inScope - 0.25) < 1e-6)

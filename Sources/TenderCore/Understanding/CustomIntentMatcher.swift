@@ -119,8 +119,8 @@ public struct CustomIntentMatcher: Sendable {
         var previous: [UInt8] = []
         for word in Featurizer.words(tokens) {
             let bytes = Array(word.utf8)
-            hashes.append(Featurizer.wordHash(bytes[...]))
-            if !previous.isEmpty { hashes.append(Featurizer.pairHash(previous[...], bytes[...])) }
+            hashes.append(Featurizer.FNV.start(0x77).adding(bytes[...]).value)
+            if !previous.isEmpty { hashes.append(Featurizer.FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes[...]).value) }
             previous = bytes
         }
         return hashes

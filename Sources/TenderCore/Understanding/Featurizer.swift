@@ -3,9 +3,7 @@
 /// unigrams and bigrams over normalised tokens (amounts → "zmoney", numbers
 /// → "znum", bank and card names → "zbank", bill kinds → "zbilltype", the
 /// people the slot labeller marked → "zperson"), and
-/// character 3- to 5-grams of each word. A hash's top bit tells its kind: set
-/// for a letter n-gram, clear for a word or a pair of words (the model
-/// normalises the two kinds apart). The same code produces the training
+/// character 3- to 5-grams of each word. The same code produces the training
 /// features (`tender features`), so training and parsing cannot drift.
 public enum Featurizer {
     static let banks: [[String]] = [
@@ -90,31 +88,17 @@ public enum Featurizer {
             bounded.append(contentsOf: word.utf8)
             bounded.append(0x3E)
             let bytes = bounded[1..<(bounded.count - 1)]
-            hashes.append(wordHash(bytes))
-            if !previous.isEmpty { hashes.append(pairHash(previous[...], bytes)) }
+            hashes.append(FNV.start(0x77).adding(bytes).value)
+            if !previous.isEmpty { hashes.append(FNV.start(0x62).adding(previous[...]).adding(0x20).adding(bytes).value) }
             previous.removeAll(keepingCapacity: true)
             previous.append(contentsOf: bytes)
             // Every placeholder starts with "z": most words need no look-up.
             guard bytes.first != 0x7A || !placeholders.contains(word) else { continue }
             for n in 3...5 where bounded.count >= n {
-                for start in 0...(bounded.count - n) { hashes.append(FNV.start(0x63).adding(bounded[start..<(start + n)]).value | letterBit) }
+                for start in 0...(bounded.count - n) { hashes.append(FNV.start(0x63).adding(bounded[start..<(start + n)]).value) }
             }
         }
         return hashes
-    }
-
-    /// The bit set in a letter n-gram's hash and clear in a word's or a pair's.
-    static let letterBit: UInt64 = 1 << 63
-
-    /// Whether `hash` is a letter n-gram's (else a word's or a pair of words').
-    static func isLetters(_ hash: UInt64) -> Bool { hash & letterBit != 0 }
-
-    /// The hash of a normalised word.
-    static func wordHash(_ bytes: ArraySlice<UInt8>) -> UInt64 { FNV.start(0x77).adding(bytes).value & ~letterBit }
-
-    /// The hash of two adjacent normalised words.
-    static func pairHash(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> UInt64 {
-        FNV.start(0x62).adding(first).adding(0x20).adding(second).value & ~letterBit
     }
 
     /// The words that stand for a kind of value; they get no character n-grams.

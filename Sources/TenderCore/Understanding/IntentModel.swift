@@ -2,8 +2,7 @@
 internal import CTenderModel
 
 /// The trained intent classifier (scripts/train-understanding-model.py): a
-/// linear model over tf-idf weighted feature hashes (words and pairs of words,
-/// and letter n-grams, each block normalised on its own), one score per label
+/// linear model over tf-idf weighted feature hashes, one score per label
 /// (the seven intents, and the many kinds of unrelated request of CLINC150,
 /// SGD and the generated Spanish data), each label mapped to a Tender intent
 /// or out_of_scope. Scores become probabilities by a softmax at the
@@ -45,9 +44,6 @@ public struct IntentModel: Sendable {
     /// The probability an in-scope label needs.
     let rejectBelow: Float
     let temperature: Float
-    /// The L2 norm of each of the two blocks of a text's tf-idf vector (words and pairs; letter n-grams), chosen in
-    /// training by the real-data cross-validation and read from the model file.
-    let blockNorms: (words: Float, letters: Float)
     /// Each known feature's weights, with its quantised idf as the row's extra byte.
     let table: FeatureTable
     /// The weights of the features with few of them, feature after feature: (label index, quantised weight) byte pairs.
@@ -67,10 +63,9 @@ public struct IntentModel: Sendable {
     /// Reads the model's binary form; nil when it is malformed.
     init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes)
-        guard reader.take(4) == Array("TIM4".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
+        guard reader.take(4) == Array("TIM2".utf8), let classCount = reader.u16(), classCount > 0, let weightScale = reader.f32(),
             let idfScale = reader.f32(), let featureCount = reader.u32(), let rejectBelow = reader.f32(), let temperature = reader.f32(),
-            temperature > 0, let wordNorm = reader.f32(), let letterNorm = reader.f32(), wordNorm.isFinite, letterNorm.isFinite,
-            wordNorm >= 0, letterNorm >= 0, wordNorm <= 1, letterNorm <= 1
+            temperature > 0
         else { return nil }
         var labels: [String] = []
         var targetOf: [Int] = []
@@ -116,7 +111,6 @@ public struct IntentModel: Sendable {
         }
         (self.labels, self.targetOf, self.intercepts) = (labels, targetOf, intercepts)
         (self.weightScale, self.idfScale, self.rejectBelow, self.temperature) = (weightScale, idfScale, rejectBelow, temperature)
-        self.blockNorms = (wordNorm, letterNorm)
         (self.table, self.entries, self.dense, self.maxIdf) = (table, entries, dense, idf.max() ?? 1)
     }
 
@@ -129,39 +123,35 @@ public struct IntentModel: Sendable {
         while capacity < found.count * 2 { capacity <<= 1 }
         var slots = [Int32](repeating: -1, count: capacity)
         var counts = [Float](repeating: 0, count: capacity)
-        var firstSeen: [(at: Int, letters: Bool)] = []
+        var firstSeen: [Int] = []
         firstSeen.reserveCapacity(found.count)
-        for (i, found) in found.enumerated() {
-            guard let slot = found else { continue }
+        for case let slot? in found {
             // The table's slots are spread evenly by its own hashing: their low bits serve as they are.
             var at = Int(slot) & (capacity - 1)
             while slots[at] != -1, slots[at] != slot { at = (at + 1) & (capacity - 1) }
             if slots[at] == -1 {
                 slots[at] = slot
-                firstSeen.append((at, Featurizer.isLetters(features[i])))
+                firstSeen.append(at)
             }
             counts[at] += 1
         }
         var scores = intercepts
-        // The words (and pairs) and the letter n-grams are two blocks, each L2-normalised on its own to
-        // its norm in ``blockNorms``, as in training: a word's dozen letter n-grams do not outweigh the word.
-        var norms: (words: Float, letters: Float) = (0, 0)
-        let distinct = firstSeen.map { seen -> (row: FeatureTable.Row, count: Float, letters: Bool) in
-            let row = table.row(at: slots[seen.at])
-            let value = counts[seen.at] * Float(row.extra)
-            if seen.letters { norms.letters += value * value } else { norms.words += value * value }
-            return (row, counts[seen.at], seen.letters)
+        var norm: Float = 0
+        let distinct = firstSeen.map { at -> (row: FeatureTable.Row, count: Float) in
+            let row = table.row(at: slots[at])
+            let value = counts[at] * Float(row.extra)
+            norm += value * value
+            return (row, counts[at])
         }
-        if norms.words > 0 || norms.letters > 0 {
+        if norm > 0 {
             // A feature said n times counts n times (its term count), as in training.
-            let wordFactor = norms.words > 0 ? weightScale * blockNorms.words / norms.words.squareRoot() : 0
-            let letterFactor = norms.letters > 0 ? weightScale * blockNorms.letters / norms.letters.squareRoot() : 0
+            let factor = weightScale / norm.squareRoot()
             let labelCount = labels.count
             scores.withUnsafeMutableBufferPointer { scores in
                 entries.withUnsafeBufferPointer { entries in
                     dense.withUnsafeBufferPointer { dense in
-                        for (row, count, letters) in distinct {
-                            let scaled = count * Float(row.extra) * (letters ? letterFactor : wordFactor)
+                        for (row, count) in distinct {
+                            let scaled = count * Float(row.extra) * factor
                             if row.isDense {
                                 let first = Int(row.start) * labelCount
                                 let weights = UnsafeBufferPointer(rebasing: dense[first..<(first + labelCount)])
@@ -213,7 +203,7 @@ public struct IntentModel: Sendable {
     }
 
     /// Whether the model has a weight for the normalised word itself (not only for its letters).
-    func knows(_ word: String) -> Bool { table.row(Featurizer.wordHash(Array(word.utf8)[...])) != nil }
+    func knows(_ word: String) -> Bool { table.row(Featurizer.FNV.start(0x77).adding(Array(word.utf8)[...]).value) != nil }
 
     /// e^x for x ≤ 0, without Foundation: range reduction by ln 2 and a Taylor series of 8 terms (relative error
     /// under 1e-6 on [0, ln 2)).
