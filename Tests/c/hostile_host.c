@@ -408,9 +408,9 @@ static void test_homes(void) {
     run(cmd);
     tender_result rc = try_open(real);
     CHECK(rc == TENDER_E_HOME || rc == TENDER_E_KEY_FILE);
-    /* The key file a symbolic link: refused when read. */
+    /* The key file a symbolic link: refused when read. (A kid may start with "-": the names are given as ./NAME.) */
     snprintf(cmd, sizeof cmd,
-             "rm '%s/keys' && mv '%s/keys-elsewhere' '%s/keys' && cd '%s/keys' && f=$(ls *.pem | head -1) && mv \"$f\" ../moved.pem && ln -s ../moved.pem \"$f\"",
+             "rm '%s/keys' && mv '%s/keys-elsewhere' '%s/keys' && cd '%s/keys' && f=$(ls ./*.pem | head -1) && mv \"$f\" ../moved.pem && ln -s ../moved.pem \"$f\"",
              real, scratch, real, real);
     run(cmd);
     rc = try_open(real);
