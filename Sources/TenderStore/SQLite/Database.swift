@@ -47,9 +47,25 @@ final class Database: StoreDatabase {
         sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(db, 1)
         if readOnly { return }
-        try execute("PRAGMA journal_mode=WAL")
+        try enterWAL()
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Turns a new file to WAL. Several first opens of one new store at once: SQLite answers SQLITE_BUSY without
+    /// calling the busy handler where waiting could deadlock (a shared lock waiting to become exclusive), so the
+    /// change is tried again, every millisecond, within the busy timeout.
+    private func enterWAL() throws(TenderError) {
+        var waited: Int32 = 0
+        while true {
+            let code = sqlite3_exec(handle, "PRAGMA journal_mode=WAL", nil, nil, nil)
+            if code == SQLITE_OK { return }
+            guard code & 0xff == SQLITE_BUSY, waited < Database.busyTimeoutMilliseconds else {
+                throw SQLiteError.error(code, handle, during: "execute")
+            }
+            sqlite3_sleep(1)
+            waited += 1
+        }
     }
 
     deinit {
