@@ -70,6 +70,28 @@ def run_example(home, services=None, password=None, preload=WRAPPER):
                           text=True, timeout=120)
 
 
+def permit_stack(tmp_path):
+    """A PAM service directory whose `tender` service permits any password (and `other` denies all)."""
+    permit = tmp_path / "permit"
+    permit.mkdir()
+    (permit / "tender").write_text("auth required pam_permit.so\naccount required pam_permit.so\n")
+    (permit / "other").write_text("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    return permit
+
+
+def assert_paid_in_testing_mode(proc, home, verify=False):
+    """The example paid with a wrong password, and the audit (and, with `verify`, `tender verify`) says testing mode."""
+    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
+    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
+        [entry] = engine.audit()
+        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
+    if verify:
+        env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
+        verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout
+
+
 def test_the_right_password_pays(tmp_path, services):
     home = tmp_path / "home"
     proc = run_example(home, services, PASSWORD)
@@ -127,20 +149,10 @@ def test_a_preloaded_pam_wrapper_puts_the_engine_in_testing_mode(tmp_path):
     """Issue 30.4: pam_wrapper preloaded with a pam_permit stack makes a wrong password pay. Tender cannot
     stop what a preloaded library does to PAM, but the engine must not pass it off as the system's login:
     it runs in testing mode, its audit entries say so and `tender verify` reports them."""
-    permit = tmp_path / "permit"
-    permit.mkdir()
-    (permit / "tender").write_text("auth required pam_permit.so\naccount required pam_permit.so\n")
-    (permit / "other").write_text("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    permit = permit_stack(tmp_path)
     home = tmp_path / "home"
     proc = run_example(home, permit, "not-the-password")
-    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
-    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
-        [entry] = engine.audit()
-        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
-    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout
+    assert_paid_in_testing_mode(proc, home, verify=True)
 
 
 LOADED_CHILD = r'''
@@ -216,10 +228,7 @@ def test_a_preload_answering_for_pam_under_another_name_still_means_testing_mode
     The engine now looks where the PAM functions it calls are bound (dladdr): outside libpam.so, testing mode.
     (The file names keep "pam_wrapper" only so that Tender looks for the service file in the test's directory;
     with /etc/pam.d/tender installed any name does.)"""
-    permit = tmp_path / "permit"
-    permit.mkdir()
-    (permit / "tender").write_text("auth required pam_permit.so\naccount required pam_permit.so\n")
-    (permit / "other").write_text("".join(f"{group} required pam_deny.so\n" for group in ("auth", "account", "password", "session")))
+    permit = permit_stack(tmp_path)
     if how == "renamed":
         preload = tmp_path / "renamed_pam_wrapper.so"
         shutil.copy(WRAPPER, preload)
@@ -233,14 +242,7 @@ def test_a_preload_answering_for_pam_under_another_name_still_means_testing_mode
         subprocess.run([compiler, "-shared", "-fPIC", "-o", os.fspath(preload), os.fspath(source)], check=True)
     home = tmp_path / "home"
     proc = run_example(home, permit, "not-the-password", preload=preload)
-    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
-    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
-        [entry] = engine.audit()
-        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
-    verified = subprocess.run([CLI, "verify", "--home", os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "TESTING MODE: 1 audit entry" in verified.stdout, verified.stdout
+    assert_paid_in_testing_mode(proc, home, verify=True)
 
 
 FAKE_LIBPAM = r"""
@@ -333,7 +335,4 @@ def test_a_libpam_of_ones_own_or_an_auditor_means_testing_mode(tmp_path, how):
                            sys.executable, EXAMPLE, os.fspath(home)], env=env, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0 and "handle:" not in proc.stdout and "mount" in proc.stderr:
         pytest.skip("cannot bind-mount in a mount namespace here: " + proc.stderr)
-    assert proc.returncode == 0 and "handle: SUCCESS" in proc.stdout, proc.stdout + proc.stderr
-    with tender.Engine(home, authentication={"restrictedIntents": []}) as engine:
-        [entry] = engine.audit()
-        assert entry["event"] == "authenticated" and entry["detail"].startswith("testing mode (PAM service tender): "), entry
+    assert_paid_in_testing_mode(proc, home)
