@@ -50,7 +50,7 @@ def machines():
             assert client(daemons["A"], person, "setup") == {"ok": True}
             assert client(daemons["A"], person, "pay", password, "first")["code"] == "SUCCESS"
         yield {"base": base, "cluster": cluster, "daemons": daemons, "names": names, "alice": alice, "password": "alice-Secret-1",
-               "uid": pwd.getpwnam(alice).pw_uid, "bob": bob}
+               "uid": pwd.getpwnam(alice).pw_uid, "bob": bob, "throwaway": throwaway}
 
 
 def keys_tool(world, machine, *action, uid=None):
@@ -196,28 +196,25 @@ def test_a_revoked_key_set_back_to_pending_is_not_enrolled_again(machines):
     world, password = machines, machines["password"]
     a, c = world["daemons"]["A"], world["daemons"]["C"]
     carol = f"tpkc{secrets.token_hex(3)}"
-    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", carol], check=True)
-    try:
-        uid = pwd.getpwnam(carol).pw_uid
-        assert client(a, carol, "setup") == {"ok": True}
-        assert client(a, carol, "pay", password, "first")["code"] == "SUCCESS"
-        assert client(c, carol, "pay", password, "c-pending").get("error") == "KeyFileError"
-        c_key = next(kid for kid, state in key_states(world, uid).items() if state == "pending")
-        assert keys_tool(world, "A", "--enroll-key", c_key, uid=uid)[0] == 0
-        assert client(c, carol, "pay", password, "c-enrolled")["code"] == "SUCCESS"
-        status, revoked = keys_tool(world, "A", "--revoke-key", c_key, uid=uid)
-        assert status == 0 and revoked["revoked"] == [c_key], revoked
-        before = ledger_rows(world, carol)
-        sql(world, f"UPDATE tender.signing_keys SET active = 2 WHERE kid = '{c_key}'", uid)
-        status, said = keys_tool(world, "A", "--enroll-key", c_key, uid=uid)
-        assert status == 1 and "not enrolled again" in said, (status, said)
-        assert ledger_rows(world, carol) == before
-        assert client(c, carol, "pay", password, "c-again").get("error") == "KeyFileError"
-        assert client(a, carol, "pay", password, "a-after")["code"] == "SUCCESS"
-        done = verified(world, "A", person=carol)
-        assert done.returncode == 0, done.stdout + done.stderr
-    finally:
-        subprocess.run(["userdel", carol], stderr=subprocess.DEVNULL)
+    world["throwaway"].user(carol)  # removed with the module's throwaway users
+    uid = pwd.getpwnam(carol).pw_uid
+    assert client(a, carol, "setup") == {"ok": True}
+    assert client(a, carol, "pay", password, "first")["code"] == "SUCCESS"
+    assert client(c, carol, "pay", password, "c-pending").get("error") == "KeyFileError"
+    c_key = next(kid for kid, state in key_states(world, uid).items() if state == "pending")
+    assert keys_tool(world, "A", "--enroll-key", c_key, uid=uid)[0] == 0
+    assert client(c, carol, "pay", password, "c-enrolled")["code"] == "SUCCESS"
+    status, revoked = keys_tool(world, "A", "--revoke-key", c_key, uid=uid)
+    assert status == 0 and revoked["revoked"] == [c_key], revoked
+    before = ledger_rows(world, carol)
+    sql(world, f"UPDATE tender.signing_keys SET active = 2 WHERE kid = '{c_key}'", uid)
+    status, said = keys_tool(world, "A", "--enroll-key", c_key, uid=uid)
+    assert status == 1 and "not enrolled again" in said, (status, said)
+    assert ledger_rows(world, carol) == before
+    assert client(c, carol, "pay", password, "c-again").get("error") == "KeyFileError"
+    assert client(a, carol, "pay", password, "a-after")["code"] == "SUCCESS"
+    done = verified(world, "A", person=carol)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_revocation_racing_the_revoked_machines_payments_leaves_a_ledger_that_verifies(machines):
@@ -229,35 +226,32 @@ def test_a_revocation_racing_the_revoked_machines_payments_leaves_a_ledger_that_
     world, password = machines, machines["password"]
     a, b = world["daemons"]["A"], world["daemons"]["B"]
     dave = f"tpke{secrets.token_hex(3)}"
-    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", dave], check=True)
-    try:
-        uid = pwd.getpwnam(dave).pw_uid
-        assert client(a, dave, "setup") == {"ok": True}
-        assert client(a, dave, "pay", password, "first")["code"] == "SUCCESS"
-        assert client(b, dave, "pay", password, "b-pending").get("error") == "KeyFileError"
-        listed = keys_tool(world, "B", "--keys", uid=uid)[1]["keys"]  # (a uid freed by userdel may come back with rows)
-        b_key = next(key["kid"] for key in listed if key["state"] == "pending" and key["here"])
-        status, said = keys_tool(world, "A", "--enroll-key", b_key, uid=uid)
-        assert status == 0, said
-        burst = threading.Thread(target=lambda: as_user(dave, [sys.executable, CLIENT, b.socket, "burst", password, "25", "race"]))
-        burst.start()
-        for _ in range(300):  # revoked once B's burst is paying
-            if int(sql(world, "SELECT count(*) FROM tender.ledger WHERE idempotency_key LIKE 'race-%'", uid)) > 0:
-                break
-            time.sleep(0.1)
-        status, revoked = keys_tool(world, "A", "--revoke-key", b_key, uid=uid)
-        burst.join(timeout=120)
-        assert status == 0 and revoked["revoked"] == [b_key], revoked
-        revocation = int(sql(world, "SELECT max(sequence) FROM tender.ledger WHERE type = 'key_revoked'", uid))
-        signed_by_b = [int(line.split("|")[0]) for line in sql(world, "SELECT sequence, jws FROM tender.ledger", uid).splitlines()
-                       if header_kid(line.split("|", 1)[1]) == b_key]
-        assert signed_by_b and max(signed_by_b) < revocation, (signed_by_b, revocation)
-        print(f"B signed {len(signed_by_b)} of the burst's payments before its revocation at record {revocation}")
-        assert client(b, dave, "pay", password, "b-after").get("error") == "KeyFileError"
-        done = verified(world, "A", person=dave)
-        assert done.returncode == 0, done.stdout + done.stderr
-    finally:
-        subprocess.run(["userdel", dave], stderr=subprocess.DEVNULL)
+    world["throwaway"].user(dave)  # removed with the module's throwaway users
+    uid = pwd.getpwnam(dave).pw_uid
+    assert client(a, dave, "setup") == {"ok": True}
+    assert client(a, dave, "pay", password, "first")["code"] == "SUCCESS"
+    assert client(b, dave, "pay", password, "b-pending").get("error") == "KeyFileError"
+    listed = keys_tool(world, "B", "--keys", uid=uid)[1]["keys"]  # (a uid freed by userdel may come back with rows)
+    b_key = next(key["kid"] for key in listed if key["state"] == "pending" and key["here"])
+    status, said = keys_tool(world, "A", "--enroll-key", b_key, uid=uid)
+    assert status == 0, said
+    burst = threading.Thread(target=lambda: as_user(dave, [sys.executable, CLIENT, b.socket, "burst", password, "25", "race"]))
+    burst.start()
+    for _ in range(300):  # revoked once B's burst is paying
+        if int(sql(world, "SELECT count(*) FROM tender.ledger WHERE idempotency_key LIKE 'race-%'", uid)) > 0:
+            break
+        time.sleep(0.1)
+    status, revoked = keys_tool(world, "A", "--revoke-key", b_key, uid=uid)
+    burst.join(timeout=120)
+    assert status == 0 and revoked["revoked"] == [b_key], revoked
+    revocation = int(sql(world, "SELECT max(sequence) FROM tender.ledger WHERE type = 'key_revoked'", uid))
+    signed_by_b = [int(line.split("|")[0]) for line in sql(world, "SELECT sequence, jws FROM tender.ledger", uid).splitlines()
+                   if header_kid(line.split("|", 1)[1]) == b_key]
+    assert signed_by_b and max(signed_by_b) < revocation, (signed_by_b, revocation)
+    print(f"B signed {len(signed_by_b)} of the burst's payments before its revocation at record {revocation}")
+    assert client(b, dave, "pay", password, "b-after").get("error") == "KeyFileError"
+    done = verified(world, "A", person=dave)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_revoked_machine_signs_nothing_and_neither_do_keys_it_enrolled(machines):
