@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "TenderCryptoTests", dependencies: ["TenderCrypto", "TenderCore", "TenderTestSupport"]),
         .testTarget(name: "TenderAuthTests", dependencies: ["TenderAuth", "TenderCore", "TenderStore", "TenderCrypto"]),
         .testTarget(name: "TenderWiringTests", dependencies: ["TenderWiring", "TenderCore", "TenderStore", "TenderTestSupport"]),
-        .testTarget(name: "TenderPostgresTests", dependencies: ["TenderPostgres", "TenderCore", "TenderStore"]),
+        .testTarget(name: "TenderPostgresTests", dependencies: ["TenderPostgres", "TenderCore", "TenderStore", "TenderCrypto"]),
         .testTarget(name: "TenderBrokerTests", dependencies: ["TenderBroker", "TenderCore", "TenderTestSupport"]),
     ]
 )

@@ -35,7 +35,9 @@ enum StoreMigration {
                 let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
                 let result = try PostgresMigration.migrate(from: source, to: target)
                 let rows = result.rows.filter { $0.count > 0 }.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
-                say("tenderd: uid \(uid): migrated and verified, \(result.report.count) records, head \(result.report.headHash) (\(rows))")
+                let grown = result.verifiedCount > result.report.count
+                    ? "; the PostgreSQL ledger has grown since to \(result.verifiedCount) records, verified" : ""
+                say("tenderd: uid \(uid): migrated and verified, \(result.report.count) records, head \(result.report.headHash) (\(rows))\(grown)")
             } catch {
                 failed += 1
                 say("tenderd: uid \(uid): not migrated: \(error.message)")

@@ -51,7 +51,8 @@ public struct PostgresLocation: Sendable, Equatable {
     /// `verify-full`, in the URI or PGSSLMODE): whoever answers on that address (on the network path, or a local user
     /// listening on the port while the server is down) would be handed the passfile's password (libpq sends it in
     /// clear when asked), read every person's rows and answer COMMIT for payments it never kept. A Unix socket
-    /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write.
+    /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write, and is taken only with
+    /// `requirepeer=` (in the URI or PGREQUIREPEER) naming the OS user the server runs as, which libpq checks on every connection.
     ///
     /// The parameters checked are the ones libpq will use: the URI's, else libpq's defaults (``PostgresLocation/defaults()``:
     /// PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the URI, or PGSERVICE) is refused:
@@ -78,6 +79,20 @@ public struct PostgresLocation: Sendable, Equatable {
             throw .invalidArgument(
                 "the store URI names an abstract socket (@...), which any local user could bind while the server is down and be handed "
                     + "the password and every person's rows; use the server's own socket directory (/run/postgresql)")
+        }
+        // A Unix socket (a directory named, or libpq's default one when no host is) is trusted only through libpq's own check
+        // of the listening process's OS user (`requirepeer=`, or PGREQUIREPEER), made on every connection before anything is
+        // sent: a directory that does not exist yet, or that an ordinary user owns (or could make, in a parent they may write),
+        // could otherwise hold a socket of that user's, handed the password and every person's rows. A directory's owner
+        // checked here would prove nothing about the socket libpq finds there later.
+        let socket = host.split(separator: ",", omittingEmptySubsequences: false).contains { $0.hasPrefix("/") }
+            || (host.isEmpty && address.isEmpty)
+        guard !socket || !effective("requirepeer").isEmpty else {
+            throw .invalidArgument(
+                "the store URI reaches the database through a Unix socket without naming the server's OS user: a socket directory "
+                    + "that does not exist yet, or that an ordinary user owns, could hold a socket of theirs, handed the password and "
+                    + "every person's rows; add requirepeer=USER (the user the PostgreSQL server runs as, postgres on Debian), which "
+                    + "libpq checks on every connection (docs/scale.md)")
         }
         for entry in host.split(separator: ",") where entry.hasPrefix("/") {
             var info = stat()

@@ -4,8 +4,10 @@ import TenderStore
 
 /// Moves one person's SQLite store (a home, or tenderd's `STATE/UID/`) into the PostgreSQL store, row for row:
 /// the same records and JWS, the same keys (their files stay in the home, which tenderd's `--state` keeps), the
-/// directory, audit, throttle and the rest. Verified before (the SQLite ledger) and after (the PostgreSQL one,
-/// which must have the same length and head hash). One transaction: a failure leaves the database as it was.
+/// directory, audit, throttle and the rest. Verified before (the SQLite ledger, which must be the one read), inside the
+/// copying transaction (the ledger it holds is the one read, record for record), and after its commit (the PostgreSQL
+/// ledger verifies and begins with the migrated one, against a checkpoint the source signed: a tenderd may append for the
+/// person as soon as it commits). One transaction: a failure leaves the database as it was.
 public enum PostgresMigration {
     /// Every table the store keeps and the columns copied (the `uid` is the person's, set by the connection).
     /// `signing_keys` is copied in the order SQLite recorded the keys (its rowid), which PostgreSQL numbers again.
@@ -63,8 +65,11 @@ public enum PostgresMigration {
     public struct Result: Sendable {
         /// Rows copied, by table.
         public let rows: [(table: String, count: Int)]
-        /// The ledger's report, verified in SQLite before and in PostgreSQL after (the same length and head).
+        /// The migrated ledger's report, verified in SQLite before (its length and head are what PostgreSQL holds first).
         public let report: LedgerVerifier.Report
+        /// The PostgreSQL ledger's length when verified after the commit: `report.count`, or more when a tenderd appended
+        /// for the person in between (it begins with the migrated records all the same).
+        public let verifiedCount: Int64
     }
 
     /// Copies `source` (open for writing, so records committed without their stored signature are signed first)
@@ -73,7 +78,20 @@ public enum PostgresMigration {
     /// the target already holds any row (of any table) or the source keeps rows older than schema 7 (a fingerprint as text),
     /// ``TenderError/store(_:)`` when a copy fails (nothing is kept) or the copy does not verify the same.
     public static func migrate(from source: SQLiteStore, to target: SQLiteStore) throws(TenderError) -> Result {
+        try migrate(from: source, to: target, committed: {})
+    }
+
+    /// ``migrate(from:to:)``, running `committed` right after the copy's COMMIT (where a tenderd serving the person may
+    /// append: the tests append there).
+    static func migrate(
+        from source: SQLiteStore, to target: SQLiteStore, committed: () throws(TenderError) -> Void
+    ) throws(TenderError) -> Result {
         let before = try source.verify(checkpoint: nil, trustedKeys: nil)
+        // Signed by the source's key at its length now, so the PostgreSQL ledger is verified to begin with this one
+        // however long it has grown after the commit (none for an empty ledger: it begins every ledger). A source that cannot
+        // sign one (its key file is gone) is still migrated, and its copy must then verify as exactly this ledger.
+        let checkpoint = before.count > 0 ? try? source.checkpoint() : nil
+        let mayGrow = before.count == 0 || checkpoint != nil
         let rows = try source.read(scan: true) { (db) throws(TenderError) -> [(String, [[Value]])] in
             var all: [(String, [[Value]])] = []
             for table in tables {
@@ -101,6 +119,15 @@ public enum PostgresMigration {
             }
             return all
         }
+        // The ledger read must be the one verified (nothing appended or changed in between).
+        let ledger = rows.first { $0.0 == "ledger" }?.1 ?? []
+        let jwsColumn = 2
+        let hashColumn = 3
+        guard Int64(ledger.count) == before.count, ledger.isEmpty || ledger.last.map({ Self.text($0[hashColumn]) }) == before.headHash else {
+            throw .store(
+                "the SQLite ledger changed while it was migrated (\(before.count) records verified, \(ledger.count) read): nothing was "
+                    + "migrated; stop what writes to it and run again")
+        }
         let copy = rows
         try target.write { (db) throws(TenderError) in
             // Under the person's lock (two migrations of one person run one after the other): a person who has anything
@@ -117,13 +144,35 @@ public enum PostgresMigration {
                 let sql = "INSERT INTO \(name) (\(table.columns.joined(separator: ", "))) VALUES (\(placeholders))"
                 for row in values { try db.statement(sql, row.map(\.argument)).run() }
             }
+            // Before the COMMIT, under the person's lock: the ledger this transaction holds is the one read, record for record.
+            let kept = try db.statement("SELECT sequence, jws FROM ledger ORDER BY sequence").rows { (row) throws(TenderError) in
+                (row.int64(0), row.text(1) ?? "")
+            }
+            let matches = kept.count == ledger.count && zip(kept, ledger).allSatisfy { row, read in
+                String(row.0) == Self.text(read[0]) && row.1 == Self.text(read[jwsColumn])
+            }
+            guard matches else {
+                throw .store("the ledger copied into PostgreSQL (\(kept.count) records) is not the one read (\(ledger.count)): nothing was migrated")
+            }
         }
-        let after = try target.verify(checkpoint: nil, trustedKeys: nil)
-        guard after.count == before.count, after.headHash == before.headHash, after.keyIDs == before.keyIDs else {
+        try committed()
+        // After the COMMIT a tenderd may append for the person: the ledger must verify, and begin with the migrated one
+        // (the source's checkpoint), its keys first among those that signed; a longer one is this one and what followed.
+        let after = try target.verify(checkpoint: checkpoint, trustedKeys: nil)
+        guard after.count >= before.count, (after.count > before.count && mayGrow) || after.headHash == before.headHash,
+            after.keyIDs.starts(with: before.keyIDs)
+        else {
             throw .store(
-                "the migrated ledger verifies as \(after.count) records with head \(after.headHash), not \(before.count) with head \(before.headHash)")
+                "the migrated ledger verifies as \(after.count) records with head \(after.headHash), not \(before.count) with head "
+                    + "\(before.headHash) (the rows were kept)")
         }
-        return Result(rows: rows.map { ($0.0, $0.1.count) }, report: after)
+        return Result(rows: rows.map { ($0.0, $0.1.count) }, report: before, verifiedCount: after.count)
+    }
+
+    /// A copied value as text (nil for NULL or bytes).
+    private static func text(_ value: Value) -> String? {
+        if case let .text(text) = value { return text }
+        return nil
     }
 
     /// Throws ``TenderError/invalidArgument(_:)`` when the person `uid` has any row in the database of `pool` (read

@@ -2,11 +2,12 @@
 import TenderCore
 
 extension SQLiteStore {
-    /// The signer of the active key this home holds, creating the first key on first use (its file is
+    /// The signer of the active key this home holds, creating the first key on first use, in a store whose ledger is empty (its file is
     /// named as not recorded until the transaction commits, see ``write(lazy:_:)``). On a shared store (tenderd on
     /// PostgreSQL) several keys are active at once, one per machine (``KeyState``): this machine signs with the one
     /// whose private key it holds. Throws ``TenderError/keyFile(_:)`` when it holds none that is enrolled: its key
-    /// awaits enrollment, was revoked, or was removed from the store (``machineKeyRefusal(_:)``).
+    /// awaits enrollment, was revoked, or was removed from the store (``machineKeyRefusal(_:)``), and when the store records
+    /// no key at all while its ledger holds records (every row was removed: no key is made, nothing is written).
     func activeSigner(_ db: any StoreDatabase) throws(TenderError) -> any RecordSigner {
         let rows = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
         var firstError: TenderError?
@@ -20,6 +21,18 @@ extension SQLiteStore {
             }
         }
         if rows.isEmpty {
+            // Only a brand-new store (no ledger record yet) makes its first key: once records are signed, a key made now would
+            // sign records verify refuses (it is in no signed enrollment), so a store whose key rows were all removed is an error.
+            let records = try db.statement("SELECT count(*) FROM ledger")
+            _ = try records.step()
+            let held = records.int64(0)
+            _ = try records.step()
+            guard held == 0 else {
+                throw .keyFile(
+                    "no signing key is recorded for this store (\(storeName)), yet its ledger holds \(held) records: every key row was "
+                        + "removed, and a key made now would sign records verify refuses; nothing was written (restore the signing_keys rows, "
+                        + "docs/security.md)")
+            }
             let created = try keys.createKey()
             createdKeys.withLock { $0.append(created.keyID) }
             try db.statement(

@@ -110,23 +110,34 @@ extension SQLiteStore {
             }
             guard state == KeyState.enrolled else { throw .notFound("the key \(kid.prefix(64)) does not sign for this person") }
             let signer = try activeSigner(db).keyID
-            guard signer != kid else {
-                throw .invalidArgument("this machine's own key cannot revoke itself: revoke it from another machine, or rotate it")
-            }
-            // Who enrolled whom, from the signed ledger (a rotation hands the enrolled keys over to the new key).
+            // Who enrolled whom, from the signed ledger (a rotation hands the enrolled keys over to the new key), and the
+            // person's first key (the first record's signer, or the key it rotated into).
             var enrolledBy: [String: String] = [:]
-            let entries = try db.statement("SELECT jws FROM ledger WHERE type IN (?, 'key_rotation') ORDER BY sequence", [KeyEnrollment.addedType])
-                .rows { $0.text(0) ?? "" }
+            var first: String?
+            let entries = try db.statement(
+                "SELECT jws FROM ledger WHERE type IN (?, 'key_rotation') OR sequence = 1 ORDER BY sequence", [KeyEnrollment.addedType]
+            ).rows { $0.text(0) ?? "" }
             for text in entries {
-                guard let jws = try? CompactJWS(parsing: text), let payload = try? JSONParser.parse(jws.payload),
-                    let added = payload["newKid"]?.stringValue
-                else { continue }
+                guard let jws = try? CompactJWS(parsing: text), let payload = try? JSONParser.parse(jws.payload) else { continue }
+                if first == nil { first = jws.keyID }
+                guard let added = payload["newKid"]?.stringValue, payload["type"]?.stringValue != "payment" else { continue }
                 if payload["type"]?.stringValue == "key_rotation" {
+                    if jws.keyID == first { first = added }
                     for (child, parent) in enrolledBy where parent == jws.keyID { enrolledBy[child] = added }
                     if let parent = enrolledBy.removeValue(forKey: jws.keyID) { enrolledBy[added] = parent }
-                } else {
+                } else if payload["type"]?.stringValue == KeyEnrollment.addedType {
                     enrolledBy[added] = jws.keyID
                 }
+            }
+            // The first key is the root every other key descends from (docs/scale.md, "Keys and trust"): a key it enrolled may
+            // not cut it out (nor, through it, every key), and it may not leave the person without it.
+            guard kid != first else {
+                throw .invalidArgument(
+                    "the key \(kid.prefix(64)) is this person's first key, the root every other key descends from: no machine revokes it, "
+                        + "not even its own (docs/scale.md, \"Keys and trust\")")
+            }
+            guard signer != kid else {
+                throw .invalidArgument("this machine's own key cannot revoke itself: revoke it from another machine, or rotate it")
             }
             guard LedgerVerifier.isAncestor(signer, of: kid, in: enrolledBy) else {
                 throw .invalidArgument(

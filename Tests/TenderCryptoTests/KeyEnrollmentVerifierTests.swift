@@ -133,4 +133,53 @@ import TenderCore
         expectRefused([.pay(a), .enroll(b, by: a), .enroll(r, by: a), .revoke(r.keyID, by: a), .rotate(b, to: r), .pay(r)], root: a,
                       naming: "record 5: the key rotation hands over to a key that signs already or was revoked")
     }
+
+    /// A checkpoint of the first `count` entries of `entries`, signed by `signer`.
+    private func checkpoint(of entries: [LedgerEntry], count: Int, by signer: Ed25519Signer) throws -> String {
+        var head = LedgerPosition.genesisHash
+        for entry in entries.prefix(count) { head = try LedgerEntry.hash(ofPayload: try CompactJWS(parsing: entry.jws).payload, crypto: crypto) }
+        let payload = Checkpoint.payload(count: Int64(count), headHash: head, createdAtMilliseconds: 0)
+        return try CompactJWS.sign(payload: Array(payload.utf8), signer: signer).text
+    }
+
+    private func verify(_ entries: [LedgerEntry], root: Ed25519Signer, checkpoint: String) throws -> LedgerVerifier.Report {
+        var verifier = LedgerVerifier(crypto: crypto, trustedKeys: [root.keyID: root.publicKey])
+        return try verifier.verify(entries, checkpoint: checkpoint)
+    }
+
+    /// noticed.md: a checkpoint signed by a since-revoked key was accepted whatever length it covered, so a revoked
+    /// machine's key vouched for a ledger it no longer signed. Its signer must sign at the length it covers: a revoked
+    /// (or rotated-away) key's checkpoints of the ledger before its revocation still verify (older ledgers keep verifying).
+    @Test func aCheckpointIsSignedByAKeySigningAtTheLengthItCovers() throws {
+        let (a, b, c, a2) = (try key(), try key(), try key(), try key())
+        let entries = try chain([.pay(a), .enroll(b, by: a), .pay(b), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a), .pay(a), .rotate(a, to: a2), .pay(a2)])
+        // Signed while it signed: before its revocation (entry 6), and from its enrollment (entry 2) on.
+        for count in [2, 3, 5] { #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: count, by: b)).count == 9) }
+        // After its revocation, the revoked key, and the key it enrolled (revoked with it), vouch for nothing.
+        for (count, signer) in [(6, b), (7, b), (9, b), (6, c), (9, c)] {
+            #expect {
+                _ = try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: count, by: signer))
+            } throws: { error in
+                guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+                return message.contains("checkpoint: signed by key \(signer.keyID), which did not sign when the ledger held \(count) records")
+            }
+        }
+        // Before its enrollment, an enrolled key vouches for nothing either.
+        #expect(throws: TenderError.self) { _ = try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 1, by: b)) }
+        // A rotated-away key: its checkpoints up to the rotation verify, not after; the new key's from the rotation on.
+        #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 7, by: a)).count == 9)
+        #expect(throws: TenderError.self) { _ = try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 8, by: a)) }
+        #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 8, by: a2)).count == 9)
+        #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 9, by: a2)).count == 9)
+        #expect(throws: TenderError.self) { _ = try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 7, by: a2)) }
+        // The first key at length 0, and a truncated ledger is still named as such.
+        #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 0, by: a)).count == 9)
+        let longer = try checkpoint(of: try chain([.pay(a), .enroll(b, by: a), .pay(b), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a), .pay(a), .rotate(a, to: a2), .pay(a2), .pay(a2)]), count: 10, by: a2)
+        #expect {
+            _ = try verify(entries, root: a, checkpoint: longer)
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("it was truncated")
+        }
+    }
 }

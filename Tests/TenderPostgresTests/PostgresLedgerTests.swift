@@ -2,7 +2,8 @@
 import Glibc
 import Testing
 import TenderCore
-import TenderPostgres
+import TenderCrypto
+@testable import TenderPostgres
 import TenderStore
 
 /// The store's ledger on a real PostgreSQL server: what the SQLite ledger tests check (records chained and verified,
@@ -106,6 +107,58 @@ struct PostgresLedgerTests {
         #expect(records.count == 8)
         #expect(records.map(\.sequence) == Array(2...9))  // one line: no fork, no key twice
         for store in stores { #expect(try store.verify(checkpoint: try first.checkpoint()).count == 9) }
+    }
+
+    /// A person's SQLite home with the directory and `payments` payments, for a migration.
+    private static func sqliteHome(payments: Int) throws -> (home: String, store: SQLiteStore) {
+        let home = Self.home()
+        try SQLiteStore.prepareHome(home)
+        let store = try SQLiteStore(home: home, keys: try KeyDirectory(home: home), crypto: OpenSSLLedgerCrypto())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        for index in 0..<payments { _ = try store.submit(try Self.payment("sqlite-\(index)")) }
+        return (home, store)
+    }
+
+    /// Runs `body` as a closure of typed throws (the migration's hook).
+    private static func typed(_ body: () throws -> Void) throws(TenderError) {
+        do { try body() } catch let error as TenderError { throw error } catch { throw .internal("\(error)") }
+    }
+
+    /// noticed.md: `tenderd --migrate` verified after its COMMIT that PostgreSQL held exactly the migrated ledger, so a
+    /// tenderd appending for the person in between made it report "not migrated" while the rows were kept. The copy is
+    /// checked record for record before the COMMIT, and after it the ledger must verify and begin with the migrated one.
+    @Test func aMigrationStaysVerifiedWhenATenderdAppendsAsSoonAsItCommits() throws {
+        let uid = Self.person()
+        let (home, source) = try Self.sqliteHome(payments: 2)
+        let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
+        let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
+        let result = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
+            try Self.typed {
+                // Another tenderd (its own pool), with this machine's keys: it serves the person at once.
+                let daemon = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: home)
+                guard case .paid = try daemon.submit(try Self.payment("right-after")) else { throw TenderError.store("not paid") }
+            }
+        }
+        #expect(result.report.count == 3 && result.verifiedCount == 4)
+        #expect(try target.verify(checkpoint: nil, trustedKeys: nil).count == 4)
+    }
+
+    /// The check after the COMMIT still catches a ledger that is not the migrated one followed by signed records.
+    @Test func aMigratedLedgerChangedAfterItsCommitIsStillReported() throws {
+        let (home, source) = try Self.sqliteHome(payments: 2)
+        let target = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 2), uid: Self.person(), home: home, filling: true)
+        #expect {
+            _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
+                try target.write { (db) throws(TenderError) in
+                    try db.statement("DELETE FROM ledger WHERE sequence = (SELECT max(sequence) FROM ledger)").run()
+                }
+            }
+        } throws: { error in
+            guard let error = error as? TenderError else { return false }
+            if case .ledgerTampered = error { return true }
+            if case let .store(message) = error { return message.contains("the migrated ledger verifies as 2 records") }
+            return false
+        }
     }
 
     @Test func removingWhatIsNotThereIsNotFound() throws {

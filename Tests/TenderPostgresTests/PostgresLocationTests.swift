@@ -9,7 +9,7 @@ struct PostgresLocationTests {
     @Test func aURIWithoutAPasswordIsTakenAndPrintedWithoutItsQuery() throws {
         let location = try PostgresLocation("postgresql://tender@db.example:5432/tender?sslmode=verify-full")
         #expect(location.redacted == "postgresql://db.example:5432/tender")
-        #expect(try PostgresLocation("postgresql:///tender?host=/run/postgresql").redacted == "postgresql:///tender")
+        #expect(try PostgresLocation("postgresql:///tender?host=/run/postgresql&requirepeer=postgres").redacted == "postgresql:///tender")
     }
 
     @Test(arguments: [
@@ -40,9 +40,34 @@ struct PostgresLocationTests {
     }
 
     @Test func aUnixSocketOrAVerifiedServerIsTaken() throws {
-        _ = try PostgresLocation("postgresql:///tender")
-        _ = try PostgresLocation("postgresql:///tender?host=/run/postgresql,/nonexistent-socket-directory")
+        _ = try PostgresLocation("postgresql:///tender?requirepeer=postgres")
+        _ = try PostgresLocation("postgresql:///tender?host=/run/postgresql,/nonexistent-socket-directory&requirepeer=postgres")
         _ = try PostgresLocation("postgresql://db.example/tender?sslmode=verify-ca")
+    }
+
+    /// noticed.md: a socket directory that does not exist yet, or that an ordinary user owns, passed the socket check, so
+    /// that user could put a socket of theirs there and be handed the password. A Unix socket is taken only with libpq's
+    /// check of the server's OS user (requirepeer=), made on every connection; the default socket (no host) too.
+    @Test(arguments: [
+        "postgresql:///tender", "postgresql:///tender?host=/run/postgresql", "postgresql:///tender?host=/nonexistent-socket-directory",
+        "postgresql:///tender?host=/run/postgresql,/nonexistent-socket-directory&requirepeer=", "postgresql://%2Fvar%2Frun%2Fpostgresql/tender",
+        "postgresql://db.example,%2Frun%2Fpostgresql/tender?sslmode=verify-full",
+    ])
+    func aUnixSocketWithoutTheServersUserIsRefused(uri: String) {
+        #expect {
+            _ = try PostgresLocation(uri)
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("requirepeer=USER")
+        }
+        // The same with the server's user named, and with no socket at all, is taken.
+        #expect((try? PostgresLocation(uri + (uri.contains("?") ? (uri.hasSuffix("=") ? "postgres" : "&requirepeer=postgres") : "?requirepeer=postgres"))) != nil)
+    }
+
+    @Test func requirepeerFromTheEnvironmentCountsAsLibpqReadsIt() throws {
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport(["host": "/run/postgresql"], defaults: [:]) }
+        try PostgresLocation.checkTransport(["host": "/run/postgresql"], defaults: ["requirepeer": "postgres"])
+        try PostgresLocation.checkTransport(["host": "db.example", "sslmode": "verify-full"], defaults: [:])
     }
 
     @Test(arguments: ["host=db dbname=tender", "sqlite:///x", "postgresql://db/tender?nosuchoption=1", "postgresql://[::1/x"])

@@ -26,8 +26,8 @@ struct PostgresServiceTests {
             try PostgresLocation.checkTransport(["sslmode": "disable"], defaults: ["host": "db.example", "sslmode": "verify-full"])
         }
         try PostgresLocation.checkTransport([:], defaults: ["host": "db.example", "sslmode": "verify-full"])
-        try PostgresLocation.checkTransport(["host": "/run/postgresql"], defaults: ["host": "db.example", "sslmode": "prefer"])
-        try PostgresLocation.checkTransport([:], defaults: ["sslmode": "prefer"])
+        try PostgresLocation.checkTransport(["host": "/run/postgresql", "requirepeer": "postgres"], defaults: ["host": "db.example", "sslmode": "prefer"])
+        try PostgresLocation.checkTransport([:], defaults: ["sslmode": "prefer", "requirepeer": "postgres"])
     }
 
     /// Adversarial review: a host `@name` is a socket in Linux's abstract namespace (libpq 14+), which has no file nor

@@ -194,6 +194,39 @@ import TenderCrypto
         #expect(try open(home).verify().count == 1)
     }
 
+    /// noticed.md: with every `signing_keys` row removed by someone who can write the store, the next payment made a
+    /// new key quietly and signed with it (verify then refused it). It is an error now, and nothing is written; a
+    /// brand-new store still makes its first key.
+    @Test func aStoreWhoseKeyRowsWereRemovedMakesNoNewKey() throws {
+        let home = TemporaryHome()
+        let store = try open(home)
+        try importAccounts(store, checking: "100.00")
+        try pay(store, "first")
+        let files = try FileManagerFree.names(home.path + "/keys")
+        let records = try text(home, "SELECT count(*) FROM ledger")
+        #expect(records == "2")  // the balances entry, the payment
+        for change in ["DELETE FROM signing_keys", "UPDATE signing_keys SET active = 0"] {
+            if change.hasPrefix("UPDATE") {
+                try execute(home, "INSERT INTO signing_keys (kid, public_key, created_at_ms, active) VALUES ('gone', x'00', 0, 1)")
+            }
+            try execute(home, change)
+            #expect {
+                try pay(store, "second")
+            } throws: { error in
+                guard case let .keyFile(message) = error as? TenderError else { return false }
+                return change.hasPrefix("UPDATE") || (message.contains("no signing key is recorded") && message.contains("nothing was written"))
+            }
+            #expect(try text(home, "SELECT count(*) FROM ledger") == records)
+            #expect(try text(home, "SELECT count(*) FROM signing_keys WHERE active = 1") == "0")
+            #expect(try FileManagerFree.names(home.path + "/keys") == files)
+        }
+        // A new store makes its first key at its first record.
+        let fresh = TemporaryHome()
+        try importAccounts(try open(fresh), checking: "1.00")
+        try pay(try open(fresh), "first")
+        #expect(try open(fresh).verify().count == 2)
+    }
+
     @Test func aKeyFileWrittenBeforeACrashDoesNotLookLikeAReplacedStore() throws {
         let home = TemporaryHome()
         let store = try open(home)
@@ -316,5 +349,19 @@ import TenderCrypto
         let report = try readOnly(home).verify()
         #expect(report.count == 3)
         #expect(snapshot(home).filter { !$0.key.hasSuffix("-shm") } == before)
+    }
+}
+
+/// The names in a directory, sorted (Glibc only: the tests use no Foundation).
+private enum FileManagerFree {
+    static func names(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { throw TenderError.home("cannot list \(path)") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 }

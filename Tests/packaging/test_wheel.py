@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -24,16 +25,57 @@ def wheel():
     return path
 
 
+# What would make pip install somewhere else, or see another libtender as installed already (noticed.md: pip exited 0,
+# yet the fresh venv had no libtender). PYTHONPATH naming a tree with a stale libtender.egg-info (python/ after
+# `pip install ./python`, which builds in place) made pip answer "libtender is already installed with the same version"
+# and install nothing, which --quiet hid.
+PIP_REDIRECTS = ("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_USER",
+                 "PIP_REQUIREMENT", "PIP_CONSTRAINT", "PIP_CONFIG_FILE", "VIRTUAL_ENV")
+
+
+def site_packages(path):
+    return os.path.join(path, "lib", f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages")
+
+
+def install(wheel, parent):
+    """A fresh virtual environment in a directory of its own under `parent` (two runs at once never share one), the
+    wheel installed into it offline by pip, from an environment and a working directory that name no other libtender.
+    Fails the test with pip's output and the venv's site-packages listing unless `import libtender` then works there."""
+    os.makedirs(parent, exist_ok=True)
+    path = os.path.join(tempfile.mkdtemp(prefix="venv-", dir=parent), "venv")
+    env = {k: v for k, v in os.environ.items() if k not in PIP_REDIRECTS}
+    run([sys.executable, "-m", "venv", path], env=env, cwd=parent)
+    python = os.path.join(path, "bin", "python")
+    pip = subprocess.run([python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", wheel],
+                         capture_output=True, text=True, env=env, cwd=parent)
+    probe = subprocess.run([python, "-c", "import libtender"], capture_output=True, text=True, env=env, cwd=parent)
+    if pip.returncode != 0 or probe.returncode != 0:
+        listing = sorted(os.listdir(site_packages(path))) if os.path.isdir(site_packages(path)) else "(missing)"
+        pytest.fail(f"the wheel is not importable in the fresh venv {path}\npip exited {pip.returncode}:\n{pip.stdout}\n{pip.stderr}\n"
+                    f"import libtender:\n{probe.stderr}\nsite-packages: {listing}")
+    return path
+
+
 @pytest.fixture(scope="module")
 def venv(wheel):
     """A fresh virtual environment (no system site-packages) with the wheel installed, offline."""
-    path = os.path.join(BUILD, "wheel-test", "venv")
-    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
-    run([sys.executable, "-m", "venv", path])
-    run([os.path.join(path, "bin", "python"), "-m", "pip", "install", "--quiet", "--no-index",
-         "--disable-pip-version-check", wheel])
+    path = install(wheel, os.path.join(BUILD, "wheel-test"))
     yield path
     shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
+@needs_build
+def test_a_stale_libtender_on_the_callers_path_does_not_stop_the_install(wheel, tmp_path, monkeypatch):
+    """noticed.md: five tests failed with "No module named libtender" after a quiet pip install that exited 0. With
+    PYTHONPATH naming a tree that holds a libtender.egg-info of the same version (what `pip install ./python` leaves in
+    python/), pip took libtender for installed and installed nothing. The install must not see the caller's path."""
+    stale = tmp_path / "tree"
+    (stale / "libtender.egg-info").mkdir(parents=True)
+    (stale / "libtender.egg-info" / "PKG-INFO").write_text(f"Metadata-Version: 2.1\nName: libtender\nVersion: {VERSION}\n")
+    monkeypatch.setenv("PYTHONPATH", str(stale))
+    monkeypatch.chdir(stale)
+    path = install(wheel, str(tmp_path / "venvs"))
+    assert "libtender" in os.listdir(site_packages(path))
 
 
 def clean_environment(tmp):
@@ -63,8 +105,7 @@ def test_a_fresh_venv_runs_the_example_with_the_bundled_library(venv, tmp_path):
     env = clean_environment(tmp_path)
     where = run([python, "-c", "import libtender; print(libtender.library_path); print(libtender.version())"],
                 env=env, cwd=tmp_path).stdout.split()
-    assert where == [os.path.join(venv, "lib", f"python{sys.version_info.major}.{sys.version_info.minor}",
-                                  "site-packages", "libtender", SONAME), VERSION]
+    assert where == [os.path.join(site_packages(venv), "libtender", SONAME), VERSION]
     done = run([python, os.path.join(REPO, "examples", "send_payment.py"), str(tmp_path / "home")], env=env, cwd=tmp_path)
     assert "success" in done.stdout, done.stdout
 

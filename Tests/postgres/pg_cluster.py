@@ -48,4 +48,4 @@ class Cluster:
                              "-v", "ON_ERROR_STOP=1", "-c", statement])
 
     def uri(self, database="tender"):
-        return f"postgresql:///{database}?host={self.socket}"
+        return f"postgresql:///{database}?host={self.socket}&requirepeer={self.user}"

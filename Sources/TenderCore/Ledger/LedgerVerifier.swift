@@ -59,6 +59,10 @@ public struct LedgerVerifier {
     private var revoked: Set<String> = []
     /// Every key that signed at some point, for checkpoints.
     private var history: [String: [UInt8]] = [:]
+    /// When each key signed, as ledger lengths: it signed after `from` entries and, once taken out (rotated away or
+    /// revoked) by entry `until`, no more after `until` entries. A checkpoint of `count` entries is accepted only from a
+    /// key signing at that length, so a revoked or retired key cannot vouch for what came after it.
+    private var spans: [String: [(from: Int64, until: Int64?)]] = [:]
     /// The sequences of the `testing_mode` entries walked so far.
     private var testingMarks: [Int64] = []
     /// Every payment's idempotency key and latest status, by sequence, for the status changes that name them.
@@ -103,6 +107,7 @@ public struct LedgerVerifier {
         signing = [:]
         enrolledBy = [:]
         revoked = []
+        spans = [:]
         testingMarks = []
         formatTwoSince = nil
         var checks: [SignatureCheck] = []
@@ -179,6 +184,7 @@ public struct LedgerVerifier {
             key = root
             signing = [jws.keyID: root]
             history[jws.keyID] = root
+            spans[jws.keyID] = [(from: 0, until: nil)]
         }
         let payload = try Self.payloadObject(jws)
         guard payload["sequence"] == .number(String(expectedSequence)) else {
@@ -203,9 +209,9 @@ public struct LedgerVerifier {
             throw error
         }
         switch type {
-        case "key_rotation": try acceptRotation(payload, by: jws.keyID)
-        case KeyEnrollment.addedType: try acceptEnrollment(payload, by: jws.keyID)
-        case KeyEnrollment.revokedType: try acceptRevocation(payload, by: jws.keyID)
+        case "key_rotation": try acceptRotation(payload, by: jws.keyID, at: expectedSequence)
+        case KeyEnrollment.addedType: try acceptEnrollment(payload, by: jws.keyID, at: expectedSequence)
+        case KeyEnrollment.revokedType: try acceptRevocation(payload, by: jws.keyID, at: expectedSequence)
         case "payment": notePayment(payload, at: expectedSequence)
         case PaymentStatusChange.entryType: try acceptStatusChange(payload)
         case TestingModeMark.entryType: testingMarks.append(expectedSequence)
@@ -234,11 +240,15 @@ public struct LedgerVerifier {
     }
 
     /// A rotation by `signer` hands its place to the new key (which takes over the keys it enrolled).
-    private mutating func acceptRotation(_ payload: JSONValue, by signer: String) throws(TenderError) {
+    private mutating func acceptRotation(_ payload: JSONValue, by signer: String, at sequence: Int64) throws(TenderError) {
         let (kid, raw) = try newKey(payload, "key rotation")
         // A revoked key never signs again, nor does a rotation hand over to a key signing already (another machine's).
         guard !revoked.contains(kid), kid == signer || signing[kid] == nil else {
             throw .ledgerTampered("the key rotation hands over to a key that signs already or was revoked")
+        }
+        if kid != signer {
+            end(signer, at: sequence)
+            begin(kid, at: sequence)
         }
         signing[signer] = nil
         signing[kid] = raw
@@ -248,7 +258,7 @@ public struct LedgerVerifier {
     }
 
     /// An enrollment by `signer` adds a key beside the ones signing.
-    private mutating func acceptEnrollment(_ payload: JSONValue, by signer: String) throws(TenderError) {
+    private mutating func acceptEnrollment(_ payload: JSONValue, by signer: String, at sequence: Int64) throws(TenderError) {
         let (kid, raw) = try newKey(payload, "key enrollment")
         guard !revoked.contains(kid), signing[kid] == nil else {
             throw .ledgerTampered("the key enrollment names a key that signs already or was revoked")
@@ -256,12 +266,30 @@ public struct LedgerVerifier {
         signing[kid] = raw
         enrolledBy[kid] = signer
         history[kid] = raw
+        begin(kid, at: sequence)
+    }
+
+    /// Notes that `kid` signs from the ledger's length `sequence` on.
+    private mutating func begin(_ kid: String, at sequence: Int64) {
+        spans[kid, default: []].append((from: sequence, until: nil))
+    }
+
+    /// Notes that `kid` signs no more from the ledger's length `sequence` on.
+    private mutating func end(_ kid: String, at sequence: Int64) {
+        guard var list = spans[kid], let last = list.indices.last, list[last].until == nil else { return }
+        list[last].until = sequence
+        spans[kid] = list
+    }
+
+    /// Whether `kid` signed when the ledger held `count` entries.
+    private func signed(_ kid: String, at count: Int64) -> Bool {
+        spans[kid, default: []].contains { $0.from <= count && count < ($0.until ?? Int64.max) }
     }
 
     /// A revocation takes the key out, with every key it enrolled (and they enrolled). Only a key that enrolled it, or
     /// enrolled its enroller, may revoke it: trust flows down from the first key, and so does its withdrawal, so a key
     /// cannot revoke the key that enrolled it, nor its siblings (one machine cannot lock the others out).
-    private mutating func acceptRevocation(_ payload: JSONValue, by signer: String) throws(TenderError) {
+    private mutating func acceptRevocation(_ payload: JSONValue, by signer: String, at sequence: Int64) throws(TenderError) {
         guard let kid = payload["revokedKid"]?.stringValue, signing[kid] != nil else {
             throw .ledgerTampered("a key revocation that names no key signing then")
         }
@@ -281,6 +309,7 @@ public struct LedgerVerifier {
             signing[gone] = nil
             enrolledBy[gone] = nil
             revoked.insert(gone)
+            end(gone, at: sequence)
         }
     }
 
@@ -324,8 +353,13 @@ public struct LedgerVerifier {
         payments[sequence] = (payment.key, to.rawValue)
     }
 
+    /// Checks a checkpoint against the chain just walked: signed by a key that signed this ledger, and, when it covers
+    /// no more than the chain holds, by a key signing at the length it covers (not one rotated away or revoked before:
+    /// that key could otherwise vouch for a history written after it was taken out). A checkpoint of an empty ledger is
+    /// signed by a root key.
     private func verifyCheckpoint(_ text: String, hashes: [String]) throws(TenderError) {
         let payload: JSONValue
+        let signer: String
         do throws(TenderError) {
             let jws = try CompactJWS(parsing: text)
             guard let key = history[jws.keyID] ?? (history.isEmpty ? roots[jws.keyID] : nil) else {
@@ -335,6 +369,7 @@ public struct LedgerVerifier {
                 throw .ledgerTampered("the signature does not verify")
             }
             payload = try Self.payloadObject(jws)
+            signer = jws.keyID
         } catch {
             throw .ledgerTampered("checkpoint: \(error.message)")
         }
@@ -343,6 +378,11 @@ public struct LedgerVerifier {
         else { throw .ledgerTampered("checkpoint: not a checkpoint") }
         guard count <= hashes.count else {
             throw .ledgerTampered("the ledger has \(hashes.count) records but the checkpoint covers \(count): it was truncated")
+        }
+        guard spans.isEmpty || signed(signer, at: Int64(count)) else {
+            throw .ledgerTampered(
+                "checkpoint: signed by key \(signer.prefix(64)), which did not sign when the ledger held \(count) records "
+                    + "(it was revoked or rotated away before, or enrolled after)")
         }
         let expected = count == 0 ? LedgerPosition.genesisHash : hashes[count - 1]
         guard expected == head else {
