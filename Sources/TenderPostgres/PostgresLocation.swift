@@ -80,6 +80,14 @@ public struct PostgresLocation: Sendable, Equatable {
                 "the store URI names an abstract socket (@...), which any local user could bind while the server is down and be handed "
                     + "the password and every person's rows; use the server's own socket directory (/run/postgresql)")
         }
+        for entry in host.split(separator: ",") where entry.hasPrefix("/") {
+            var info = stat()
+            guard stat(String(entry), &info) != 0 || info.st_mode & S_IWOTH == 0 else {
+                throw .invalidArgument(
+                    "the store URI's socket directory \(entry) is writable by every user, who could put a socket of theirs where the "
+                        + "server's goes and be handed the password and every person's rows; use the server's own directory (/run/postgresql)")
+            }
+        }
         // A Unix socket (a directory named, or libpq's default one when no host is) is trusted only through libpq's own check
         // of the listening process's OS user (`requirepeer=`, or PGREQUIREPEER), made on every connection before anything is
         // sent: a directory that does not exist yet, or that an ordinary user owns (or could make, in a parent they may write),
@@ -94,21 +102,13 @@ public struct PostgresLocation: Sendable, Equatable {
                     + "every person's rows; add requirepeer=USER (the user the PostgreSQL server runs as, postgres on Debian), which "
                     + "libpq checks on every connection (docs/scale.md)")
         }
-        for entry in host.split(separator: ",") where entry.hasPrefix("/") {
-            var info = stat()
-            guard stat(String(entry), &info) != 0 || info.st_mode & S_IWOTH == 0 else {
-                throw .invalidArgument(
-                    "the store URI's socket directory \(entry) is writable by every user, who could put a socket of theirs where the "
-                        + "server's goes and be handed the password and every person's rows; use the server's own directory (/run/postgresql)")
-            }
-        }
         guard tcp else { return }
         let mode = effective("sslmode")
         guard mode == "verify-full" || mode == "verify-ca" else {
             throw .invalidArgument(
                 "the store URI reaches the database over TCP without checking the server's certificate: whoever answers on that "
                     + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
-                    + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql) (docs/scale.md)")
+                    + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql&requirepeer=postgres) (docs/scale.md)")
         }
     }
 

@@ -270,7 +270,7 @@ def test_a_revoked_machine_signs_nothing_and_neither_do_keys_it_enrolled(machine
     a_key = next(kid for kid, state in key_states(world).items()
                  if state == "enrolled" and os.path.exists(os.path.join(a.state, str(world["uid"]), "keys", kid + ".pem")))
     status, said = keys_tool(world, "B", "--revoke-key", a_key)
-    assert status == 1 and "did not enroll" in said, said
+    assert status == 1 and "first key" in said, said
     status, revoked = keys_tool(world, "A", "--revoke-key", b_key)
     assert status == 0 and sorted(revoked["revoked"]) == sorted([b_key, c_key]), revoked
     before = ledger_rows(world, alice)
@@ -319,3 +319,53 @@ def test_enrolling_and_revoking_are_refused_where_they_make_no_sense(machines):
     assert status == 1 and "notFound" in said, said
     done = run_as(world["names"]["d"], [TENDERD, "--state", world["daemons"]["B"].state, "--store", world["cluster"].uri(), "--keys"])
     assert done.returncode == 2 and "--uid" in done.stderr, done.stderr
+
+
+def checkpoint_through(world, machine, person, name):
+    """`tender checkpoint --broker` through `machine` as `person`, kept in BASE/NAME (readable by all): (exit status, path)."""
+    made = as_user(person, [TENDER, "checkpoint", "--broker", world["daemons"][machine].socket])
+    path = os.path.join(world["base"], name)
+    with open(path, "w") as f:
+        f.write(made.stdout)
+    os.chmod(path, 0o644)
+    return made.returncode, path
+
+
+def test_the_first_key_is_revoked_by_no_machine_and_a_revoked_keys_later_checkpoint_is_refused(machines):
+    # noticed.md: (1) the first key of a person could not be revoked, and the refusal said "did not enroll" (or, from its
+    # own machine, "revoke it from another machine", which no machine may do). It stays so (docs/scale.md, "Keys and
+    # trust"), and says why. (2) A checkpoint signed by a since-revoked key was accepted whatever length it covered: a
+    # revoked machine (its row set back by the daemons' role, or its key file alone) vouched for the ledger after its
+    # revocation. Its checkpoints from before the revocation still verify.
+    world, password = machines, machines["password"]
+    a, b = world["daemons"]["A"], world["daemons"]["B"]
+    erin = f"tpkf{secrets.token_hex(3)}"
+    world["throwaway"].user(erin)  # removed with the module's throwaway users
+    uid = pwd.getpwnam(erin).pw_uid
+    assert client(a, erin, "setup") == {"ok": True}
+    assert client(a, erin, "pay", password, "first")["code"] == "SUCCESS"
+    assert client(b, erin, "pay", password, "b-pending").get("error") == "KeyFileError"
+    b_key = next(key["kid"] for key in keys_tool(world, "B", "--keys", uid=uid)[1]["keys"] if key["state"] == "pending" and key["here"])
+    a_key = next(key["kid"] for key in keys_tool(world, "A", "--keys", uid=uid)[1]["keys"] if key["state"] == "enrolled" and key["here"])
+    assert keys_tool(world, "A", "--enroll-key", b_key, uid=uid)[0] == 0
+    assert client(b, erin, "pay", password, "b-enrolled")["code"] == "SUCCESS"
+    before = ledger_rows(world, erin)
+    for machine in ("B", "A"):
+        status, said = keys_tool(world, machine, "--revoke-key", a_key, uid=uid)
+        assert status == 1 and "first key" in said and "Keys and trust" in said, (machine, status, said)
+    assert ledger_rows(world, erin) == before
+    status, early = checkpoint_through(world, "B", erin, "checkpoint-erin-early")
+    assert status == 0
+    status, revoked = keys_tool(world, "A", "--revoke-key", b_key, uid=uid)
+    assert status == 0 and revoked["revoked"] == [b_key], revoked
+    assert client(a, erin, "pay", password, "a-after")["code"] == "SUCCESS"
+    # B's row set back to enrolled: B signs a checkpoint of the ledger as it is now (no record), then the row is put back.
+    sql(world, f"UPDATE tender.signing_keys SET active = 1 WHERE kid = '{b_key}'", uid)
+    status, late = checkpoint_through(world, "B", erin, "checkpoint-erin-late")
+    sql(world, f"UPDATE tender.signing_keys SET active = 3 WHERE kid = '{b_key}'", uid)
+    assert status == 0
+    done = as_user(erin, [TENDER, "verify", "--broker", a.socket, "--checkpoint", late, "--json"])
+    assert done.returncode != 0 and "did not sign when the ledger held" in done.stdout + done.stderr, done.stdout + done.stderr
+    done = as_user(erin, [TENDER, "verify", "--broker", a.socket, "--checkpoint", early, "--json"])
+    assert done.returncode == 0, done.stdout + done.stderr
+

@@ -389,12 +389,15 @@ def test_a_role_given_superuser_or_bypassrls_after_connecting_reads_no_other_per
     assert f"bypass-{attribute}" in client(world["daemons"][1], alice, "payments")["keys"]
 
 
-@pytest.mark.parametrize("transport", ["tcp", "unix"])
+@pytest.mark.parametrize("transport", ["tcp", "unix", "owned", "later", "peer"])
 def test_an_impostor_server_is_never_handed_the_password(world, alice, transport):
     # A local user listens on the database's TCP port (the server is down, restarting, or elsewhere), or puts a socket
     # in a socket directory others may write (/tmp): without sslmode=verify-full, libpq sends the passfile's password in
     # clear to whoever asks for it, and would then take that impostor's answers (every person's rows, COMMIT OK for a
-    # payment never kept).
+    # payment never kept). noticed.md: a socket directory an ordinary user owns ("owned"), or one that does not exist
+    # yet when tenderd starts and is made by that user later ("later"), passed the check; a Unix socket now needs
+    # requirepeer= naming the server's OS user, which libpq checks on every connection ("peer": the impostor's socket
+    # in that user's directory is refused by libpq before anything is sent).
     import socket as sockets
     import struct
     base, role = world["base"], world["names"]["d"]
@@ -403,21 +406,30 @@ def test_an_impostor_server_is_never_handed_the_password(world, alice, transport
     for directory, mode in ((transport, 0o755), (f"{transport}/state", 0o700), (f"{transport}/run", 0o755)):
         os.mkdir(os.path.join(base, directory), mode)
         os.chown(os.path.join(base, directory), entry.pw_uid, entry.pw_gid)
+    shared = os.path.join(tcp, "shared")
+    peer = f"requirepeer={world['cluster'].user}&" if transport == "peer" else ""
     if transport == "tcp":
         listener = sockets.socket(sockets.AF_INET)
         listener.bind(("127.0.0.1", 0))
         port = listener.getsockname()[1]
         where = f"127.0.0.1:{port}/tender?sslmode=prefer&"
     else:
-        shared = os.path.join(tcp, "shared")
-        os.mkdir(shared)
-        os.chmod(shared, 0o1777)  # as /tmp
         listener = sockets.socket(sockets.AF_UNIX)
+        port = 5432
+        where = f"/tender?host={shared}&{peer}"
+
+    def bind_socket():
+        """The impostor's socket in `shared`: a directory every user may write (unix), or an ordinary user's (Alice's)."""
+        owner = pwd.getpwnam(alice)
+        os.mkdir(shared)
+        if transport == "unix":
+            os.chmod(shared, 0o1777)  # as /tmp
+        else:
+            os.chown(shared, owner.pw_uid, owner.pw_gid)  # 0755, Alice's
         listener.bind(os.path.join(shared, ".s.PGSQL.5432"))
         os.chmod(os.path.join(shared, ".s.PGSQL.5432"), 0o777)
-        port = 5432
-        where = f"/tender?host={shared}&"
-    listener.listen(4)
+        listener.listen(4)
+
     listener.settimeout(15)
     captured = []
 
@@ -440,8 +452,15 @@ def test_an_impostor_server_is_never_handed_the_password(world, alice, transport
         except OSError:
             return
 
-    thread = threading.Thread(target=impostor, daemon=True)
-    thread.start()
+    def listen():
+        if transport == "tcp":
+            listener.listen(4)
+        else:
+            bind_socket()
+        threading.Thread(target=impostor, daemon=True).start()
+
+    if transport != "later":
+        listen()
     passfile = os.path.join(tcp, "pgpass")
     with open(passfile, "w") as f:
         f.write(f"*:*:*:*:Db-Secret-{port}\n")
@@ -457,9 +476,19 @@ def test_an_impostor_server_is_never_handed_the_password(world, alice, transport
         try:
             daemon.start()
         except AssertionError as refused:  # refused at start: the URI names the danger
-            assert "sslmode=verify-full" in str(refused) or "writable by every user" in str(refused), str(refused)
+            expected = {"tcp": "sslmode=verify-full", "unix": "writable by every user", "owned": "requirepeer=USER",
+                        "later": "requirepeer=USER"}
+            assert transport in expected and expected[transport] in str(refused), (transport, str(refused))
         else:
-            as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
+            if transport == "later":
+                listen()  # made by Alice once tenderd runs
+            answer = as_user(alice, [sys.executable, CLIENT, daemon.socket, "payments"])
+            assert not any(f"Db-Secret-{port}" in text for text in captured), captured
+            assert transport == "peer", f"tenderd started on {where}: {answer.stdout}"
+            # libpq refused the impostor's socket (its peer is not the server's user) before sending anything.
+            with open(os.path.join(tcp, "tenderd.log")) as f:
+                said = answer.stdout + f.read()
+            assert "requirepeer" in said, said
         assert not any(f"Db-Secret-{port}" in text for text in captured), captured
     finally:
         listener.close()
