@@ -152,7 +152,10 @@ import TenderCore
     /// (or rotated-away) key's checkpoints of the ledger before its revocation still verify (older ledgers keep verifying).
     @Test func aCheckpointIsSignedByAKeySigningAtTheLengthItCovers() throws {
         let (a, b, c, a2) = (try key(), try key(), try key(), try key())
-        let entries = try chain([.pay(a), .enroll(b, by: a), .pay(b), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a), .pay(a), .rotate(a, to: a2), .pay(a2)])
+        let steps: [Step] = [
+            .pay(a), .enroll(b, by: a), .pay(b), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a), .pay(a), .rotate(a, to: a2), .pay(a2),
+        ]
+        let entries = try chain(steps)
         // Signed while it signed: before its revocation (entry 6), and from its enrollment (entry 2) on.
         for count in [2, 3, 5] { #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: count, by: b)).count == 9) }
         // After its revocation, the revoked key, and the key it enrolled (revoked with it), vouch for nothing.
@@ -174,7 +177,7 @@ import TenderCore
         #expect(throws: TenderError.self) { _ = try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 7, by: a2)) }
         // The first key at length 0, and a truncated ledger is still named as such.
         #expect(try verify(entries, root: a, checkpoint: try checkpoint(of: entries, count: 0, by: a)).count == 9)
-        let longer = try checkpoint(of: try chain([.pay(a), .enroll(b, by: a), .pay(b), .enroll(c, by: b), .pay(c), .revoke(b.keyID, by: a), .pay(a), .rotate(a, to: a2), .pay(a2), .pay(a2)]), count: 10, by: a2)
+        let longer = try checkpoint(of: try chain(steps + [.pay(a2)]), count: 10, by: a2)
         #expect {
             _ = try verify(entries, root: a, checkpoint: longer)
         } throws: { error in

@@ -146,7 +146,8 @@ struct PostgresLedgerTests {
     /// The check after the COMMIT still catches a ledger that is not the migrated one followed by signed records.
     @Test func aMigratedLedgerChangedAfterItsCommitIsStillReported() throws {
         let (home, source) = try Self.sqliteHome(payments: 2)
-        let target = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 2), uid: Self.person(), home: home, filling: true)
+        let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
+        let target = try PostgresStore.open(pool: pool, uid: Self.person(), home: home, filling: true)
         #expect {
             _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
                 try target.write { (db) throws(TenderError) in
