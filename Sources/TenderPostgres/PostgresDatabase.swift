@@ -65,8 +65,10 @@ final class PostgresDatabase: StoreDatabase {
     /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the
     /// connection dies). A COMMIT whose answer is lost leaves the outcome unknown: the error says so
     /// (``TenderError/outcomeUnknown(_:)``), and the same idempotency key finds the payment if it was kept.
-    /// Round trips: the opening goes with the body's first statement (a transaction that runs none is never opened);
-    /// a read-only transaction's COMMIT is not waited for (``PostgresConnection/commitWithoutWaiting()``).
+    /// Round trips: the opening goes with the body's first statement whose answer is read (a transaction that runs none
+    /// is never opened); statements run for their effect only go with the next one, or with COMMIT
+    /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; a read-only transaction's COMMIT
+    /// is not waited for (``PostgresConnection/commitWithoutWaiting()``).
     func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
         guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
         let connection = try pool.borrow()
@@ -87,31 +89,24 @@ final class PostgresDatabase: StoreDatabase {
         connection.begin([begin, Self.refuseBypassingRole, settings])
         let result: T
         do throws(TenderError) { result = try body() } catch {
+            // A failure answering `changes` (which cannot throw) is the transaction's first: it is thrown rather than what
+            // the store concluded from a count of 0.
+            let first = connection.queuedFailure ?? error
             connection.abandon()
-            throw error
+            throw first
         }
         guard connection.isOpened else {
             connection.abandon()
             return result
         }
         if begin.hasSuffix("READ ONLY") {
-            connection.commitWithoutWaiting()
-            return result
-        }
-        let committed = PQexec(connection.handle, "COMMIT")
-        defer { PQclear(committed) }
-        guard let committed, PQresultStatus(committed) == PGRES_COMMAND_OK else {
-            let answered = committed.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) } != nil
-            let error = PostgresError.error(committed, connection.handle, during: "commit")
-            if answered {
-                connection.rollBack()
+            do throws(TenderError) { try connection.commitWithoutWaiting() } catch {
+                connection.abandon()
                 throw error
             }
-            connection.needsReset = true
-            throw .outcomeUnknown(
-                "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
-                    + "(a payment asked again with the same idempotency key finds it if it was): \(error.message)")
+            return result
         }
+        try connection.commit()
         return result
     }
 }
