@@ -9,7 +9,7 @@ import TenderStore
 /// Write transactions first take a transaction-scoped advisory lock on the person, so the hash chain stays
 /// one line across every tenderd on the database. Not thread-safe: its owner serializes use.
 final class PostgresDatabase: StoreDatabase {
-    private let pool: PostgresPool
+    let pool: PostgresPool
     private let uid: UInt32
     /// The connection of the transaction running, if any.
     private var current: PostgresConnection?
@@ -69,7 +69,11 @@ final class PostgresDatabase: StoreDatabase {
     /// is never opened); statements run for their effect only go with the next one, or with COMMIT
     /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; a read-only transaction's COMMIT
     /// is not waited for (``PostgresConnection/commitWithoutWaiting()``).
-    func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+    /// `bootstrap`: the schema's own migration, which runs before the opening function exists (``PostgresSchema/opening``):
+    /// it opens with the same checks and settings as statements of their own.
+    func transaction<T>(
+        begin: String, lock: (Int32, Int32)?, lazy: Bool = false, bootstrap: Bool = false, _ body: () throws(TenderError) -> T
+    ) throws(TenderError) -> T {
         guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
         let connection = try pool.borrow()
         current = connection
@@ -80,13 +84,19 @@ final class PostgresDatabase: StoreDatabase {
         }
         try connection.reconnectIfBroken()
         // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
-        // lazy commit, the person's lock. Only integers of tenderd's own are in the text. The role is checked again in
+        // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in the text. The role is checked again in
         // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
         // again on a server where it is one, would see every person's rows.
-        var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
-        if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
-        if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
-        connection.begin([begin, Self.refuseBypassingRole, settings])
+        if !bootstrap, pool.opensWithFunction {
+            // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
+            let locking = lock.map { "\($0.0), \($0.1)" } ?? "NULL, NULL"
+            connection.begin([begin, "SELECT tender.\(PostgresSchema.openingName)(\(uid), \(lazy), \(locking))"])
+        } else {
+            var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
+            if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
+            if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+            connection.begin([begin, Self.refuseBypassingRole, settings])
+        }
         let result: T
         do throws(TenderError) { result = try body() } catch {
             // A failure answering `changes` (which cannot throw) is the transaction's first: it is thrown rather than what

@@ -21,6 +21,22 @@ public final class PostgresPool: @unchecked Sendable {
     private var idle: [PostgresConnection] = []
     private var opened = 0
     private var waited = 0
+    private var openingFunction = false
+
+    /// Whether the schema's migration found or made the function tenderd's transactions open with (``PostgresSchema/opening``)
+    /// on this pool's database; until then they open with statements of their own.
+    var opensWithFunction: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return openingFunction
+    }
+
+    /// Notes that the opening function exists (``PostgresSchema/migrate(_:)`` made or found it, committed).
+    func noteOpeningFunction() {
+        pthread_mutex_lock(mutex)
+        openingFunction = true
+        pthread_mutex_unlock(mutex)
+    }
 
     /// Round trips to the server whose answers the pool's connections waited for, since the pool was made: each a
     /// pipeline of statements sent together (a transaction's opening with its first read, the writes queued with the
