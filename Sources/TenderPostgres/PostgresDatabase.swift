@@ -54,8 +54,15 @@ final class PostgresDatabase: StoreDatabase {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", lock: nil, body)
     }
 
+    /// A transaction failed because the opening function is gone (dropped under the daemon: SQLSTATE 42883, undefined
+    /// function, naming it): the pool's next transactions open with statements of their own, and the next store open
+    /// makes the function again (``PostgresSchema/migrate(_:)``).
+    private func forgetOpeningIfMissing(_ error: TenderError) {
+        if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.openingName) { pool.forgetOpeningFunction() }
+    }
+
     /// Fails the transaction (SQLSTATE 42501) when the connection's role is a superuser or has BYPASSRLS, which
-    /// row-level security does not hold.
+    /// row-level security does not hold: the opening's check while the opening function is missing (dropped under the daemon).
     static let refuseBypassingRole =
         "DO $$BEGIN IF (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) IS NOT FALSE THEN "
         + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would see "
@@ -70,7 +77,7 @@ final class PostgresDatabase: StoreDatabase {
     /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; a read-only transaction's COMMIT
     /// is not waited for (``PostgresConnection/commitWithoutWaiting()``).
     /// `bootstrap`: the schema's own migration, which runs before the opening function exists (``PostgresSchema/opening``):
-    /// it opens with the same checks and settings as statements of their own.
+    /// it opens with the same settings as statements of their own, and checks the role with its body's first statement.
     func transaction<T>(
         begin: String, lock: (Int32, Int32)?, lazy: Bool = false, bootstrap: Bool = false, _ body: () throws(TenderError) -> T
     ) throws(TenderError) -> T {
@@ -87,7 +94,8 @@ final class PostgresDatabase: StoreDatabase {
         // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in the text. The role is checked again in
         // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
         // again on a server where it is one, would see every person's rows.
-        if !bootstrap, pool.opensWithFunction {
+        let withFunction = !bootstrap && pool.opensWithFunction
+        if withFunction {
             // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
             let locking = lock.map { "\($0.0), \($0.1)" } ?? "NULL, NULL"
             connection.begin([begin, "SELECT tender.\(PostgresSchema.openingName)(\(uid), \(lazy), \(locking))"])
@@ -95,7 +103,8 @@ final class PostgresDatabase: StoreDatabase {
             var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
             if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
             if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
-            connection.begin([begin, Self.refuseBypassingRole, settings])
+            // The migration checks the role with its first statement (PostgresSchema.migrate), read before anything else runs.
+            connection.begin(bootstrap ? [begin, settings] : [begin, Self.refuseBypassingRole, settings])
         }
         let result: T
         do throws(TenderError) { result = try body() } catch {
@@ -103,6 +112,7 @@ final class PostgresDatabase: StoreDatabase {
             // the store concluded from a count of 0.
             let first = connection.queuedFailure ?? error
             connection.abandon()
+            if withFunction { forgetOpeningIfMissing(first) }
             throw first
         }
         guard connection.isOpened else {
@@ -116,7 +126,10 @@ final class PostgresDatabase: StoreDatabase {
             }
             return result
         }
-        try connection.commit()
+        do throws(TenderError) { try connection.commit() } catch {
+            if withFunction { forgetOpeningIfMissing(error) }
+            throw error
+        }
         return result
     }
 }

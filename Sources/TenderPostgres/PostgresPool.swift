@@ -31,6 +31,13 @@ public final class PostgresPool: @unchecked Sendable {
         return openingFunction
     }
 
+    /// Notes that the opening function is gone (a transaction found it missing): transactions open without it again.
+    func forgetOpeningFunction() {
+        pthread_mutex_lock(mutex)
+        openingFunction = false
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Notes that the opening function exists (``PostgresSchema/migrate(_:)`` made or found it, committed).
     func noteOpeningFunction() {
         pthread_mutex_lock(mutex)

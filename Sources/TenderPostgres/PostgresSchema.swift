@@ -104,6 +104,15 @@ enum PostgresSchema {
     /// Throws ``TenderError/store(_:)`` for a schema newer than this build knows.
     static func migrate(_ db: PostgresDatabase) throws(TenderError) {
         try db.transaction(begin: "BEGIN", lock: (lockNamespace, -1), bootstrap: true) { () throws(TenderError) in
+            // The role first, read before anything else runs (this transaction opens without the function that checks it).
+            let role = try db.statement("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user")
+            let bypasses = try role.step() ? role.text(0) != "f" : true
+            _ = try role.step()
+            if bypasses {
+                throw .store(
+                    "PostgreSQL: tenderd connects as a superuser or a role with BYPASSRLS, which would see every person's rows; "
+                        + "connect as a role of its own (docs/scale.md)")
+            }
             try db.execute("CREATE SCHEMA IF NOT EXISTS tender")
             try PostgresSchemaOwner.check(db)
             try db.execute("CREATE TABLE IF NOT EXISTS tender.tender_schema (version bigint NOT NULL)")

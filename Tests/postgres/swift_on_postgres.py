@@ -23,7 +23,7 @@ def main(swift, scratch):
             done = world.cluster.sql(world.names["p"], statement, database="postgres")
             assert done.returncode == 0, done.stderr
         env = dict(os.environ, TENDER_TEST_POSTGRES_URI=world.cluster.uri("swifttest"))
-        done = subprocess.run([swift, "test", "--scratch-path", scratch, "--filter", "PostgresLedgerTests"], cwd=ROOT, env=env, timeout=1800)
+        done = subprocess.run([swift, "test", "--scratch-path", scratch, "--filter", "PostgresLedgerTests|PostgresRoundTripTests"], cwd=ROOT, env=env, timeout=1800)
         return done.returncode
 
 
