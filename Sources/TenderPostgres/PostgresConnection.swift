@@ -256,6 +256,16 @@ final class PostgresConnection {
         case queued(PostgresStatement)
         case final
         case commit
+
+        /// The operation its errors name.
+        var operation: String {
+            switch self {
+            case .opening: "begin"
+            case .prepare: "prepare"
+            case .queued, .final: "step"
+            case .commit: "commit"
+            }
+        }
     }
 
     /// Sends `opening`, `statements` (each prepared first in the same round trip when this connection has not prepared it
@@ -312,7 +322,7 @@ final class PostgresConnection {
                 let status = PQresultStatus(answer)
                 guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
                     if answers.failure == nil, status != PGRES_PIPELINE_ABORTED {
-                        answers.failure = PostgresError.error(answer, handle, during: "step")
+                        answers.failure = PostgresError.error(answer, handle, during: command.operation)
                         answers.answeredFailure = PQresultErrorField(answer, Int32(UInt8(ascii: "C"))) != nil
                     }
                     PQclear(answer)
