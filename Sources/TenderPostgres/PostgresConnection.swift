@@ -340,7 +340,13 @@ final class PostgresConnection {
                     answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
                     answers.final = answer
                 case .commit:
-                    answers.committed = true
+                    // A transaction that had failed answers COMMIT with the tag ROLLBACK, not an error: nothing was kept.
+                    if PQcmdStatus(answer).map({ String(cString: $0) }) == "COMMIT" {
+                        answers.committed = true
+                    } else if answers.failure == nil {
+                        answers.failure = .store("PostgreSQL commit: the transaction had failed, and was rolled back")
+                        answers.answeredFailure = true
+                    }
                     PQclear(answer)
                 }
             }

@@ -111,6 +111,19 @@ struct PostgresRoundTripTests {
         #expect(try values(db) == ["f=2"])
     }
 
+    @Test func aTransactionWhoseStatementFailedIsNeverReportedCommitted() throws {
+        let db = try Self.database(try Self.pool())
+        // A body that goes on after the server failed one of its statements: PostgreSQL answers its COMMIT with the tag
+        // ROLLBACK, not an error; the transaction must throw, not report success with nothing kept.
+        #expect(throws: TenderError.self) {
+            try db.writeTransaction { () throws(TenderError) in
+                try db.statement("INSERT INTO settings (key, value) VALUES (?, ?)", ["g", "1"]).run()
+                do { _ = try db.statement("SELECT 1 / (SELECT count(*) FROM settings WHERE key = 'none')").step() } catch {}
+            }
+        }
+        #expect(try values(db) == [])
+    }
+
     /// The person's settings as `key=value`, in key order.
     private func values(_ db: PostgresDatabase) throws -> [String] {
         try db.readTransaction { () throws(TenderError) in
