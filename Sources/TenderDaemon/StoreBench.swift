@@ -7,7 +7,8 @@ import TenderStore
 /// `tenderd --bench`: payments a second of the PostgreSQL store itself (the store's `submit`: the checks, the chain,
 /// the signature, the balances, one transaction), in this process, for one person from one and from eight threads, and
 /// for eight people at once (the many-homes workload), each against the raw ceiling of the same kind of write
-/// transaction through libpq on the same server (``PostgresRawLoop``), ratios from the same run. No client, no socket:
+/// transaction through libpq on the same server (``PostgresRawLoop``: what a payment must do in the fewest round trips, and
+/// the first yardstick, a lock, an insert and a debit), ratios from the same run, with the store's round trips per payment. No client, no socket:
 /// the figure is the store's (make bench-postgres measures whole brokered dialogs besides). Writes its people under
 /// uids of 4,000,000,000 and more and leaves them: it refuses a database holding tenderd's schema already (a
 /// deployment's), and runs on one of its own (make bench-postgres makes one).
@@ -44,20 +45,32 @@ enum StoreBench {
             return Double(each * threads) / seconds
         }
         let first = Int64(base)
-        var rows: [(String, Double, Double)] = []
-        rows.append(("1 (one person)", try rate(threads: 1) { _, index throws(TenderError) in try one.pay("one-\(index)") },
-                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 1, total: total) { _ in first }))
-        rows.append(("8 (one person)", try rate(threads: 8) { thread, index throws(TenderError) in try one.pay("eight-\(thread)-\(index)") },
-                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 8, total: total) { _ in first }))
+        // Each row: the store's payments a second and round trips per payment, and each raw shape's transactions a second.
+        var rows: [(label: String, store: Double, trips: Double, old: Double, raw: Double)] = []
+        func row(
+            _ label: String, threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void,
+            person: @escaping @Sendable (Int) -> Int64
+        ) throws(TenderError) {
+            let before = pool.roundTrips
+            let store = try rate(threads: threads, pay)
+            let trips = Double(pool.roundTrips - before) / Double((total / threads) * threads)
+            let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
+            let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person)
+            rows.append((label, store, trips, old, raw))
+        }
+        try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
+        try row("8 (one person)", threads: 8, { thread, index throws(TenderError) in try one.pay("eight-\(thread)-\(index)") }) { _ in first }
         let crowd = people
-        rows.append(("8 people at once", try rate(threads: 8) { thread, index throws(TenderError) in try crowd[thread].pay("many-\(index)") },
-                     try PostgresRawLoop.transactionsPerSecond(location: location, threads: 8, total: total) { first + 1 + Int64($0) }))
+        try row("8 people at once", threads: 8, { thread, index throws(TenderError) in try crowd[thread].pay("many-\(index)") }) { first + 1 + Int64($0) }
         let load = loadAverage()
         say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
-        say("        submitters   store pay/s   raw libpq tx/s   store/raw")
-        for (label, store, raw) in rows {
-            say(pad(label, 18) + pad(fixed(store, 1), 14) + pad(fixed(raw, 1), 17) + pad(fixed(store / raw, 3), 12))
+        say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that")
+        for row in rows {
+            say(pad(row.label, 18) + pad(fixed(row.store, 1), 14) + pad(fixed(row.trips, 2), 18) + pad(fixed(row.raw, 1), 19)
+                + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13))
         }
+        say("raw payment: BEGIN, lock, head, key and funds read (1 round trip); insert, debit, COMMIT (1); "
+            + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips)")
     }
 
     /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).

@@ -11,20 +11,47 @@ final class PostgresConnection {
     /// How long a writer waits for another's lock on the same person before giving up (`storeBusy`), as SQLite's busy timeout.
     static let lockTimeout = "10s"
 
+    /// The most statements queued (``PostgresStatement/run()``) before they are sent without waiting for a read or COMMIT.
+    static let queueLimit = 64
+
     private let location: PostgresLocation
     private(set) var handle: OpaquePointer
     /// Prepared statements by the store's SQL text: their server-side names.
     private var prepared: [String: String] = [:]
-    /// Rows changed by the last statement run.
-    var changes = 0
+    /// The number of the last name given to a statement to prepare.
+    private var named = 0
+    /// Rows changed by the last statement answered.
+    private var answeredChanges = 0
     /// A call failed without the server answering: the connection is opened again before the next transaction
     /// (libpq may still call a connection whose socket the server closed "OK").
     var needsReset = false
     /// The statements opening the running transaction, not sent yet: they go in the same round trip as its first
-    /// statement (``statement(_:_:)``), or are never sent when the transaction runs none.
+    /// statement (``send(_:)``), or are never sent when the transaction runs none.
     private var pendingOpening: [String]?
+    /// Statements run for their effect only (``PostgresStatement/run()``), not sent yet: they go in the next round trip.
+    private var queued: [PostgresStatement] = []
+    /// The failure of a round trip made to answer ``changes``, which cannot throw: thrown by the next call, and by the
+    /// transaction (``PostgresDatabase``).
+    private(set) var queuedFailure: TenderError?
     /// A read-only transaction's COMMIT was sent without waiting for its answer: read before the next call.
     private var pendingCommit = false
+    /// Round trips waited for since ``takeRoundTrips()`` last counted them (``PostgresPool/roundTrips``).
+    private var roundTrips = 0
+
+    /// The round trips waited for since the last call, counted from 0 again.
+    func takeRoundTrips() -> Int {
+        defer { roundTrips = 0 }
+        return roundTrips
+    }
+
+    /// Rows changed by the last statement run. Queued statements are sent first (one round trip), as the count is theirs;
+    /// should that fail, the count is 0 and the failure is thrown by the next call (``queuedFailure``).
+    var changes: Int {
+        if !queued.isEmpty, queuedFailure == nil {
+            do throws(TenderError) { _ = try roundTrip(nil) } catch { queuedFailure = error }
+        }
+        return queuedFailure == nil ? answeredChanges : 0
+    }
 
     /// Connects to `location`; throws ``TenderError/storeBusy(_:)`` when the server cannot be reached and
     /// ``TenderError/store(_:)`` when it refuses, or when the role would see every person's rows (a superuser,
@@ -43,7 +70,7 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// The session's settings, and the refusal of a role that row-level security does not hold.
+    /// The session's settings, and the refusal of a role that row-level security does not hold (one round trip).
     private func setUp() throws(TenderError) {
         // The search path first, by pg_catalog's own name: until it is set, the session's is the database's or the role's
         // default, which their owner may have set to a schema of theirs before pg_catalog (`ALTER DATABASE ... SET
@@ -63,14 +90,15 @@ final class PostgresConnection {
     }
 
     /// Opens the connection again when it broke (a server restart, a failover, a network cut); throws
-    /// ``TenderError/storeBusy(_:)`` while the server cannot be reached.
+    /// ``TenderError/storeBusy(_:)`` while the server cannot be reached. A connection the server closed while it was idle
+    /// (a restart, an administrator's termination) is found here, by reading what the server sent meanwhile, without waiting.
     func reconnectIfBroken() throws(TenderError) {
         settle()
+        // Twice: the first read takes what the server sent (its FATAL message), the second meets the end of the connection.
+        if PQconsumeInput(handle) == 0 || PQconsumeInput(handle) == 0 { needsReset = true }
         guard needsReset || PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
-        prepared.removeAll()
-        pendingOpening = nil
-        pendingCommit = false
+        forgetSession()
         guard PQstatus(handle) == CONNECTION_OK else {
             needsReset = true
             throw .storeBusy("PostgreSQL: the database cannot be reached (\(String(cString: PQerrorMessage(handle)).oneLine))")
@@ -79,6 +107,15 @@ final class PostgresConnection {
         needsReset = true
         try setUp()
         needsReset = false
+    }
+
+    /// Forgets what the session on the server held (a new one is made): its prepared statements, and anything unsent.
+    private func forgetSession() {
+        prepared.removeAll()
+        pendingOpening = nil
+        queued.removeAll()
+        queuedFailure = nil
+        pendingCommit = false
     }
 
     /// Reads the answer to a read-only transaction's COMMIT sent without waiting (``commitWithoutWaiting()``). Its
@@ -95,8 +132,10 @@ final class PostgresConnection {
     }
 
     /// Ends a read-only transaction without waiting for the server's answer (read at the next use, ``settle()``): one
-    /// round trip less per read. A transaction that ran no statement was never opened and is not ended.
-    func commitWithoutWaiting() {
+    /// round trip less per read. A transaction that ran no statement was never opened and is not ended. Throws what
+    /// the statements it queued threw (then the transaction is rolled back).
+    func commitWithoutWaiting() throws(TenderError) {
+        if !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         guard pendingOpening == nil else {
             pendingOpening = nil
             return
@@ -109,127 +148,227 @@ final class PostgresConnection {
         pendingOpening = opening
     }
 
-    /// Whether the running transaction was opened on the server (a statement ran in it).
-    var isOpened: Bool { pendingOpening == nil }
+    /// Whether the running transaction has anything for the server: a statement ran in it, or is queued.
+    var isOpened: Bool { pendingOpening == nil || !queued.isEmpty }
 
-    /// Drops an opening never sent (the transaction ran no statement); else rolls back.
+    /// Drops an opening never sent and the statements queued (the transaction ran none); else rolls back.
     func abandon() {
+        queued.removeAll()
+        queuedFailure = nil
         if pendingOpening != nil { pendingOpening = nil } else { rollBack() }
     }
 
-    /// Sends the pending opening alone (for SQL run with ``execute(_:)``), the way it was always sent: one round trip.
-    private func sendOpening() throws(TenderError) {
-        guard let opening = pendingOpening else { return }
-        pendingOpening = nil
-        do throws(TenderError) { try run(opening.joined(separator: "; ")) } catch {
-            rollBack()
-            guard needsReset || PQstatus(handle) != CONNECTION_OK else { throw error }
-            needsReset = true
-            try reconnectIfBroken()
-            try run(opening.joined(separator: "; "))
-        }
-    }
-
-    /// Runs SQL without arguments, ignoring rows.
+    /// Runs SQL without arguments, ignoring rows: what is queued (and the transaction's opening) is sent first.
     func execute(_ sql: String) throws(TenderError) {
-        try sendOpening()
+        if pendingOpening != nil || !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         try run(sql)
     }
 
     private func run(_ sql: String) throws(TenderError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
+        roundTrips += 1
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw PostgresError.error(result, handle, during: "execute") }
     }
 
-    /// The statement for the store's `sql`, prepared once on this connection, with `arguments` bound.
+    /// The statement for the store's `sql` with `arguments` bound; sends nothing yet (``PostgresStatement``).
     func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> PostgresStatement {
-        if let opening = pendingOpening {
-            pendingOpening = nil
-            // A connection idle through a server restart or failover fails at its first call, which changed nothing
-            // (nothing was committed): it is opened again and the whole call sent once more.
-            do throws(TenderError) { return try openAndRun(opening, sql, arguments) } catch {
-                guard needsReset || PQstatus(handle) != CONNECTION_OK else { throw error }
-                needsReset = true
-                try reconnectIfBroken()
-                return try openAndRun(opening, sql, arguments)
-            }
-        }
-        let name: String
-        if let known = prepared[sql] {
-            name = known
-        } else {
-            name = "t\(prepared.count + 1)"
-            let translated = Self.translate(sql)
-            let result = PQprepare(handle, name, translated.text, Int32(translated.parameters), nil)
-            defer { PQclear(result) }
-            guard let result, PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.error(result, handle, during: "prepare") }
-            prepared[sql] = name
-        }
-        return try PostgresStatement(connection: handle, name: name, arguments: arguments) { [unowned self] in self.changes = $0 }
+        try PostgresStatement(owner: self, sql: sql, arguments: arguments)
     }
 
-    /// Sends the transaction's `opening`, the preparation of `sql` if this connection has not prepared it yet, and `sql`
-    /// run with `arguments`, in one round trip (libpq's pipeline mode); answers `sql` already run. Any failure fails the
-    /// rest (the server skips what follows an error until the pipeline's end) and is thrown: the first error.
-    private func openAndRun(_ opening: [String], _ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> PostgresStatement {
-        let known = prepared[sql]
-        let name = known ?? "t\(prepared.count + 1)"
-        let translated = Self.translate(sql)
-        // Binds (and refuses bad text) before anything is sent.
-        let bound = try PostgresStatement(connection: handle, name: name, arguments: arguments) { _ in }
-        guard PQenterPipelineMode(handle) == 1 else { throw PostgresError.error(nil, handle, during: "pipeline") }
-        var sent = true
-        for text in opening { sent = sent && PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1 }
-        if known == nil { sent = sent && PQsendPrepare(handle, name, translated.text, Int32(translated.parameters), nil) == 1 }
-        sent = sent && bound.withArguments { count, values, lengths, formats in
-            PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1
+    /// Queues `statement`, run for its effect only, for the next round trip; sends the queue when it is full.
+    func queue(_ statement: PostgresStatement) throws(TenderError) {
+        if let queuedFailure { throw queuedFailure }
+        statement.markSent()
+        queued.append(statement)
+        if queued.count >= Self.queueLimit { _ = try roundTrip(nil) }
+    }
+
+    /// Sends `statement`, after what is queued, and answers its result (owned by the caller).
+    func send(_ statement: PostgresStatement) throws(TenderError) -> OpaquePointer? {
+        try roundTrip(statement)
+    }
+
+    /// Ends the running transaction with COMMIT, sent after what is queued (and the opening, when no statement was sent
+    /// yet: a transaction of writes only is then one round trip). Throws ``TenderError/outcomeUnknown(_:)`` when the
+    /// connection broke before COMMIT was answered (the transaction may have been kept); else the first error, the
+    /// transaction rolled back.
+    func commit() throws(TenderError) {
+        if let queuedFailure {
+            abandon()
+            throw queuedFailure
         }
-        sent = sent && PQpipelineSync(handle) == 1
-        // Every answer is read, up to the pipeline's end, whatever failed: the first error is kept.
-        var failure: TenderError?
-        var last: OpaquePointer?
-        let expected = opening.count + (known == nil ? 1 : 0) + 1
-        var answered = 0
-        while sent, answered < expected {
-            var answer: OpaquePointer?
-            while let result = PQgetResult(handle) {
-                if answer == nil { answer = result } else { PQclear(result) }
-            }
-            answered += 1
-            guard let answer else {
-                failure = failure ?? PostgresError.error(nil, handle, during: "pipeline")
-                break
-            }
-            let status = PQresultStatus(answer)
-            if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
-                if failure == nil && status != PGRES_PIPELINE_ABORTED { failure = PostgresError.error(answer, handle, during: "step") }
-                PQclear(answer)
-            } else if answered == expected {
-                last = answer
-            } else {
-                if known == nil && answered == expected - 1 { prepared[sql] = name }
-                PQclear(answer)
-            }
-        }
-        if sent, failure == nil || PQstatus(handle) == CONNECTION_OK {
-            // The pipeline's end (PGRES_PIPELINE_SYNC), then leave pipeline mode.
-            while let result = PQgetResult(handle) {
-                let synced = PQresultStatus(result) == PGRES_PIPELINE_SYNC
-                PQclear(result)
-                if synced { break }
-            }
-        }
-        if !sent { failure = failure ?? PostgresError.error(nil, handle, during: "pipeline") }
-        if PQexitPipelineMode(handle) != 1 { needsReset = true }
-        if let failure {
-            PQclear(last)
-            if PQstatus(handle) != CONNECTION_OK { needsReset = true }
+        let opening = pendingOpening
+        let statements = queued
+        pendingOpening = nil
+        queued.removeAll()
+        let answers = pipeline(opening, statements, nil, commit: true)
+        if answers.committed { return }
+        guard let failure = answers.failure else { throw .internal("PostgreSQL: COMMIT went unanswered without an error") }
+        if answers.answeredFailure, PQstatus(handle) == CONNECTION_OK {
+            // A statement (or COMMIT) answered an error on a connection still open: nothing was kept. The server ended the
+            // transaction when COMMIT failed; a failed statement left it open (aborted) until ROLLBACK. (A connection the
+            // server closed with its answer, as when the backend is terminated, may have committed first: unknown, below.)
+            rollBack()
             throw failure
         }
-        guard let last else { throw PostgresError.error(nil, handle, during: "pipeline") }
-        return PostgresStatement(connection: handle, name: name, result: last) { [unowned self] in self.changes = $0 }
+        needsReset = true
+        throw .outcomeUnknown(
+            "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
+                + "(a payment asked again with the same idempotency key finds it if it was): \(failure.message)")
+    }
+
+    /// Sends the opening, if pending, what is queued, and `final` if any, in one round trip, and answers `final`'s result.
+    /// A connection idle through a server restart or failover fails at its transaction's first round trip, which changed
+    /// nothing (nothing was committed: no COMMIT was in it): it is opened again and the whole round trip sent once more.
+    private func roundTrip(_ final: PostgresStatement?) throws(TenderError) -> OpaquePointer? {
+        if let queuedFailure { throw queuedFailure }
+        let opening = pendingOpening
+        let statements = queued
+        pendingOpening = nil
+        queued.removeAll()
+        final?.markSent()
+        var answers = pipeline(opening, statements, final, commit: false)
+        if let failure = answers.failure {
+            guard opening != nil, needsReset || PQstatus(handle) != CONNECTION_OK else { throw failure }
+            needsReset = true
+            try reconnectIfBroken()
+            answers = pipeline(opening, statements, final, commit: false)
+            if let failure = answers.failure { throw failure }
+        }
+        return answers.final
+    }
+
+    /// What a pipeline's answers said: `final`'s result (owned by the caller), whether COMMIT succeeded, and the first
+    /// failure, `answeredFailure` when the server answered it (else the connection broke before).
+    private struct Answers {
+        var final: OpaquePointer?
+        var committed = false
+        var failure: TenderError?
+        var answeredFailure = false
+    }
+
+    /// What one command of a pipeline was.
+    private enum Command {
+        case opening
+        case prepare(sql: String, name: String)
+        case queued(PostgresStatement)
+        case final
+        case commit
+
+        /// The operation its errors name.
+        var operation: String {
+            switch self {
+            case .opening: "begin"
+            case .prepare: "prepare"
+            case .queued, .final: "step"
+            case .commit: "commit"
+            }
+        }
+    }
+
+    /// Sends `opening`, `statements` (each prepared first in the same round trip when this connection has not prepared it
+    /// yet), `final` and COMMIT as asked, in one round trip (libpq's pipeline mode), and reads every answer. The server
+    /// skips whatever follows an error up to the pipeline's end: the first error is the failure.
+    private func pipeline(_ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
+        var answers = Answers()
+        var commands: [Command] = []
+        guard PQenterPipelineMode(handle) == 1 else {
+            answers.failure = PostgresError.error(nil, handle, during: "pipeline")
+            needsReset = true
+            return answers
+        }
+        var sent = true
+        for text in opening ?? [] where sent {
+            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
+            commands.append(.opening)
+        }
+        var preparing: [String: String] = [:]
+        for (index, statement) in (statements + (final.map { [$0] } ?? [])).enumerated() where sent {
+            var name = prepared[statement.sql] ?? preparing[statement.sql]
+            if name == nil {
+                named += 1
+                let fresh = "t\(named)"
+                let translated = Self.translate(statement.sql)
+                sent = PQsendPrepare(handle, fresh, translated.text, Int32(translated.parameters), nil) == 1
+                commands.append(.prepare(sql: statement.sql, name: fresh))
+                preparing[statement.sql] = fresh
+                name = fresh
+            }
+            guard sent, let name else { break }
+            sent = statement.withArguments { count, values, lengths, formats in
+                PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1
+            }
+            commands.append(index < statements.count ? .queued(statement) : .final)
+        }
+        if commit, sent {
+            sent = PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+            commands.append(.commit)
+        }
+        sent = sent && PQpipelineSync(handle) == 1
+        if sent {
+            roundTrips += 1
+            for command in commands {
+                var answer: OpaquePointer?
+                while let result = PQgetResult(handle) {
+                    if answer == nil { answer = result } else { PQclear(result) }
+                }
+                guard let answer else {
+                    // No answer: the connection broke.
+                    answers.failure = answers.failure ?? PostgresError.error(nil, handle, during: "pipeline")
+                    break
+                }
+                let status = PQresultStatus(answer)
+                guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                    if answers.failure == nil, status != PGRES_PIPELINE_ABORTED {
+                        answers.failure = PostgresError.error(answer, handle, during: command.operation)
+                        answers.answeredFailure = PQresultErrorField(answer, Int32(UInt8(ascii: "C"))) != nil
+                    }
+                    PQclear(answer)
+                    continue
+                }
+                switch command {
+                case .opening: PQclear(answer)
+                case let .prepare(sql, name):
+                    prepared[sql] = name
+                    PQclear(answer)
+                case .queued:
+                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    PQclear(answer)
+                case .final:
+                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    answers.final = answer
+                case .commit:
+                    // A transaction that had failed answers COMMIT with the tag ROLLBACK, not an error: nothing was kept.
+                    if PQcmdStatus(answer).map({ String(cString: $0) }) == "COMMIT" {
+                        answers.committed = true
+                    } else if answers.failure == nil {
+                        answers.failure = .store("PostgreSQL commit: the transaction had failed, and was rolled back")
+                        answers.answeredFailure = true
+                    }
+                    PQclear(answer)
+                }
+            }
+            if PQstatus(handle) == CONNECTION_OK {
+                // The pipeline's end (PGRES_PIPELINE_SYNC).
+                while let result = PQgetResult(handle) {
+                    let synced = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+                    PQclear(result)
+                    if synced { break }
+                }
+            }
+        } else {
+            answers.failure = answers.failure ?? PostgresError.error(nil, handle, during: "pipeline")
+        }
+        if PQexitPipelineMode(handle) != 1 { needsReset = true }
+        if answers.failure != nil {
+            PQclear(answers.final)
+            answers.final = nil
+            answers.committed = false
+            if PQstatus(handle) != CONNECTION_OK { needsReset = true }
+        }
+        return answers
     }
 
     /// The store's SQL in PostgreSQL's terms: `?` placeholders become `$1`, `$2`... (outside quotes), and an
@@ -258,6 +397,9 @@ final class PostgresConnection {
     /// Ends a failed transaction; a ROLLBACK the server does not answer means the connection is gone
     /// (the server rolls back by itself), so it is opened again before the next transaction.
     func rollBack() {
+        queued.removeAll()
+        queuedFailure = nil
+        roundTrips += 1
         let result = PQexec(handle, "ROLLBACK")
         defer { PQclear(result) }
         if result.map({ PQresultStatus($0) }) != PGRES_COMMAND_OK { needsReset = true }

@@ -9,7 +9,7 @@ import TenderStore
 /// Write transactions first take a transaction-scoped advisory lock on the person, so the hash chain stays
 /// one line across every tenderd on the database. Not thread-safe: its owner serializes use.
 final class PostgresDatabase: StoreDatabase {
-    private let pool: PostgresPool
+    let pool: PostgresPool
     private let uid: UInt32
     /// The connection of the transaction running, if any.
     private var current: PostgresConnection?
@@ -54,8 +54,15 @@ final class PostgresDatabase: StoreDatabase {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", lock: nil, body)
     }
 
+    /// A transaction failed because the opening function is gone (dropped under the daemon: SQLSTATE 42883, undefined
+    /// function, naming it): the pool's next transactions open with statements of their own, and the next store open
+    /// makes the function again (``PostgresSchema/migrate(_:)``).
+    private func forgetOpeningIfMissing(_ error: TenderError) {
+        if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.openingName) { pool.forgetOpeningFunction() }
+    }
+
     /// Fails the transaction (SQLSTATE 42501) when the connection's role is a superuser or has BYPASSRLS, which
-    /// row-level security does not hold.
+    /// row-level security does not hold: the opening's check while the opening function is missing (dropped under the daemon).
     static let refuseBypassingRole =
         "DO $$BEGIN IF (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) IS NOT FALSE THEN "
         + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would see "
@@ -65,9 +72,15 @@ final class PostgresDatabase: StoreDatabase {
     /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the
     /// connection dies). A COMMIT whose answer is lost leaves the outcome unknown: the error says so
     /// (``TenderError/outcomeUnknown(_:)``), and the same idempotency key finds the payment if it was kept.
-    /// Round trips: the opening goes with the body's first statement (a transaction that runs none is never opened);
-    /// a read-only transaction's COMMIT is not waited for (``PostgresConnection/commitWithoutWaiting()``).
-    func transaction<T>(begin: String, lock: (Int32, Int32)?, lazy: Bool = false, _ body: () throws(TenderError) -> T) throws(TenderError) -> T {
+    /// Round trips: the opening goes with the body's first statement whose answer is read (a transaction that runs none
+    /// is never opened); statements run for their effect only go with the next one, or with COMMIT
+    /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; a read-only transaction's COMMIT
+    /// is not waited for (``PostgresConnection/commitWithoutWaiting()``).
+    /// `bootstrap`: the schema's own migration, which runs before the opening function exists (``PostgresSchema/opening``):
+    /// it opens with the same settings as statements of their own, and checks the role with its body's first statement.
+    func transaction<T>(
+        begin: String, lock: (Int32, Int32)?, lazy: Bool = false, bootstrap: Bool = false, _ body: () throws(TenderError) -> T
+    ) throws(TenderError) -> T {
         guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
         let connection = try pool.borrow()
         current = connection
@@ -78,39 +91,44 @@ final class PostgresDatabase: StoreDatabase {
         }
         try connection.reconnectIfBroken()
         // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
-        // lazy commit, the person's lock. Only integers of tenderd's own are in the text. The role is checked again in
+        // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in the text. The role is checked again in
         // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
         // again on a server where it is one, would see every person's rows.
-        var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
-        if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
-        if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
-        connection.begin([begin, Self.refuseBypassingRole, settings])
+        let withFunction = !bootstrap && pool.opensWithFunction
+        if withFunction {
+            // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
+            let locking = lock.map { "\($0.0), \($0.1)" } ?? "NULL, NULL"
+            connection.begin([begin, "SELECT tender.\(PostgresSchema.openingName)(\(uid), \(lazy), \(locking))"])
+        } else {
+            var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
+            if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
+            if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+            // The migration checks the role with its first statement (PostgresSchema.migrate), read before anything else runs.
+            connection.begin(bootstrap ? [begin, settings] : [begin, Self.refuseBypassingRole, settings])
+        }
         let result: T
         do throws(TenderError) { result = try body() } catch {
+            // A failure answering `changes` (which cannot throw) is the transaction's first: it is thrown rather than what
+            // the store concluded from a count of 0.
+            let first = connection.queuedFailure ?? error
             connection.abandon()
-            throw error
+            if withFunction { forgetOpeningIfMissing(first) }
+            throw first
         }
         guard connection.isOpened else {
             connection.abandon()
             return result
         }
         if begin.hasSuffix("READ ONLY") {
-            connection.commitWithoutWaiting()
-            return result
-        }
-        let committed = PQexec(connection.handle, "COMMIT")
-        defer { PQclear(committed) }
-        guard let committed, PQresultStatus(committed) == PGRES_COMMAND_OK else {
-            let answered = committed.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) } != nil
-            let error = PostgresError.error(committed, connection.handle, during: "commit")
-            if answered {
-                connection.rollBack()
+            do throws(TenderError) { try connection.commitWithoutWaiting() } catch {
+                connection.abandon()
                 throw error
             }
-            connection.needsReset = true
-            throw .outcomeUnknown(
-                "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
-                    + "(a payment asked again with the same idempotency key finds it if it was): \(error.message)")
+            return result
+        }
+        do throws(TenderError) { try connection.commit() } catch {
+            if withFunction { forgetOpeningIfMissing(error) }
+            throw error
         }
         return result
     }

@@ -20,6 +20,39 @@ public final class PostgresPool: @unchecked Sendable {
     private let freed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var idle: [PostgresConnection] = []
     private var opened = 0
+    private var waited = 0
+    private var openingFunction = false
+
+    /// Whether the schema's migration found or made the function tenderd's transactions open with (``PostgresSchema/opening``)
+    /// on this pool's database; until then they open with statements of their own.
+    var opensWithFunction: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return openingFunction
+    }
+
+    /// Notes that the opening function is gone (a transaction found it missing): transactions open without it again.
+    func forgetOpeningFunction() {
+        pthread_mutex_lock(mutex)
+        openingFunction = false
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Notes that the opening function exists (``PostgresSchema/migrate(_:)`` made or found it, committed).
+    func noteOpeningFunction() {
+        pthread_mutex_lock(mutex)
+        openingFunction = true
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Round trips to the server whose answers the pool's connections waited for, since the pool was made: each a
+    /// pipeline of statements sent together (a transaction's opening with its first read, the writes queued with the
+    /// next read or COMMIT), or a statement sent alone. For the bench's figures and the round-trip tests.
+    public var roundTrips: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return waited
+    }
 
     /// A pool of at most `size` connections to `location`; none is opened yet.
     public init(location: PostgresLocation, size: Int = PostgresPool.defaultSize) {
@@ -68,6 +101,7 @@ public final class PostgresPool: @unchecked Sendable {
     /// Gives `connection` back after its transaction ended (committed or rolled back).
     func giveBack(_ connection: PostgresConnection) {
         pthread_mutex_lock(mutex)
+        waited += connection.takeRoundTrips()
         idle.append(connection)
         pthread_cond_signal(freed)
         pthread_mutex_unlock(mutex)

@@ -3,22 +3,36 @@ internal import CLibPQ
 internal import Glibc
 import TenderCore
 
-/// The raw ceiling of the PostgreSQL store's bench (`tenderd --bench`): the same kind of write transaction as a payment,
-/// straight through libpq on the same server, with nothing of Tender's around it: BEGIN and the person's advisory lock
-/// (one round trip, as the store opens its transactions), an insert of a ledger-sized row, an update of a balance,
-/// COMMIT, each a prepared statement; one connection per thread. Its tables live in a schema of its own,
-/// `tender_bench`, made for the run (an error when it exists) and dropped at its end.
+/// The raw ceilings of the PostgreSQL store's bench (`tenderd --bench`): write transactions straight through libpq on the
+/// same server, with nothing of Tender's around them, one connection per thread, prepared statements, in one of two
+/// shapes (``Shape``). Their tables live in a schema of their own, `tender_bench`, made for the run (an error when it
+/// exists) and dropped at its end.
 public enum PostgresRawLoop {
-    /// Transactions a second of `threads` threads running `total` transactions in all, each thread for person
+    /// What a raw transaction does.
+    public enum Shape: Sendable {
+        /// The first yardstick: BEGIN and the person's advisory lock (one round trip), an insert of a ledger-sized row, an
+        /// update of a balance, COMMIT, each waited for: 4 round trips, no read.
+        case lockInsertDebit
+        /// What a payment must do, in the fewest round trips: BEGIN, the person's lock, and the reads a payment cannot
+        /// skip (the chain's head, whose hash the new record signs; the idempotency key; the balance) in one round trip;
+        /// then the insert of the record (into a table with the ledger's columns and unique keys), the debit and COMMIT
+        /// in a second. 2 round trips, 8 statements.
+        case payment
+    }
+
+    /// Transactions a second of `threads` threads running `total` transactions in all of `shape`, each thread for person
     /// `person(thread)`. Throws ``TenderError/store(_:)`` or ``TenderError/storeBusy(_:)`` as the store would.
     public static func transactionsPerSecond(
-        location: PostgresLocation, threads: Int, total: Int, person: @escaping @Sendable (Int) -> Int64
+        location: PostgresLocation, shape: Shape = .lockInsertDebit, threads: Int, total: Int, person: @escaping @Sendable (Int) -> Int64
     ) throws(TenderError) -> Double {
         let setup = try connection(location)
         defer { PQfinish(setup) }
         try run(setup, "SET client_min_messages = warning; CREATE SCHEMA tender_bench; "
             + "CREATE TABLE tender_bench.raw (person bigint, sequence bigint, jws text, hash text, PRIMARY KEY (person, sequence)); "
-            + "CREATE TABLE tender_bench.balance (person bigint PRIMARY KEY, balance bigint NOT NULL)")
+            + "CREATE TABLE tender_bench.ledger (person bigint NOT NULL, sequence bigint NOT NULL, type text NOT NULL, jws text NOT NULL, "
+            + "hash text NOT NULL, idempotency_key text, fingerprint bytea, account_id text, payee_contact_id text, payee_handle_id text, "
+            + "currency text, amount_minor bigint, seal text, PRIMARY KEY (person, sequence), UNIQUE (person, idempotency_key)); "
+            + "CREATE TABLE tender_bench.balance (person bigint PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0))")
         for thread in 0..<threads {
             try run(setup, "INSERT INTO tender_bench.balance VALUES (\(person(thread)), 1000000000) ON CONFLICT DO NOTHING")
         }
@@ -27,21 +41,90 @@ public enum PostgresRawLoop {
         let seconds = try BenchThreads.timed(threads: threads) { (thread) throws(TenderError) in
             let db = try connection(location)
             defer { PQfinish(db) }
-            try prepare(db, "insert", "INSERT INTO tender_bench.raw (person, sequence, jws, hash) VALUES ($1, $2, $3, $4)")
-            try prepare(db, "debit", "UPDATE tender_bench.balance SET balance = balance - 1 WHERE person = $1")
             let who = String(person(thread))
             // The store's lock keys: a namespace and the person's uid as a 32-bit integer.
             let lock = Int32(truncatingIfNeeded: person(thread))
             let jws = String(repeating: "x", count: 1500)
             let hash = String(repeating: "h", count: 43)
-            for index in 0..<each {
-                try run(db, "BEGIN; SELECT pg_advisory_xact_lock(1, \(lock))")
-                try execute(db, "insert", [who, String(thread * each + index), jws, hash])
-                try execute(db, "debit", [who])
-                try run(db, "COMMIT")
+            switch shape {
+            case .lockInsertDebit:
+                try prepare(db, "insert", "INSERT INTO tender_bench.raw (person, sequence, jws, hash) VALUES ($1, $2, $3, $4)")
+                try prepare(db, "debit", "UPDATE tender_bench.balance SET balance = balance - 1 WHERE person = $1")
+                for index in 0..<each {
+                    try run(db, "BEGIN; SELECT pg_advisory_xact_lock(1, \(lock))")
+                    try execute(db, "insert", [who, String(thread * each + index), jws, hash])
+                    try execute(db, "debit", [who])
+                    try run(db, "COMMIT")
+                }
+            case .payment:
+                try prepare(db, "lock", "SELECT pg_advisory_xact_lock(1, $1::int)")
+                try prepare(db, "head", "SELECT sequence, hash FROM tender_bench.ledger WHERE person = $1 ORDER BY sequence DESC LIMIT 1")
+                try prepare(db, "key", "SELECT jws FROM tender_bench.ledger WHERE person = $1 AND idempotency_key = $2")
+                try prepare(db, "funds", "SELECT balance FROM tender_bench.balance WHERE person = $1")
+                try prepare(db, "insert", "INSERT INTO tender_bench.ledger (person, sequence, type, jws, hash, idempotency_key, fingerprint, "
+                    + "account_id, payee_contact_id, payee_handle_id, currency, amount_minor, seal) "
+                    + "VALUES ($1, $2, 'payment', $3, $4, $5, '\\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', "
+                    + "'checking', 'tim-cook', 'tc-work', 'USD', 100, $6)")
+                try prepare(db, "debit", "UPDATE tender_bench.balance SET balance = balance - 100 WHERE person = $1")
+                let seal = String(repeating: "s", count: 43)
+                for index in 0..<each {
+                    let key = "raw-\(thread)-\(index)"
+                    let answers = try pipeline(db, [("BEGIN", []), ("lock", [String(lock)]), ("head", [who]), ("key", [who, key]), ("funds", [who])])
+                    // The chain's next sequence from the head read (thread-safe: the lock is held), the key unpaid, the funds there.
+                    let next = (Int64(answers[2] ?? "0") ?? 0) + 1
+                    guard answers[3] == nil, let balance = answers[4].flatMap({ Int64($0) }), balance >= 100 else {
+                        throw .internal("the raw loop's checks failed")
+                    }
+                    _ = try pipeline(db, [("insert", [who, String(next), jws, hash, key, seal]), ("debit", [who]), ("COMMIT", [])])
+                }
             }
         }
         return Double(each * threads) / seconds
+    }
+
+    /// Runs `commands` (a prepared statement's name and its arguments, or BEGIN and COMMIT) in one round trip (libpq's
+    /// pipeline mode); answers each one's first column of its first row, if any. Throws the first error.
+    private static func pipeline(_ db: OpaquePointer, _ commands: [(String, [String])]) throws(TenderError) -> [String?] {
+        guard PQenterPipelineMode(db) == 1 else { throw PostgresError.error(nil, db, during: "bench pipeline") }
+        defer { PQexitPipelineMode(db) }
+        for (name, values) in commands {
+            let sent: Bool
+            if name == "BEGIN" || name == "COMMIT" {
+                sent = PQsendQueryParams(db, name, 0, nil, nil, nil, nil, 0) == 1
+            } else {
+                let pointers = values.map { strdup($0) }
+                defer { for pointer in pointers { free(pointer) } }
+                let constant: [UnsafePointer<CChar>?] = pointers.map { $0.map { UnsafePointer($0) } }
+                sent = constant.withUnsafeBufferPointer { PQsendQueryPrepared(db, name, Int32(values.count), $0.baseAddress, nil, nil, 0) } == 1
+            }
+            guard sent else { throw PostgresError.error(nil, db, during: "bench pipeline") }
+        }
+        guard PQpipelineSync(db) == 1 else { throw PostgresError.error(nil, db, during: "bench pipeline") }
+        var answers: [String?] = []
+        var failure: TenderError?
+        for _ in commands {
+            var first: String?
+            var answered = false
+            while let result = PQgetResult(db) {
+                answered = true
+                let status = PQresultStatus(result)
+                if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
+                    failure = failure ?? PostgresError.error(result, db, during: "bench step")
+                } else if PQntuples(result) > 0, PQgetisnull(result, 0, 0) == 0, let value = PQgetvalue(result, 0, 0) {
+                    first = String(cString: value)
+                }
+                PQclear(result)
+            }
+            guard answered else { throw PostgresError.error(nil, db, during: "bench pipeline") }
+            answers.append(first)
+        }
+        while let result = PQgetResult(db) {
+            let synced = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+            PQclear(result)
+            if synced { break }
+        }
+        if let failure { throw failure }
+        return answers
     }
 
     /// Throws ``TenderError/invalidArgument(_:)`` when the database at `location` holds tenderd's schema (`tender`) or a

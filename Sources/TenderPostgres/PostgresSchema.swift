@@ -103,7 +103,16 @@ enum PostgresSchema {
     /// advisory lock serializes them; PostgreSQL's DDL is transactional, so a failure leaves nothing half made).
     /// Throws ``TenderError/store(_:)`` for a schema newer than this build knows.
     static func migrate(_ db: PostgresDatabase) throws(TenderError) {
-        try db.transaction(begin: "BEGIN", lock: (lockNamespace, -1)) { () throws(TenderError) in
+        try db.transaction(begin: "BEGIN", lock: (lockNamespace, -1), bootstrap: true) { () throws(TenderError) in
+            // The role first, read before anything else runs (this transaction opens without the function that checks it).
+            let role = try db.statement("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user")
+            let bypasses = try role.step() ? role.text(0) != "f" : true
+            _ = try role.step()
+            if bypasses {
+                throw .store(
+                    "PostgreSQL: tenderd connects as a superuser or a role with BYPASSRLS, which would see every person's rows; "
+                        + "connect as a role of its own (docs/scale.md)")
+            }
             try db.execute("CREATE SCHEMA IF NOT EXISTS tender")
             try PostgresSchemaOwner.check(db)
             try db.execute("CREATE TABLE IF NOT EXISTS tender.tender_schema (version bigint NOT NULL)")
@@ -112,6 +121,7 @@ enum PostgresSchema {
             guard current <= version else {
                 throw .store("the PostgreSQL store has schema version \(current); this tenderd knows up to \(version)")
             }
+            try createOpeningIfMissing(db)
             guard current < version else { return }
             if current < 1 { for statement in creation { try db.execute(statement) } }
             // 2: claims are sealed (SQLite's schema 12); creation makes the columns already.
@@ -127,5 +137,49 @@ enum PostgresSchema {
             }
             try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
         }
+        db.pool.noteOpeningFunction()
     }
+
+    /// Makes the opening function (``opening``) when the schema has none of that name and signature.
+    private static func createOpeningIfMissing(_ db: PostgresDatabase) throws(TenderError) {
+        let found = try db.statement("SELECT to_regprocedure('tender.\(openingName)(bigint, boolean, integer, integer)') IS NOT NULL")
+        let exists = try found.step() && found.text(0) == "t"
+        _ = try found.step()
+        if !exists { for statement in opening { try db.execute(statement) } }
+    }
+
+    /// The name of the function opening tenderd's transactions (``opening``). Versioned: a build that changes what it
+    /// does makes one of a new name, so daemons of two builds on one database each call their own.
+    static let openingName = "open_person_v1"
+
+    /// The function every transaction of tenderd opens with, after BEGIN, in one statement (compiled once per connection,
+    /// where an anonymous block was compiled in every transaction): fails (SQLSTATE 42501) when the connection's role is a
+    /// superuser or has BYPASSRLS, which row-level security does not hold (a role made one after tenderd connected); names
+    /// the person for this transaction only (`tender.uid`); turns the lazy commit on when asked; takes the person's
+    /// transaction-scoped advisory lock when given one. It runs with its caller's rights (SECURITY INVOKER, the default), so
+    /// it lets no one do what they could not do themselves; every name in it is pg_catalog's, qualified, so no search path
+    /// resolves one to another's code; EXECUTE is revoked from PUBLIC (only tenderd's role, its owner, runs it; the schema
+    /// owner check refuses a grant of it, ``PostgresSchemaOwner``). Made by ``migrate(_:)`` when missing, without a new
+    /// schema version (a daemon of an earlier build ignores it), under the migration's lock.
+    static let opening = [
+        """
+        CREATE FUNCTION tender.\(openingName)(person bigint, lazy boolean, lock_space integer, lock_key integer) RETURNS void
+        LANGUAGE plpgsql VOLATILE AS $body$
+        BEGIN
+            IF (SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user) IS NOT FALSE THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would '
+                    'see every person''s rows; connect as a role of its own (docs/scale.md)';
+            END IF;
+            PERFORM pg_catalog.set_config('tender.uid', person::text, true);
+            IF lazy THEN
+                PERFORM pg_catalog.set_config('synchronous_commit', 'off', true);
+            END IF;
+            IF lock_key IS NOT NULL THEN
+                PERFORM pg_catalog.pg_advisory_xact_lock(lock_space, lock_key);
+            END IF;
+        END
+        $body$
+        """,
+        "REVOKE ALL ON FUNCTION tender.\(openingName)(bigint, boolean, integer, integer) FROM PUBLIC",
+    ]
 }

@@ -6,8 +6,9 @@ import TenderCore
 /// (table, view, sequence, function, type) owned by another role (a function or view of theirs could be resolved in place
 /// of tenderd's, or read what it is given), or one where another role may create objects. Checked inside the schema's
 /// migration transaction, before anything in it is read, each time tenderd opens a person's store. tenderd makes no trigger,
-/// rule nor grant on its tables: any is refused too (a trigger or rule runs its code inside tenderd's transactions, as
-/// tenderd's role; a grant lets another role set `tender.uid` and read or write any person's rows).
+/// rule nor grant on its tables, and grants no one its function (``PostgresSchema/opening``, whose EXECUTE it revokes from
+/// PUBLIC): any is refused too (a trigger or rule runs its code inside tenderd's transactions, as tenderd's role; a grant
+/// lets another role set `tender.uid` and read or write any person's rows).
 enum PostgresSchemaOwner {
     /// Throws ``TenderError/store(_:)`` naming the schema's owner, or the first object another role owns or may create.
     static func check(_ db: PostgresDatabase) throws(TenderError) {
@@ -36,6 +37,9 @@ enum PostgresSchemaOwner {
             UNION ALL
             SELECT 'privilege ' || privilege_type || ' on', relname::text, CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
             FROM pg_class, aclexplode(relacl) WHERE relnamespace = 'tender'::regnamespace AND grantee <> relowner
+            UNION ALL
+            SELECT 'privilege ' || privilege_type || ' on the function', proname::text, CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
+            FROM pg_proc, aclexplode(coalesce(proacl, acldefault('f', proowner))) WHERE pronamespace = 'tender'::regnamespace AND grantee <> proowner
             UNION ALL
             SELECT 'privilege to create objects', 'the schema', CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END
             FROM pg_namespace, aclexplode(nspacl) WHERE nspname = 'tender' AND grantee <> nspowner AND privilege_type = 'CREATE'

@@ -3,25 +3,29 @@ internal import CLibPQ
 import TenderCore
 import TenderStore
 
-/// A prepared statement of a ``PostgresDatabase`` with its arguments bound, run at the first ``step()``
-/// (libpq returns the whole result at once; its rows are then read one at a time). Text arguments go as
-/// text, [UInt8] as binary bytea; results come back as text. Belongs to its connection and one thread.
+/// A statement of the store's SQL on a ``PostgresConnection``, with its arguments bound. It is sent in the
+/// connection's next round trip: ``step()`` sends it (with whatever its connection queued before it) and waits for
+/// its rows (libpq returns the whole result at once; its rows are then read one at a time); ``run()``, which reads no
+/// row, only queues it, and its answer is read with the next round trip's (``PostgresConnection``), so a transaction's
+/// writes travel together with its next read or its COMMIT. Text arguments go as text, [UInt8] as binary bytea; results
+/// come back as text. Belongs to its connection and one thread.
 final class PostgresStatement: StoreStatement {
-    private let connection: OpaquePointer
-    private let name: String
+    private unowned let owner: PostgresConnection
+    /// The store's SQL (the key of its preparation on the connection).
+    let sql: String
     private var values: [[UInt8]?] = []
     private var binary: [Bool] = []
     private var result: OpaquePointer?
+    /// Sent (queued or answered): it is never sent twice.
+    private(set) var sent = false
     private var row = -1
-    private let changed: (Int) -> Void
 
-    /// Binds `arguments` (``StoreBindable``) to the statement prepared as `name`. Throws
+    /// Binds `arguments` (``StoreBindable``) to the store's `sql` on `owner`; sends nothing. Throws
     /// ``TenderError/invalidArgument(_:)`` for text holding a NUL character, which PostgreSQL cannot keep
     /// (and which libpq would otherwise cut short).
-    init(connection: OpaquePointer, name: String, arguments: [(any StoreBindable)?], changed: @escaping (Int) -> Void) throws(TenderError) {
-        self.connection = connection
-        self.name = name
-        self.changed = changed
+    init(owner: PostgresConnection, sql: String, arguments: [(any StoreBindable)?]) throws(TenderError) {
+        self.owner = owner
+        self.sql = sql
         for argument in arguments {
             switch argument?.storeValue ?? .null {
             case .null: values.append(nil); binary.append(false)
@@ -32,16 +36,6 @@ final class PostgresStatement: StoreStatement {
             case let .bytes(bytes): values.append(bytes); binary.append(true)
             }
         }
-    }
-
-    /// A statement already run (its result sent in the same round trip as its transaction's opening: ``PostgresConnection``);
-    /// takes ownership of `result`, which must have succeeded.
-    init(connection: OpaquePointer, name: String, result: OpaquePointer, changed: @escaping (Int) -> Void) {
-        self.connection = connection
-        self.name = name
-        self.changed = changed
-        self.result = result
-        changed(Int(PQcmdTuples(result).map { String(cString: $0) } ?? "") ?? 0)
     }
 
     /// The arguments as libpq takes them: each value's bytes (copied, alive while `body` runs), lengths and formats.
@@ -68,29 +62,20 @@ final class PostgresStatement: StoreStatement {
 
     deinit { PQclear(result) }
 
-    private func execute() throws(TenderError) {
-        let executed = withArguments { count, values, lengths, formats in
-            PQexecPrepared(connection, name, count, values, lengths, formats, 0)
-        }
-        let status = executed.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
-        guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
-            let error = PostgresError.error(executed, connection, during: "step")
-            PQclear(executed)
-            throw error
-        }
-        result = executed
-        let tuples = executed.flatMap { PQcmdTuples($0) }.map { String(cString: $0) } ?? ""
-        changed(Int(tuples) ?? 0)
-    }
+    /// Marks it sent: its connection put it in a round trip.
+    func markSent() { sent = true }
 
     func step() throws(TenderError) -> Bool {
-        if result == nil { try execute() }
+        if !sent { result = try owner.send(self) }
         guard let result else { return false }
         row += 1
         return row < Int(PQntuples(result))
     }
 
+    /// Queues the statement for its connection's next round trip (its answer is read then, and its failure thrown by
+    /// that round trip, inside the same transaction); a statement stepped already reads its remaining rows.
     func run() throws(TenderError) {
+        guard sent else { return try owner.queue(self) }
         while try step() {}
     }
 

@@ -24,7 +24,7 @@ public enum PostgresStore {
         try PostgresSchema.migrate(writer)
         let reader = PostgresDatabase(pool: pool, uid: uid)
         let store = try SQLiteStore(
-            home: home, writer: writer, reader: reader, keys: try KeyDirectory(home: home, create: true), crypto: OpenSSLLedgerCrypto(),
+            home: home, writer: writer, reader: reader, keys: PostgresKeys(keys: try KeyDirectory(home: home, create: true)), crypto: OpenSSLLedgerCrypto(),
             access: .readWrite(newLedger: false), clock: clock, continuity: !filling,
             storeName: "the PostgreSQL store \(pool.location.redacted) (uid \(uid))")
         // A key per machine: one whose keys do not sign for this person yet registers its own, pending until enrolled.

@@ -267,3 +267,65 @@ def test_no_claim_is_ever_made_through_tenderd(world):
     for database in ("reuse", "planted"):
         done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{uid}'; SELECT count(*) FROM tender.claims", database=database)
         assert done.returncode == 0 and done.stdout.strip() == "0", (done.stdout, done.stderr)
+
+
+# --- the function tenderd's transactions open with (tender.open_person_v1) ---
+
+def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(world):
+    evil, role = world["names"]["e"], world["names"]["d"]
+    new_database(world, "opening")
+    daemon = start_daemon(world, "opening", database="opening")
+    assert client(daemon, world["alice"], "setup") == {"ok": True}
+    assert client(daemon, world["alice"], "pay", world["password"], "opened")["code"] == "SUCCESS"
+    # tenderd made it: its role's, running with its caller's rights, EXECUTE for its owner alone.
+    done = world["cluster"].sql(world["names"]["p"], "SELECT pg_get_userbyid(proowner), prosecdef, "
+                                "(SELECT string_agg(CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END, ',') "
+                                "FROM aclexplode(coalesce(proacl, acldefault('f', proowner)))) FROM pg_proc "
+                                "WHERE oid = 'tender.open_person_v1(bigint, boolean, integer, integer)'::regprocedure", database="opening")
+    assert done.returncode == 0 and done.stdout.strip() == f"{role}|f|{role}", done.stdout + done.stderr
+    # Another role cannot call it to name a person or take a person's lock: no use of the schema, no EXECUTE, even
+    # once the schema's owner lets it use the schema.
+    call = f'SET ROLE "{evil}"; SELECT tender.open_person_v1(1, false, 1, 1)'
+    done = world["cluster"].sql(world["names"]["p"], call, database="opening")
+    assert done.returncode != 0 and "permission denied for schema tender" in done.stderr, done.stderr
+    done = world["cluster"].sql(role, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', database="opening")
+    assert done.returncode == 0, done.stderr
+    done = world["cluster"].sql(world["names"]["p"], call, database="opening")
+    assert done.returncode != 0 and "permission denied for function open_person_v1" in done.stderr, done.stderr
+    # A grant of it (by tenderd's own role, or a superuser) is refused at the next open, as a grant on a table is.
+    done = world["cluster"].sql(role, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"; '
+                                "GRANT EXECUTE ON FUNCTION tender.open_person_v1(bigint, boolean, integer, integer) TO PUBLIC",
+                                database="opening")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, world["alice"], "pay", world["password"], "granted")
+    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function open_person_v1 of the role PUBLIC" in outcome["message"], outcome
+    done = world["cluster"].sql(role, "REVOKE EXECUTE ON FUNCTION tender.open_person_v1(bigint, boolean, integer, integer) FROM PUBLIC",
+                                database="opening")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, world["alice"], "pay", world["password"], "revoked")["code"] == "SUCCESS"
+
+
+def test_a_dropped_opening_function_fails_one_transaction_cleanly_and_is_made_again(world):
+    role = world["names"]["d"]
+    new_database(world, "dropped")
+    daemon = start_daemon(world, "dropped", database="dropped")
+    assert client(daemon, world["alice"], "setup") == {"ok": True}
+    assert client(daemon, world["alice"], "pay", world["password"], "first")["code"] == "SUCCESS"
+    function = "tender.open_person_v1(bigint, boolean, integer, integer)"
+    # Dropped under a running daemon: the transaction that finds it missing fails with the server's error, nothing of it
+    # kept; the daemon's next transactions open without it.
+    assert world["cluster"].sql(role, f"DROP FUNCTION {function}", database="dropped").returncode == 0
+    outcome = client(daemon, world["alice"], "pay", world["password"], "while-dropped")
+    keys = client(daemon, world["alice"], "payments")["keys"]
+    assert ("while-dropped" in keys) == (outcome.get("code") == "SUCCESS"), (outcome, keys)
+    assert client(daemon, world["alice"], "pay", world["password"], "after-drop")["code"] == "SUCCESS"
+    # The next start's migration makes it again.
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, world["alice"], "pay", world["password"], "second")["code"] == "SUCCESS"
+    done = world["cluster"].sql(role, f"SELECT to_regprocedure('{function}') IS NOT NULL", database="dropped")
+    assert done.stdout.strip() == "t", done.stdout + done.stderr

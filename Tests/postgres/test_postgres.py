@@ -515,3 +515,27 @@ def test_a_version_1_schema_gains_the_sealed_claims_columns(world, alice):
                                 "WHERE table_schema = 'tender' AND table_name = 'claims' AND column_name IN ('seal_kid', 'seal')")
     assert done.returncode == 0 and done.stdout.strip() == "seal,seal_kid", (done.stdout, done.stderr)
     assert ledger_rows(world, alice)[3] == before[3] + 1  # one more payment, the rows kept
+
+
+def test_every_transaction_opens_with_one_call_and_compiles_no_block(world, alice):
+    # Each transaction of tenderd's is opened by BEGIN and one call of tender.open_person_v1 (the role check, the person,
+    # the lock), compiled once per connection; an anonymous DO block, compiled by the server in every transaction, was a
+    # third of its work for a payment. Read in the server's statement log.
+    cluster, superuser = world["cluster"], world["names"]["p"]
+    log = os.path.join(os.path.dirname(cluster.data), "log")
+    done = cluster.sql(superuser, "ALTER SYSTEM SET log_statement = 'all'", database="postgres")
+    assert done.returncode == 0, done.stderr
+    cluster.sql(superuser, "SELECT pg_reload_conf()", database="postgres")
+    start = os.path.getsize(log)
+    try:
+        assert client(world["daemons"][0], alice, "pay", world["passwords"][alice], "one-call")["code"] == "SUCCESS"
+    finally:
+        cluster.sql(superuser, "ALTER SYSTEM RESET log_statement", database="postgres")
+        cluster.sql(superuser, "SELECT pg_reload_conf()", database="postgres")
+    with open(log, "rb") as f:
+        f.seek(start)
+        text = f.read().decode("utf-8", "replace")
+    begins = [line for line in text.splitlines() if ": BEGIN" in line and "statement:" not in line]
+    opens = [line for line in text.splitlines() if "SELECT tender.open_person_v1(" in line]
+    assert "DO $$" not in text, [line for line in text.splitlines() if "DO $$" in line][:2]
+    assert begins and len(opens) == len(begins), (len(begins), len(opens))
