@@ -54,18 +54,21 @@ public struct PostgresLocation: Sendable, Equatable {
     /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write, and is taken only with
     /// `requirepeer=` (in the URI or PGREQUIREPEER) naming the OS user the server runs as, which libpq checks on every connection.
     ///
-    /// The parameters checked are the ones libpq will use: the URI's, else libpq's defaults (``PostgresLocation/defaults()``:
-    /// PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the URI, or PGSERVICE) is refused:
+    /// The parameters checked are the ones libpq will use: the URI's (an empty value included), else libpq's defaults
+    /// (``PostgresLocation/defaults()``: PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the
+    /// URI, or PGSERVICE, even empty) is refused:
     /// its file (pg_service.conf, PGSERVICEFILE, PGSYSCONFDIR) could name a TCP host and an sslmode libpq reads only when it
     /// connects, past this check.
     static func checkTransport(_ given: [String: String], defaults: [String: String] = PostgresLocation.defaults()) throws(TenderError) {
-        let service = given["service", default: ""].isEmpty ? defaults["service", default: ""] : given["service", default: ""]
-        guard service.isEmpty, (getenv("PGSERVICE").map { String(cString: $0) } ?? "").isEmpty else {
+        // Given at all, even empty: libpq then looks the empty name up in the service files (a section `[]`), whose
+        // parameters it reads when it connects.
+        guard given["service"] == nil, defaults["service"] == nil, getenv("PGSERVICE") == nil else {
             throw .invalidArgument(
                 "the store names a connection service (service= in the URI, or PGSERVICE), whose file could name a server over TCP "
                     + "without checking its certificate; give the host (and sslmode=verify-full) in the URI itself (docs/scale.md)")
         }
-        func effective(_ name: String) -> String { given[name, default: ""].isEmpty ? defaults[name, default: ""] : given[name, default: ""] }
+        // The URI's value when it gives one, even empty (`requirepeer=`, `host=`): libpq then uses it and not the default.
+        func effective(_ name: String) -> String { given[name] ?? defaults[name, default: ""] }
         let host = effective("host")
         let address = effective("hostaddr")
         let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
@@ -93,8 +96,14 @@ public struct PostgresLocation: Sendable, Equatable {
         // sent: a directory that does not exist yet, or that an ordinary user owns (or could make, in a parent they may write),
         // could otherwise hold a socket of that user's, handed the password and every person's rows. A directory's owner
         // checked here would prove nothing about the socket libpq finds there later.
-        let socket = host.split(separator: ",", omittingEmptySubsequences: false).contains { $0.hasPrefix("/") }
-            || (host.isEmpty && address.isEmpty)
+        // libpq's hosts, one per entry of `hostaddr` (else of `host`, else one): an entry without an address and with no host
+        // name (`host=db.example,`, an empty entry) is libpq's default socket, as a host of `/path` or `@name` is a socket.
+        let hosts = host.isEmpty ? [] : host.split(separator: ",", omittingEmptySubsequences: false)
+        let addresses = address.isEmpty ? [] : address.split(separator: ",", omittingEmptySubsequences: false)
+        let socket = (0..<max(hosts.count, addresses.count, 1)).contains { index in
+            let name = index < hosts.count ? hosts[index] : ""
+            return (index >= addresses.count || addresses[index].isEmpty) && (name.isEmpty || name.hasPrefix("/") || name.hasPrefix("@"))
+        }
         guard !socket || !effective("requirepeer").isEmpty else {
             throw .invalidArgument(
                 "the store URI reaches the database through a Unix socket without naming the server's OS user: a socket directory "

@@ -44,6 +44,49 @@ struct PostgresServiceTests {
         #expect(throws: TenderError.self) { try PostgresLocation.checkTransport([:], defaults: ["host": "@tender", "sslmode": "prefer"]) }
     }
 
+    /// Adversarial review (advmends): a parameter the URI gives empty (`requirepeer=`, `hostaddr=`) was checked as the
+    /// environment's default (PGREQUIREPEER, PGHOSTADDR), while libpq uses the empty value: with PGREQUIREPEER=postgres in
+    /// tenderd's environment, `?host=/dir&requirepeer=` passed the check and libpq checked no peer (tried by hand: a socket of
+    /// root's, not postgres's, was sent the startup packet). An empty `service=` (or PGSERVICE set empty) makes libpq read the
+    /// section `[]` of its service files (tried by hand: a TCP host with sslmode=disable), and passed as no service.
+    @Test func anEmptyValueTheURIGivesIsTheOneLibpqUses() throws {
+        #expect(throws: TenderError.self) {
+            try PostgresLocation.checkTransport(["host": "/run/postgresql", "requirepeer": ""], defaults: ["requirepeer": "postgres"])
+        }
+        // An empty hostaddr is no address: libpq's default socket, without requirepeer.
+        #expect(throws: TenderError.self) {
+            try PostgresLocation.checkTransport(["hostaddr": "", "sslmode": "verify-full"], defaults: ["hostaddr": "10.0.0.1"])
+        }
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport(["requirepeer": "postgres"], defaults: ["service": ""]) }
+        #expect {
+            _ = try PostgresLocation("postgresql:///tender?service=&requirepeer=postgres")
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("connection service")
+        }
+        // What the URI gives, non-empty, still wins over the defaults; the defaults still count when it gives nothing.
+        try PostgresLocation.checkTransport(["host": "/run/postgresql", "requirepeer": "postgres"], defaults: ["requirepeer": ""])
+        try PostgresLocation.checkTransport(["host": "/run/postgresql"], defaults: ["requirepeer": "postgres"])
+    }
+
+    /// Adversarial review (advmends): an empty entry in a list of hosts or addresses (`postgresql://db.example,/tender`, a
+    /// trailing comma) is libpq's default socket (/var/run/postgresql, tried by hand), reached without requirepeer: the
+    /// check counted a socket only for a `/path` entry or no host at all.
+    @Test(arguments: [
+        "postgresql://db.example,/tender?sslmode=verify-full", "postgresql://,db.example/tender?sslmode=verify-full",
+        "postgresql:///tender?host=db.example,&sslmode=verify-full", "postgresql:///tender?hostaddr=10.0.0.1,&sslmode=verify-full",
+        "postgresql:///tender?host=db1.example,&hostaddr=10.0.0.1,&sslmode=verify-full",
+    ])
+    func anEmptyEntryAmongTheHostsIsLibpqsDefaultSocket(uri: String) throws {
+        #expect {
+            _ = try PostgresLocation(uri)
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("requirepeer=USER")
+        }
+        _ = try PostgresLocation(uri + "&requirepeer=postgres")
+    }
+
     @Test func libpqsDefaultsComeFromItsEnvironment() {
         // PQconndefaults reports its keywords (with or without values): at least the ones checked here are known to it.
         let defaults = PostgresLocation.defaults()
