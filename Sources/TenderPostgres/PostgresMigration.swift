@@ -163,7 +163,12 @@ public enum PostgresMigration {
         try committed()
         // After the COMMIT a tenderd may append for the person: the ledger must verify, and begin with the migrated one
         // (the source's checkpoint), its keys first among those that signed; a longer one is this one and what followed.
-        let after = try target.verify(checkpoint: checkpoint, trustedKeys: root)
+        let after: LedgerVerifier.Report
+        do throws(TenderError) { after = try target.verify(checkpoint: checkpoint, trustedKeys: root) } catch {
+            // Said as found after the COMMIT: the copy is kept (a run again leaves the person alone), whatever was changed.
+            guard case let .ledgerTampered(message) = error else { throw error }
+            throw .ledgerTampered("\(message) (found after the copy was committed: the rows were kept)")
+        }
         guard after.count >= before.count, (after.count > before.count && mayGrow) || after.headHash == before.headHash,
             after.keyIDs.starts(with: before.keyIDs)
         else {
