@@ -119,6 +119,41 @@ public struct PostgresLocation: Sendable, Equatable {
                     + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
                     + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql&requirepeer=postgres) (docs/scale.md)")
         }
+        // The certificate check is only as sound as the CA file libpq reads when it connects: one an ordinary user could write,
+        // or put in place (in a directory of theirs, or one every user may write), would let them certify a server of theirs.
+        let authority = effective("sslrootcert")
+        if authority.hasPrefix("/"), let reason = Self.replaceable(authority) {
+            throw .invalidArgument(
+                "the store URI's CA file (sslrootcert=) \(authority) could be replaced by another user (\(reason)), who could then "
+                    + "certify a server of theirs and be handed the password and every person's rows; keep it where only root writes "
+                    + "(/etc/ssl/certs, /etc/postgresql-common) (docs/scale.md)")
+        }
+    }
+
+    /// Why `path` (resolved, when it exists) could be written or replaced by a user other than root and this process's own:
+    /// it, or a directory above it, belongs to another user, or may be written by every user (a sticky one such as /tmp only
+    /// when what it should hold is not there yet); nil when none could. Parts that do not exist yet are judged by the
+    /// directory that would hold them.
+    static func replaceable(_ path: String) -> String? {
+        var resolved = path
+        if let real = realpath(path, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        var prefix = resolved
+        var childExists = false
+        while true {
+            var info = stat()
+            let exists = stat(prefix, &info) == 0
+            if exists {
+                if info.st_uid != 0 && info.st_uid != getuid() { return "\(prefix) belongs to uid \(info.st_uid)" }
+                // In a sticky directory only an entry's owner replaces it: one of root's (checked above) stays.
+                if info.st_mode & S_IWOTH != 0, !(childExists && info.st_mode & S_ISVTX != 0) { return "\(prefix) is writable by every user" }
+            }
+            childExists = exists
+            guard prefix != "/", let slash = prefix.lastIndex(of: "/") else { return nil }
+            prefix = slash == prefix.startIndex ? "/" : String(prefix[..<slash])
+        }
     }
 
     /// libpq's defaults for every connection keyword (PQconndefaults: its environment variables, PGHOST, PGSSLMODE...,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import TenderCore
 import Testing
 
@@ -85,6 +86,36 @@ struct PostgresServiceTests {
             return message.contains("requirepeer=USER")
         }
         _ = try PostgresLocation(uri + "&requirepeer=postgres")
+    }
+
+    /// Adversarial review (advmends): sslmode=verify-full was taken whatever CA file it trusts: `sslrootcert=` in a directory
+    /// every user may write (or one of an ordinary user's) lets that user put a CA of theirs there, certify a server of
+    /// theirs and be handed the password. Root's and the process's own files are taken.
+    @Test func aCAFileAnotherUserCouldReplaceIsRefused() throws {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/tender-ca-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { rmdir(directory) }
+        let tcp = ["host": "db.example", "sslmode": "verify-full"]
+        try PostgresLocation.checkTransport(tcp.merging(["sslrootcert": "\(directory)/ca.pem"]) { $1 }, defaults: [:])
+        try PostgresLocation.checkTransport(tcp.merging(["sslrootcert": "/etc/ssl/certs/ca-certificates.crt"]) { $1 }, defaults: [:])
+        chmod(directory, 0o1777)
+        #expect {
+            try PostgresLocation.checkTransport(tcp.merging(["sslrootcert": "\(directory)/ca.pem"]) { $1 }, defaults: [:])
+        } throws: { error in
+            guard case let .invalidArgument(message) = error as? TenderError else { return false }
+            return message.contains("writable by every user")
+        }
+        // From the environment (PGSSLROOTCERT) as well.
+        #expect(throws: TenderError.self) { try PostgresLocation.checkTransport(tcp, defaults: ["sslrootcert": "\(directory)/x/ca.pem"]) }
+        chmod(directory, 0o755)
+        // A directory of another user's (root runs the tests: one given to nobody).
+        if getuid() == 0 {
+            chown(directory, 65534, 65534)
+            #expect(throws: TenderError.self) {
+                try PostgresLocation.checkTransport(tcp.merging(["sslrootcert": "\(directory)/ca.pem"]) { $1 }, defaults: [:])
+            }
+        }
     }
 
     @Test func libpqsDefaultsComeFromItsEnvironment() {
