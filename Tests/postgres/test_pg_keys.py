@@ -450,3 +450,13 @@ def test_a_checkpoint_names_the_first_key_so_records_signed_again_by_another_do_
     # The first key pinned catches it too.
     done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--public-key", root_key_pem_of(world, uid, a_key)])
     assert done.returncode != 0, done.stdout + done.stderr
+    # Held (advmends): every key row removed, the ledger kept: no machine makes a new first key, nothing is written; the
+    # ledger removed as well, a checkpoint kept elsewhere refuses it.
+    sql(world, "DELETE FROM tender.signing_keys", uid)
+    before = ledger_rows(world, fay)
+    refused = client(a, fay, "pay", password, "after-keys-removed")
+    assert refused.get("code") != "SUCCESS" and "error" in refused, refused
+    assert ledger_rows(world, fay) == before
+    sql(world, "DELETE FROM tender.ledger", uid)
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--checkpoint", kept, "--json"])
+    assert done.returncode != 0, done.stdout + done.stderr
