@@ -230,4 +230,15 @@ import TenderCore
         expectRefused([.pay(a), .enroll(b, by: a), .revoke(b.keyID, by: a), .enroll(b, by: a)], root: a,
                       naming: "record 4: the key enrollment names a key that signs already or was revoked")
     }
+
+    /// Adversarial review (advmends): a verifier used again kept the keys (and payments) of the ledger it verified before, so
+    /// a checkpoint of an empty ledger signed by a key that ledger had enrolled was taken (a fresh verifier refuses it).
+    @Test func aVerifierUsedAgainTrustsNothingOfTheLedgerBefore() throws {
+        let (a, b) = (try key(), try key())
+        var verifier = LedgerVerifier(crypto: crypto, trustedKeys: [a.keyID: a.publicKey])
+        _ = try verifier.verify(try chain([.pay(a), .enroll(b, by: a), .pay(b)]))
+        let empty = try checkpoint(of: [], count: 0, by: b)
+        #expect(throws: TenderError.self) { _ = try verifier.verify([], checkpoint: empty) }
+        #expect(verifier.trustedKeys.keys.sorted() == [a.keyID])
+    }
 }

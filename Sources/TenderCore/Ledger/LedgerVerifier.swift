@@ -104,10 +104,14 @@ public struct LedgerVerifier {
         payloads.reserveCapacity(entries.count)
         self.payloads = []
         self.hashes = []
+        // Everything the walk learns starts afresh: a verifier used again must not trust a key, nor a payment, of the ledger
+        // it verified before.
         signing = [:]
         enrolledBy = [:]
         revoked = []
+        history = [:]
         spans = [:]
+        payments = [:]
         testingMarks = []
         formatTwoSince = nil
         var checks: [SignatureCheck] = []
