@@ -202,6 +202,30 @@ struct PostgresLedgerTests {
         #expect(result.report.count == 0 && result.verifiedCount == 1)
     }
 
+    /// Adversarial review (advmends), held: a tenderd whose key is only pending (another machine's keys), its row set to
+    /// enrolled by the database's role, appending right after the COMMIT, is not taken for what followed the migrated ledger.
+    @Test func aPendingKeyAppendingAfterTheCommitIsNotVerified() throws {
+        let uid = Self.person()
+        let (home, source) = try Self.sqliteHome(payments: 1)
+        let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
+        let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
+        #expect {
+            _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
+                try Self.typed {
+                    let other = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: Self.home())
+                    #expect(throws: TenderError.self) { _ = try other.submit(try Self.payment("pending")) }
+                    try target.write { (db) throws(TenderError) in
+                        try db.statement("UPDATE signing_keys SET active = 1 WHERE active = 2").run()
+                    }
+                    guard case .paid = try other.submit(try Self.payment("slipped-in")) else { throw TenderError.store("not paid") }
+                }
+            }
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("record 3: signed by key") && message.contains("the rows were kept")
+        }
+    }
+
     @Test func removingWhatIsNotThereIsNotFound() throws {
         // A statement's changed-row count is the running transaction's own, not the last transaction's.
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 1)
