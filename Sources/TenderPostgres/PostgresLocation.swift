@@ -54,18 +54,21 @@ public struct PostgresLocation: Sendable, Equatable {
     /// (`host=/path`, or none given) is the server's own file, in a directory not every user may write, and is taken only with
     /// `requirepeer=` (in the URI or PGREQUIREPEER) naming the OS user the server runs as, which libpq checks on every connection.
     ///
-    /// The parameters checked are the ones libpq will use: the URI's, else libpq's defaults (``PostgresLocation/defaults()``:
-    /// PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the URI, or PGSERVICE) is refused:
+    /// The parameters checked are the ones libpq will use: the URI's (an empty value included), else libpq's defaults
+    /// (``PostgresLocation/defaults()``: PGHOST, PGHOSTADDR, PGSSLMODE and the like). A connection service (`service=` in the
+    /// URI, or PGSERVICE, even empty) is refused:
     /// its file (pg_service.conf, PGSERVICEFILE, PGSYSCONFDIR) could name a TCP host and an sslmode libpq reads only when it
     /// connects, past this check.
     static func checkTransport(_ given: [String: String], defaults: [String: String] = PostgresLocation.defaults()) throws(TenderError) {
-        let service = given["service", default: ""].isEmpty ? defaults["service", default: ""] : given["service", default: ""]
-        guard service.isEmpty, (getenv("PGSERVICE").map { String(cString: $0) } ?? "").isEmpty else {
+        // Given at all, even empty: libpq then looks the empty name up in the service files (a section `[]`), whose
+        // parameters it reads when it connects.
+        guard given["service"] == nil, defaults["service"] == nil, getenv("PGSERVICE") == nil else {
             throw .invalidArgument(
                 "the store names a connection service (service= in the URI, or PGSERVICE), whose file could name a server over TCP "
                     + "without checking its certificate; give the host (and sslmode=verify-full) in the URI itself (docs/scale.md)")
         }
-        func effective(_ name: String) -> String { given[name, default: ""].isEmpty ? defaults[name, default: ""] : given[name, default: ""] }
+        // The URI's value when it gives one, even empty (`requirepeer=`, `host=`): libpq then uses it and not the default.
+        func effective(_ name: String) -> String { given[name] ?? defaults[name, default: ""] }
         let host = effective("host")
         let address = effective("hostaddr")
         let tcp = !address.isEmpty || host.split(separator: ",", omittingEmptySubsequences: false).contains { entry in
@@ -93,8 +96,14 @@ public struct PostgresLocation: Sendable, Equatable {
         // sent: a directory that does not exist yet, or that an ordinary user owns (or could make, in a parent they may write),
         // could otherwise hold a socket of that user's, handed the password and every person's rows. A directory's owner
         // checked here would prove nothing about the socket libpq finds there later.
-        let socket = host.split(separator: ",", omittingEmptySubsequences: false).contains { $0.hasPrefix("/") }
-            || (host.isEmpty && address.isEmpty)
+        // libpq's hosts, one per entry of `hostaddr` (else of `host`, else one): an entry without an address and with no host
+        // name (`host=db.example,`, an empty entry) is libpq's default socket, as a host of `/path` or `@name` is a socket.
+        let hosts = host.isEmpty ? [] : host.split(separator: ",", omittingEmptySubsequences: false)
+        let addresses = address.isEmpty ? [] : address.split(separator: ",", omittingEmptySubsequences: false)
+        let socket = (0..<max(hosts.count, addresses.count, 1)).contains { index in
+            let name = index < hosts.count ? hosts[index] : ""
+            return (index >= addresses.count || addresses[index].isEmpty) && (name.isEmpty || name.hasPrefix("/") || name.hasPrefix("@"))
+        }
         guard !socket || !effective("requirepeer").isEmpty else {
             throw .invalidArgument(
                 "the store URI reaches the database through a Unix socket without naming the server's OS user: a socket directory "
@@ -109,6 +118,41 @@ public struct PostgresLocation: Sendable, Equatable {
                 "the store URI reaches the database over TCP without checking the server's certificate: whoever answers on that "
                     + "address would be handed the password and every person's rows; add sslmode=verify-full (and the server's CA, "
                     + "sslrootcert=), or use the server's Unix socket (host=/run/postgresql&requirepeer=postgres) (docs/scale.md)")
+        }
+        // The certificate check is only as sound as the CA file libpq reads when it connects: one an ordinary user could write,
+        // or put in place (in a directory of theirs, or one every user may write), would let them certify a server of theirs.
+        let authority = effective("sslrootcert")
+        if authority.hasPrefix("/"), let reason = Self.replaceable(authority) {
+            throw .invalidArgument(
+                "the store URI's CA file (sslrootcert=) \(authority) could be replaced by another user (\(reason)), who could then "
+                    + "certify a server of theirs and be handed the password and every person's rows; keep it where only root writes "
+                    + "(/etc/ssl/certs, /etc/postgresql-common) (docs/scale.md)")
+        }
+    }
+
+    /// Why `path` (resolved, when it exists) could be written or replaced by a user other than root and this process's own:
+    /// it, or a directory above it, belongs to another user, or may be written by every user (a sticky one such as /tmp only
+    /// when what it should hold is not there yet); nil when none could. Parts that do not exist yet are judged by the
+    /// directory that would hold them.
+    static func replaceable(_ path: String) -> String? {
+        var resolved = path
+        if let real = realpath(path, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        var prefix = resolved
+        var childExists = false
+        while true {
+            var info = stat()
+            let exists = stat(prefix, &info) == 0
+            if exists {
+                if info.st_uid != 0 && info.st_uid != getuid() { return "\(prefix) belongs to uid \(info.st_uid)" }
+                // In a sticky directory only an entry's owner replaces it: one of root's (checked above) stays.
+                if info.st_mode & S_IWOTH != 0, !(childExists && info.st_mode & S_ISVTX != 0) { return "\(prefix) is writable by every user" }
+            }
+            childExists = exists
+            guard prefix != "/", let slash = prefix.lastIndex(of: "/") else { return nil }
+            prefix = slash == prefix.startIndex ? "/" : String(prefix[..<slash])
         }
     }
 

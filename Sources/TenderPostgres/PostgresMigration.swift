@@ -6,8 +6,8 @@ import TenderStore
 /// the same records and JWS, the same keys (their files stay in the home, which tenderd's `--state` keeps), the
 /// directory, audit, throttle and the rest. Verified before (the SQLite ledger, which must be the one read), inside the
 /// copying transaction (the ledger it holds is the one read, record for record), and after its commit (the PostgreSQL
-/// ledger verifies and begins with the migrated one, against a checkpoint the source signed: a tenderd may append for the
-/// person as soon as it commits). One transaction: a failure leaves the database as it was.
+/// ledger verifies from the source's first key and begins with the migrated one, against a checkpoint the source signed: a
+/// tenderd may append for the person as soon as it commits). One transaction: a failure leaves the database as it was.
 public enum PostgresMigration {
     /// Every table the store keeps and the columns copied (the `uid` is the person's, set by the connection).
     /// `signing_keys` is copied in the order SQLite recorded the keys (its rowid), which PostgreSQL numbers again.
@@ -91,7 +91,12 @@ public enum PostgresMigration {
         // however long it has grown after the commit (none for an empty ledger: it begins every ledger). A source that cannot
         // sign one (its key file is gone) is still migrated, and its copy must then verify as exactly this ledger.
         let checkpoint = before.count > 0 ? try? source.checkpoint() : nil
-        let mayGrow = before.count == 0 || checkpoint != nil
+        // The source's first key, the root its ledger was verified from: the copy is verified from it too, not from the
+        // first row of PostgreSQL's signing_keys, which any writer of the database may change after the COMMIT (and, the
+        // ledger being empty, sign a ledger of its own from a key it recorded first). A source with no key and no record
+        // must stay exactly that.
+        let root = try source.publicKeys().first.map { [$0.keyID: $0.publicKey] }
+        let mayGrow = checkpoint != nil || (before.count == 0 && root != nil)
         let rows = try source.read(scan: true) { (db) throws(TenderError) -> [(String, [[Value]])] in
             var all: [(String, [[Value]])] = []
             for table in tables {
@@ -158,7 +163,12 @@ public enum PostgresMigration {
         try committed()
         // After the COMMIT a tenderd may append for the person: the ledger must verify, and begin with the migrated one
         // (the source's checkpoint), its keys first among those that signed; a longer one is this one and what followed.
-        let after = try target.verify(checkpoint: checkpoint, trustedKeys: nil)
+        let after: LedgerVerifier.Report
+        do throws(TenderError) { after = try target.verify(checkpoint: checkpoint, trustedKeys: root) } catch {
+            // Said as found after the COMMIT: the copy is kept (a run again leaves the person alone), whatever was changed.
+            guard case let .ledgerTampered(message) = error else { throw error }
+            throw .ledgerTampered("\(message) (found after the copy was committed: the rows were kept)")
+        }
         guard after.count >= before.count, (after.count > before.count && mayGrow) || after.headHash == before.headHash,
             after.keyIDs.starts(with: before.keyIDs)
         else {

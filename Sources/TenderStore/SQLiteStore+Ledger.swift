@@ -307,14 +307,18 @@ extension SQLiteStore {
         return entries
     }
 
-    /// A signed checkpoint of the ledger as it stands: its length and head hash.
+    /// A signed checkpoint of the ledger as it stands: its length, head hash and the key that signed its first record.
     public func checkpoint() throws(TenderError) -> String {
         try write { (db) throws(TenderError) in
             let count = try db.statement("SELECT COUNT(*) FROM ledger")
             _ = try count.step()
             let total = count.int64(0)
             _ = try count.step()
-            let payload = Checkpoint.payload(count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds())
+            // The first record's signer, named so the records signed again by another first key do not meet it.
+            let first = try db.statement("SELECT jws FROM ledger WHERE sequence = 1").rows { $0.text(0) ?? "" }.first
+            let firstKeyID = try first.map { (text) throws(TenderError) in try CompactJWS(parsing: text).keyID }
+            let payload = Checkpoint.payload(
+                count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds(), firstKeyID: firstKeyID)
             return try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text
         }
     }

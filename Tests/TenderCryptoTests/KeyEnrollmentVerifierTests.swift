@@ -135,10 +135,10 @@ import TenderCore
     }
 
     /// A checkpoint of the first `count` entries of `entries`, signed by `signer`.
-    private func checkpoint(of entries: [LedgerEntry], count: Int, by signer: Ed25519Signer) throws -> String {
+    private func checkpoint(of entries: [LedgerEntry], count: Int, by signer: Ed25519Signer, first: String? = nil) throws -> String {
         var head = LedgerPosition.genesisHash
         for entry in entries.prefix(count) { head = try LedgerEntry.hash(ofPayload: try CompactJWS(parsing: entry.jws).payload, crypto: crypto) }
-        let payload = Checkpoint.payload(count: Int64(count), headHash: head, createdAtMilliseconds: 0)
+        let payload = Checkpoint.payload(count: Int64(count), headHash: head, createdAtMilliseconds: 0, firstKeyID: first)
         return try CompactJWS.sign(payload: Array(payload.utf8), signer: signer).text
     }
 
@@ -184,5 +184,61 @@ import TenderCore
             guard case let .ledgerTampered(message) = error as? TenderError else { return false }
             return message.contains("it was truncated")
         }
+    }
+
+    /// Adversarial review (advmends): the hashes cover the payloads, not who signed them, and the first key is the only one no
+    /// payload names. The same records with the first key's signatures made again by another key (one a database writer
+    /// recorded as the store's first) met a checkpoint signed by an enrolled key, and that key signed on after them. A
+    /// checkpoint naming the first key (`firstKid`, as the store now signs one) refuses them; one of the earlier format is still
+    /// met (pin the first key, or take a new checkpoint).
+    @Test func aCheckpointNamingTheFirstKeyRefusesTheRecordsSignedAgainByAnother() throws {
+        let (a, b, k) = (try key(), try key(), try key())
+        let genuine = try chain([.pay(a), .enroll(b, by: a), .pay(b), .pay(a)])
+        let forged = try chain([.pay(k), .enroll(b, by: k), .pay(b), .pay(k), .pay(k)])
+        let named = try checkpoint(of: genuine, count: 4, by: b, first: a.keyID)
+        #expect(try verify(genuine, root: a, checkpoint: named).count == 4)
+        #expect(try verify(genuine + [try chain([.pay(a), .enroll(b, by: a), .pay(b), .pay(a), .pay(b)])[4]], root: a, checkpoint: named).count == 5)
+        #expect {
+            _ = try verify(forged, root: k, checkpoint: named)
+        } throws: { error in
+            guard case let .ledgerTampered(message) = error as? TenderError else { return false }
+            return message.contains("not by \(a.keyID), the first key the checkpoint names")
+        }
+        #expect(try verify(forged, root: k, checkpoint: try checkpoint(of: genuine, count: 4, by: b)).keyIDs == [k.keyID, b.keyID])
+        // A firstKid that is not text is no checkpoint.
+        let odd = JSONWriter.string(.object([("type", .string("checkpoint")), ("count", .number("4")), ("headHash", .string("x")), ("firstKid", .number("1"))]))
+        #expect(throws: TenderError.self) { _ = try verify(genuine, root: a, checkpoint: try CompactJWS.sign(payload: Array(odd.utf8), signer: b).text) }
+    }
+
+    /// Adversarial review (advmends), kept as a record of what held: a key rotated away and then rotated back into (from the key
+    /// it handed over to) signs again from that rotation, so its checkpoints verify in either span and in neither gap; a key
+    /// enrolled at entry N vouches from length N on, a key revoked at entry N up to N - 1; a revoked key is not enrolled again.
+    @Test func aCheckpointsSignerIsCheckedAtEachBoundaryOfItsSpans() throws {
+        let (a, a2, b) = (try key(), try key(), try key())
+        let entries = try chain([.pay(a), .rotate(a, to: a2), .pay(a2), .rotate(a2, to: a), .pay(a), .enroll(b, by: a), .revoke(b.keyID, by: a), .pay(a)])
+        for (count, signer, taken) in [
+            (0, a, true), (1, a, true), (2, a, false), (3, a, false), (4, a, true), (8, a, true), (1, a2, false), (2, a2, true), (3, a2, true),
+            (4, a2, false), (5, b, false), (6, b, true), (7, b, false),
+        ] {
+            let made = try checkpoint(of: entries, count: count, by: signer, first: a.keyID)
+            if taken {
+                #expect(try verify(entries, root: a, checkpoint: made).count == 8, "count \(count)")
+            } else {
+                #expect(throws: TenderError.self, "count \(count)") { _ = try verify(entries, root: a, checkpoint: made) }
+            }
+        }
+        expectRefused([.pay(a), .enroll(b, by: a), .revoke(b.keyID, by: a), .enroll(b, by: a)], root: a,
+                      naming: "record 4: the key enrollment names a key that signs already or was revoked")
+    }
+
+    /// Adversarial review (advmends): a verifier used again kept the keys (and payments) of the ledger it verified before, so
+    /// a checkpoint of an empty ledger signed by a key that ledger had enrolled was taken (a fresh verifier refuses it).
+    @Test func aVerifierUsedAgainTrustsNothingOfTheLedgerBefore() throws {
+        let (a, b) = (try key(), try key())
+        var verifier = LedgerVerifier(crypto: crypto, trustedKeys: [a.keyID: a.publicKey])
+        _ = try verifier.verify(try chain([.pay(a), .enroll(b, by: a), .pay(b)]))
+        let empty = try checkpoint(of: [], count: 0, by: b)
+        #expect(throws: TenderError.self) { _ = try verifier.verify([], checkpoint: empty) }
+        #expect(verifier.trustedKeys.keys.sorted() == [a.keyID])
     }
 }

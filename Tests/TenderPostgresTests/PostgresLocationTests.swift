@@ -34,6 +34,8 @@ struct PostgresLocationTests {
         "postgresql://db.example/tender", "postgresql://db.example/tender?sslmode=require", "postgresql:///tender?host=127.0.0.1",
         "postgresql:///tender?host=/run/postgresql,db.example", "postgresql:///tender?hostaddr=10.0.0.1&host=/run/postgresql",
         "postgresql://db.example/tender?sslmode=prefer&sslpassword=hunter2", "postgresql:///tender?host=/tmp",
+        // Adversarial review (advmends), held: a parameter given twice is its last value, in the check as in libpq.
+        "postgresql://db.example/tender?sslmode=verify-full&sslmode=disable",
     ])
     func aServerOverTCPWhoseCertificateIsNotCheckedOrASocketInASharedDirectoryIsRefused(uri: String) {
         #expect(throws: TenderError.self) { _ = try PostgresLocation(uri) }
@@ -52,6 +54,7 @@ struct PostgresLocationTests {
         "postgresql:///tender", "postgresql:///tender?host=/run/postgresql", "postgresql:///tender?host=/nonexistent-socket-directory",
         "postgresql:///tender?host=/run/postgresql,/nonexistent-socket-directory&requirepeer=", "postgresql://%2Fvar%2Frun%2Fpostgresql/tender",
         "postgresql://db.example,%2Frun%2Fpostgresql/tender?sslmode=verify-full",
+        "postgresql:///tender?host=/run/postgresql&requirepeer=postgres&requirepeer=",
     ])
     func aUnixSocketWithoutTheServersUserIsRefused(uri: String) {
         #expect {

@@ -101,6 +101,17 @@ def root_key_pem(world):
     return path
 
 
+def root_key_pem_of(world, uid, kid):
+    """The public half of machine A's key `kid` for `uid`, as a PEM file others can read."""
+    pem = subprocess.run(["openssl", "pkey", "-in", os.path.join(world["daemons"]["A"].state, str(uid), "keys", kid + ".pem"), "-pubout"],
+                         capture_output=True, text=True, check=True)
+    path = os.path.join(world["base"], f"first-{uid}.pub.pem")
+    with open(path, "w") as f:
+        f.write(pem.stdout)
+    os.chmod(path, 0o644)
+    return path
+
+
 def sql(world, statement, uid=None):
     uid = world["uid"] if uid is None else uid
     done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{uid}'; {statement}")
@@ -369,3 +380,83 @@ def test_the_first_key_is_revoked_by_no_machine_and_a_revoked_keys_later_checkpo
     done = as_user(erin, [TENDER, "verify", "--broker", a.socket, "--checkpoint", early, "--json"])
     assert done.returncode == 0, done.stdout + done.stderr
 
+
+
+def test_a_checkpoint_names_the_first_key_so_records_signed_again_by_another_do_not_meet_it(machines):
+    # Adversarial review (advmends): the chain's hashes cover the records' payloads, not who signed them, and verify's
+    # root of trust without a pinned key is the store's first signing_keys row, which the daemons' shared role writes. That
+    # role (holding no key of the person) recorded a key of its own first and signed the first key's records again with it
+    # (the same payloads, so the same hashes): verify --broker passed against a checkpoint the person took through machine
+    # B (signed by B's key, which the payloads name), and the role's key signed on from there. A checkpoint now names the
+    # key that signed the first record (firstKid), and verify refuses a ledger whose first record another key signed.
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    import hashlib
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    world, password = machines, machines["password"]
+    a, b = world["daemons"]["A"], world["daemons"]["B"]
+    fay = f"tpkr{secrets.token_hex(3)}"
+    world["throwaway"].user(fay)  # removed with the module's throwaway users
+    uid = pwd.getpwnam(fay).pw_uid
+    assert client(a, fay, "setup") == {"ok": True}
+    assert client(a, fay, "pay", password, "first")["code"] == "SUCCESS"
+    assert client(b, fay, "pay", password, "b-pending").get("error") == "KeyFileError"
+    b_key = next(key["kid"] for key in keys_tool(world, "B", "--keys", uid=uid)[1]["keys"] if key["state"] == "pending" and key["here"])
+    a_key = next(key["kid"] for key in keys_tool(world, "A", "--keys", uid=uid)[1]["keys"] if key["state"] == "enrolled" and key["here"])
+    assert keys_tool(world, "A", "--enroll-key", b_key, uid=uid)[0] == 0
+    assert client(b, fay, "pay", password, "b-enrolled")["code"] == "SUCCESS"
+    status, kept = checkpoint_through(world, "B", fay, "checkpoint-fay")
+    assert status == 0
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--checkpoint", kept, "--json"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The role's own key, recorded before every other, and the first key's records signed again with it.
+    forged = Ed25519PrivateKey.generate()
+    raw = forged.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    kid = b64(hashlib.sha256(('{"crv":"Ed25519","kty":"OKP","x":"%s"}' % b64(raw)).encode()).digest())
+    sql(world, "INSERT INTO tender.signing_keys (rowid, kid, public_key, created_at_ms, active) OVERRIDING SYSTEM VALUE "
+               f"VALUES (0, '{kid}', '\\x{raw.hex()}'::bytea, 0, 0)", uid)
+    resigned = 0
+    for line in sql(world, "SELECT sequence, jws FROM tender.ledger ORDER BY sequence", uid).splitlines():
+        sequence, jws = line.split("|", 1)
+        if header_kid(jws) != a_key:
+            continue
+        header = b64(json.dumps({"alg": "Ed25519", "kid": kid}, separators=(",", ":")).encode())
+        payload = jws.split(".")[1]
+        signature = b64(forged.sign(f"{header}.{payload}".encode()))
+        sql(world, f"UPDATE tender.ledger SET jws = '{header}.{payload}.{signature}' WHERE sequence = {sequence}", uid)
+        resigned += 1
+    assert resigned >= 2  # the first records and the enrollment of B's key
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--checkpoint", kept, "--json"])
+    assert done.returncode != 0 and "first key the checkpoint names" in done.stdout + done.stderr, done.stdout + done.stderr
+    # A checkpoint in the earlier format (no firstKid), signed by B's key, is still met: what the attack did before
+    # (docs/scale.md: take a new checkpoint, or pin the first key).
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+    with open(kept) as f:
+        signed = json.loads(base64.urlsafe_b64decode(f.read().strip().split(".")[1] + "=="))
+    assert signed["firstKid"] == a_key, signed
+    with open(os.path.join(b.state, str(uid), "keys", b_key + ".pem"), "rb") as f:
+        b_private = load_pem_private_key(f.read(), None)
+    header = b64(json.dumps({"alg": "Ed25519", "kid": b_key}, separators=(",", ":")).encode())
+    payload = b64(json.dumps({key: signed[key] for key in ("type", "count", "headHash", "createdAt")}, separators=(",", ":")).encode())
+    old = os.path.join(world["base"], "checkpoint-fay-old")
+    with open(old, "w") as f:
+        f.write(f"{header}.{payload}.{b64(b_private.sign(f'{header}.{payload}'.encode()))}\n")
+    os.chmod(old, 0o644)
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--checkpoint", old, "--json"])
+    assert done.returncode == 0 and json.loads(done.stdout)["keys"][0] == kid, done.stdout + done.stderr
+    # The first key pinned catches it too.
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--public-key", root_key_pem_of(world, uid, a_key)])
+    assert done.returncode != 0, done.stdout + done.stderr
+    # Held (advmends): every key row removed, the ledger kept: no machine makes a new first key, nothing is written; the
+    # ledger removed as well, a checkpoint kept elsewhere refuses it.
+    sql(world, "DELETE FROM tender.signing_keys", uid)
+    before = ledger_rows(world, fay)
+    refused = client(a, fay, "pay", password, "after-keys-removed")
+    assert refused.get("code") != "SUCCESS" and "error" in refused, refused
+    assert ledger_rows(world, fay) == before
+    sql(world, "DELETE FROM tender.ledger", uid)
+    done = as_user(fay, [TENDER, "verify", "--broker", b.socket, "--checkpoint", kept, "--json"])
+    assert done.returncode != 0, done.stdout + done.stderr

@@ -104,10 +104,14 @@ public struct LedgerVerifier {
         payloads.reserveCapacity(entries.count)
         self.payloads = []
         self.hashes = []
+        // Everything the walk learns starts afresh: a verifier used again must not trust a key, nor a payment, of the ledger
+        // it verified before.
         signing = [:]
         enrolledBy = [:]
         revoked = []
+        history = [:]
         spans = [:]
+        payments = [:]
         testingMarks = []
         formatTwoSince = nil
         var checks: [SignatureCheck] = []
@@ -132,7 +136,7 @@ public struct LedgerVerifier {
             throw .ledgerTampered("record \(bad + 1): the signature does not verify")
         }
         if let broken { throw .ledgerTampered("record \(broken.index + 1): \(broken.message)") }
-        if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes) }
+        if let checkpoint { try verifyCheckpoint(checkpoint, hashes: hashes, firstKey: used.first) }
         self.payloads = payloads
         self.hashes = hashes
         var report = Report(count: Int64(entries.count), headHash: previousHash, keyIDs: used)
@@ -356,8 +360,9 @@ public struct LedgerVerifier {
     /// Checks a checkpoint against the chain just walked: signed by a key that signed this ledger, and, when it covers
     /// no more than the chain holds, by a key signing at the length it covers (not one rotated away or revoked before:
     /// that key could otherwise vouch for a history written after it was taken out). A checkpoint of an empty ledger is
-    /// signed by a root key.
-    private func verifyCheckpoint(_ text: String, hashes: [String]) throws(TenderError) {
+    /// signed by a root key. A checkpoint naming the key that signed the first record (`firstKid`) must name `firstKey`,
+    /// the first record's signer here: the hashes do not cover who signed.
+    private func verifyCheckpoint(_ text: String, hashes: [String], firstKey: String?) throws(TenderError) {
         let payload: JSONValue
         let signer: String
         do throws(TenderError) {
@@ -378,6 +383,14 @@ public struct LedgerVerifier {
         else { throw .ledgerTampered("checkpoint: not a checkpoint") }
         guard count <= hashes.count else {
             throw .ledgerTampered("the ledger has \(hashes.count) records but the checkpoint covers \(count): it was truncated")
+        }
+        if let named = payload["firstKid"] {
+            guard let kid = named.stringValue else { throw .ledgerTampered("checkpoint: not a checkpoint") }
+            guard firstKey == nil || firstKey == kid else {
+                throw .ledgerTampered(
+                    "checkpoint: the ledger's first record is signed by key \(firstKey?.prefix(64) ?? ""), not by \(kid.prefix(64)), the "
+                        + "first key the checkpoint names: its records were signed again by another first key")
+            }
         }
         guard spans.isEmpty || signed(signer, at: Int64(count)) else {
             throw .ledgerTampered(
