@@ -42,12 +42,19 @@ final class PostgresDatabase: StoreDatabase {
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
+    /// How a transaction that writes begins: read committed, whatever the database's or role's owner made the default
+    /// (`ALTER DATABASE ... SET default_transaction_isolation`). Its lock is taken by its first statement, which takes a
+    /// repeatable read transaction's snapshot before waiting for the lock: the transaction would then miss what the
+    /// holder committed (a payment of the same idempotency key, the chain's head) and fail where it should find it.
+    /// Read write too, whatever `default_transaction_read_only` says.
+    static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE"
+
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), body)
+        try transaction(begin: Self.writeBegin, lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), body)
     }
 
     func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), lazy: true, body)
+        try transaction(begin: Self.writeBegin, lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), lazy: true, body)
     }
 
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {

@@ -10,6 +10,7 @@ import pwd
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -329,3 +330,135 @@ def test_a_dropped_opening_function_fails_one_transaction_cleanly_and_is_made_ag
     assert client(daemon, world["alice"], "pay", world["password"], "second")["code"] == "SUCCESS"
     done = world["cluster"].sql(role, f"SELECT to_regprocedure('{function}') IS NOT NULL", database="dropped")
     assert done.stdout.strip() == "t", done.stdout + done.stderr
+
+
+# --- session settings the database's (or role's) owner may set (ALTER DATABASE ... SET): read and kept as tenderd needs ---
+
+def test_bytea_output_set_by_the_databases_owner_still_reads_a_payments_fingerprint(world):
+    # Adversarial review (pgspeed): the database's owner sets bytea_output = 'escape' for the database. tenderd read every
+    # bytea (a payment's fingerprint, a key's public key) as hex only, so the fingerprint read back was empty: the same
+    # payment asked again under its idempotency key (a retry after a lost answer) was answered TENDER_E_LEDGER_TAMPERED
+    # ("its signed payload does not carry the fingerprint its row keeps") for a ledger nobody had touched.
+    alice = world["alice"]
+    new_database(world, "escaped")
+    superuser(world, "ALTER DATABASE escaped SET bytea_output = 'escape'", "postgres")
+    daemon = start_daemon(world, "escaped", database="escaped")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    first = client(daemon, alice, "pay", world["password"], "escaped")
+    again = client(daemon, alice, "pay", world["password"], "escaped")
+    assert first.get("code") == again.get("code") == "SUCCESS", (first, again)
+    assert first["jws"] == again["jws"]
+
+
+def test_synchronous_commit_off_set_by_the_databases_owner_loses_no_acknowledged_payment(world):
+    # Adversarial review (pgspeed): the database's owner sets synchronous_commit = off for the database. tenderd's payments
+    # then committed without waiting for their WAL: acknowledged, and lost when the server crashed within the WAL
+    # writer's delay. tenderd's session turns an inherited `off` back on (its lazy writes stay lazy, by their own choice).
+    alice = world["alice"]
+    new_database(world, "hurried")
+    superuser(world, "ALTER DATABASE hurried SET synchronous_commit = off", "postgres")
+    superuser(world, "ALTER SYSTEM SET wal_writer_delay = '10s'", "postgres")
+    superuser(world, "SELECT pg_reload_conf()", "postgres")
+    try:
+        daemon = start_daemon(world, "hurried", database="hurried")
+        assert client(daemon, alice, "setup") == {"ok": True}
+        time.sleep(1)
+        acknowledged = []
+        for index in range(4):
+            outcome = client(daemon, alice, "pay", world["password"], f"hurried-{index}")
+            assert outcome["code"] == "SUCCESS", outcome
+            acknowledged.append(f"hurried-{index}")
+        world["cluster"].stop("immediate")
+        world["cluster"].start()
+        kept = world["cluster"].sql(world["names"]["p"], "SELECT idempotency_key FROM tender.ledger WHERE idempotency_key IS NOT NULL",
+                                    database="hurried")
+        assert kept.returncode == 0, kept.stderr
+        assert sorted(kept.stdout.split()) == acknowledged, ("acknowledged payments lost in the server's crash", kept.stdout)
+    finally:
+        superuser(world, "ALTER SYSTEM RESET wal_writer_delay", "postgres")
+        superuser(world, "SELECT pg_reload_conf()", "postgres")
+
+
+def test_a_default_isolation_set_by_the_databases_owner_still_finds_what_the_lock_holder_committed(world):
+    # Adversarial review (pgspeed): the database's owner sets default_transaction_isolation = 'repeatable read'. A write
+    # transaction took its snapshot with its first statement, the call that then waits for the person's lock: once the
+    # holder committed (the same payment's claim, through the other daemon) the waiter did not see it, and the payment
+    # asked through both daemons at once failed on one (SQLSTATE 40001) where it should be answered with the one record.
+    from concurrent.futures import ThreadPoolExecutor
+    from pg_cluster import PGBIN
+    new_database(world, "isolated")
+    superuser(world, "ALTER DATABASE isolated SET default_transaction_isolation = 'repeatable read'", "postgres")
+    first = start_daemon(world, "isolated1", database="isolated")
+    second = start_daemon(world, "isolated2", database="isolated", state=first.state)
+    alice, password = world["alice"], world["password"]
+    assert client(first, alice, "setup") == {"ok": True}
+    assert client(second, alice, "pay", password, "isolated-0")["code"] == "SUCCESS"
+    # The person's lock held a moment (as a third daemon's payment would), so both daemons' transactions wait for it.
+    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
+    hold = f"SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(4)"
+    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "isolated", "-X", "-q", "-c", hold],
+                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(lambda daemon: client(daemon, alice, "pay", password, "isolated-1"), (first, second)))
+    finally:
+        holder.wait(timeout=30)
+    assert [outcome.get("code") for outcome in outcomes] == ["SUCCESS", "SUCCESS"], outcomes
+    assert outcomes[0]["jws"] == outcomes[1]["jws"]
+    keys = client(first, alice, "payments")["keys"]
+    assert sorted(keys) == ["isolated-0", "isolated-1"], keys
+
+
+def test_a_read_only_default_set_by_the_databases_owner_does_not_stop_payments(world):
+    # Adversarial review (pgspeed): default_transaction_read_only = on for the database made every write transaction of
+    # tenderd's fail (its schema's migration first); tenderd's writes begin READ WRITE, as they begin READ COMMITTED.
+    new_database(world, "readonly")
+    superuser(world, "ALTER DATABASE readonly SET default_transaction_read_only = on", "postgres")
+    daemon = start_daemon(world, "readonly", database="readonly")
+    assert client(daemon, world["alice"], "setup") == {"ok": True}
+    outcome = client(daemon, world["alice"], "pay", world["password"], "readonly")
+    assert outcome.get("code") == "SUCCESS", outcome
+
+
+def test_another_role_can_neither_replace_nor_shadow_the_opening_function(world):
+    # Adversarial review (pgspeed): another role, the database's owner with its search path set to a schema of theirs,
+    # tries to run its code in place of tender.open_person_v1 (one that names a person but skips the lock would fork a
+    # chain): CREATE OR REPLACE, ALTER (owner, SECURITY DEFINER, a SET), DROP, and an overload taking the call's
+    # literal types exactly (integer where the function takes bigint) on its search path. None is possible or called.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    superuser(world, f'CREATE DATABASE shadowed OWNER "{evil}"', "postgres")
+    superuser(world, f'GRANT CONNECT, CREATE ON DATABASE shadowed TO "{role}"', "postgres")
+    daemon = start_daemon(world, "shadowed", database="shadowed")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "shadowed-0")["code"] == "SUCCESS"
+    # The owner's schema on the database's search path, with an overload of theirs that records being called.
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
+              "CREATE FUNCTION trap.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS "
+              "$$INSERT INTO trap.loot VALUES (current_user); SELECT pg_catalog.set_config('tender.uid', $1::text, true)$$; "
+              f'ALTER FUNCTION trap.open_person_v1(integer, boolean, integer, integer) OWNER TO "{evil}"; '
+              "ALTER DATABASE shadowed SET search_path = trap, tender, pg_catalog", "shadowed")
+    function = "tender.open_person_v1(bigint, boolean, integer, integer)"
+    superuser(world, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', "shadowed")  # the most tenderd's role might give it
+    try:
+        for attempt, refusal in (
+            (f"CREATE OR REPLACE FUNCTION {function} RETURNS void LANGUAGE sql AS $$SELECT$$", "permission denied for schema tender"),
+            ("CREATE FUNCTION tender.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS $$SELECT$$",
+             "permission denied for schema tender"),
+            (f'ALTER FUNCTION {function} OWNER TO "{evil}"', "must be owner of function"),
+            (f"ALTER FUNCTION {function} SECURITY DEFINER", "must be owner of function"),
+            (f"ALTER FUNCTION {function} SET search_path = trap", "must be owner of function"),
+            (f"DROP FUNCTION {function}", "must be owner of function"),
+        ):
+            done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; {attempt}', database="shadowed")
+            assert done.returncode != 0 and refusal in done.stderr, (attempt, done.stderr)
+        daemon.kill(signal.SIGTERM)
+        daemon.start()
+        outcome = client(daemon, alice, "pay", world["password"], "shadowed-1")
+        assert outcome.get("code") == "SUCCESS", outcome
+        loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="shadowed")
+        assert loot.stdout.strip() == "0", ("the database owner's open_person_v1 ran as tenderd's role", loot.stdout)
+    finally:
+        superuser(world, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"', "shadowed")
