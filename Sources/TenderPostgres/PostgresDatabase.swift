@@ -104,8 +104,13 @@ final class PostgresDatabase: StoreDatabase {
         let withFunction = !bootstrap && pool.opensWithFunction
         if withFunction {
             // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
-            let locking = lock.map { "\($0.0), \($0.1)" } ?? "NULL, NULL"
-            connection.begin([begin, "SELECT tender.\(PostgresSchema.openingName)(\(uid), \(lazy), \(locking))"])
+            // Each argument typed as the function takes it, by pg_catalog's names: the call matches that signature exactly, so no
+            // overload (made by a role given CREATE in the schema while the daemon runs) matches the literals better.
+            // Quoted, a negative key is a constant of that type, not an operator applied to one.
+            let locking = lock.map { "'\($0.0)'::pg_catalog.int4, '\($0.1)'::pg_catalog.int4" } ?? "NULL::pg_catalog.int4, NULL::pg_catalog.int4"
+            connection.begin([
+                begin, "SELECT tender.\(PostgresSchema.openingName)('\(uid)'::pg_catalog.int8, '\(lazy)'::pg_catalog.bool, \(locking))",
+            ])
         } else {
             var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
             if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }

@@ -462,3 +462,59 @@ def test_another_role_can_neither_replace_nor_shadow_the_opening_function(world)
         assert loot.stdout.strip() == "0", ("the database owner's open_person_v1 ran as tenderd's role", loot.stdout)
     finally:
         superuser(world, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"', "shadowed")
+
+
+def test_an_overload_made_while_the_daemon_runs_is_never_called_in_place_of_the_opening_function(world):
+    # Adversarial review (pgspeed): tenderd's role grants another role CREATE in the schema while a daemon runs (refused at
+    # the next open, seen only then). That role makes tender.open_person_v1(integer, boolean, integer, integer): the
+    # call's literals (integer for the function's bigint) matched it better, so every transaction ran its code as
+    # tenderd's role (every person's rows; a person named without the lock). The call types each argument as the
+    # function takes it, so it matches tenderd's function exactly.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    new_database(world, "overloaded")
+    daemon = start_daemon(world, "overloaded", database="overloaded")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "overloaded-0")["code"] == "SUCCESS"
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC',
+              "overloaded")
+    done = world["cluster"].sql(role, f'GRANT USAGE, CREATE ON SCHEMA tender TO "{evil}"', database="overloaded")
+    assert done.returncode == 0, done.stderr
+    done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
+                                "CREATE FUNCTION tender.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE plpgsql AS "
+                                "$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
+                                "INSERT INTO trap.loot VALUES (current_user); END IF; "
+                                "PERFORM pg_catalog.set_config('tender.uid', $1::text, true); END$$; "
+                                "GRANT EXECUTE ON FUNCTION tender.open_person_v1(integer, boolean, integer, integer) TO PUBLIC",
+                                database="overloaded")
+    assert done.returncode == 0, done.stderr
+    outcome = client(daemon, alice, "pay", world["password"], "overloaded-1")
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="overloaded")
+    assert loot.stdout.strip() == "0", ("another role's overload ran as tenderd's role", loot.stdout)
+    assert outcome.get("code") == "SUCCESS", outcome
+
+
+def test_another_role_holding_a_persons_lock_only_delays_and_refuses_whole(world):
+    # Adversarial review (pgspeed): any role that may connect to the database can take tenderd's advisory lock on a
+    # person (docs/scale.md, "Not stopped"). While it holds it, that person's payment waits lock_timeout and is refused
+    # (TENDER_E_STORE_BUSY) with nothing of it kept; asked again under its key once the lock is let go, it pays once.
+    from pg_cluster import PGBIN
+    evil, alice = world["names"]["e"], world["alice"]
+    new_database(world, "squatted")
+    daemon = start_daemon(world, "squatted", database="squatted")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "squatted-0")["code"] == "SUCCESS"
+    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
+    hold = f'SET ROLE "{evil}"; SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(13)'
+    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "squatted", "-X", "-q", "-c", hold],
+                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)
+        refused = client(daemon, alice, "pay", world["password"], "squatted-1")
+    finally:
+        holder.wait(timeout=30)
+    assert refused.get("error") == "StoreBusyError", refused
+    assert "squatted-1" not in client(daemon, alice, "payments")["keys"]
+    assert client(daemon, alice, "pay", world["password"], "squatted-1")["code"] == "SUCCESS"
+    assert sorted(client(daemon, alice, "payments")["keys"]) == ["squatted-0", "squatted-1"]
