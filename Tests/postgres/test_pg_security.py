@@ -518,3 +518,37 @@ def test_another_role_holding_a_persons_lock_only_delays_and_refuses_whole(world
     assert "squatted-1" not in client(daemon, alice, "payments")["keys"]
     assert client(daemon, alice, "pay", world["password"], "squatted-1")["code"] == "SUCCESS"
     assert sorted(client(daemon, alice, "payments")["keys"]) == ["squatted-0", "squatted-1"]
+
+
+def test_a_queued_write_or_a_commit_that_fails_keeps_nothing_and_the_key_pays_once_after(world):
+    # Adversarial review (pgspeed): the ledger's insert is queued and sent with COMMIT. Made to fail there, by a trigger
+    # (tenderd's role's, made while the daemon runs: the open's check refuses one) raising on the insert itself or at
+    # COMMIT (deferred): the payment is refused, nothing of it is kept, the connection serves the next transaction, and the
+    # same key asked again once the trigger is gone pays once.
+    role, alice = world["names"]["d"], world["alice"]
+    new_database(world, "refusing")
+    daemon = start_daemon(world, "refusing", database="refusing")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "refusing-0")["code"] == "SUCCESS"
+    done = world["cluster"].sql(role, "CREATE FUNCTION tender.refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                                "$$BEGIN IF NEW.idempotency_key LIKE TG_ARGV[0] THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END$$; "
+                                "CREATE TRIGGER now BEFORE INSERT ON tender.ledger FOR EACH ROW EXECUTE FUNCTION tender.refuse('refused-now'); "
+                                "CREATE CONSTRAINT TRIGGER later AFTER INSERT ON tender.ledger DEFERRABLE INITIALLY DEFERRED "
+                                "FOR EACH ROW EXECUTE FUNCTION tender.refuse('refused-later')", database="refusing")
+    assert done.returncode == 0, done.stderr
+    for key in ("refused-now", "refused-later"):
+        outcome = client(daemon, alice, "pay", world["password"], key)
+        assert outcome.get("code") != "SUCCESS" and "refused" in outcome.get("message", ""), outcome
+        assert client(daemon, alice, "pay", world["password"], f"{key}-other")["code"] == "SUCCESS"
+    listed = client(daemon, alice, "payments")["keys"]
+    assert sorted(listed) == ["refused-later-other", "refused-now-other", "refusing-0"], listed
+    done = world["cluster"].sql(role, "DROP TRIGGER now ON tender.ledger; DROP TRIGGER later ON tender.ledger; DROP FUNCTION tender.refuse()",
+                                database="refusing")
+    assert done.returncode == 0, done.stderr
+    for key in ("refused-now", "refused-later"):
+        assert client(daemon, alice, "pay", world["password"], key)["code"] == "SUCCESS"
+    listed = client(daemon, alice, "payments")["keys"]
+    assert sorted(listed) == ["refused-later", "refused-later-other", "refused-now", "refused-now-other", "refusing-0"], listed
+    kept = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT idempotency_key), max(sequence) = count(*) "
+                                "FROM tender.ledger", database="refusing")
+    assert kept.returncode == 0 and kept.stdout.strip().split("|")[1:] == ["5", "t"], kept.stdout
