@@ -552,3 +552,36 @@ def test_a_queued_write_or_a_commit_that_fails_keeps_nothing_and_the_key_pays_on
     kept = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT idempotency_key), max(sequence) = count(*) "
                                 "FROM tender.ledger", database="refusing")
     assert kept.returncode == 0 and kept.stdout.strip().split("|")[1:] == ["5", "t"], kept.stdout
+
+
+def test_a_server_stopped_while_a_payment_waits_mid_transaction_keeps_nothing_of_it(world):
+    # Adversarial review (pgspeed): the server shut down (fast: every backend terminated) while a payment's transaction
+    # is on the wire, its statements sent (queued writes, and COMMIT for a transaction of writes only) and waiting for the
+    # person's lock, held by another session. The server answers the waiting statement with its FATAL error, before
+    # COMMIT ran: the payment is refused, nothing of it kept, and paid once when asked again after the restart.
+    from pg_cluster import PGBIN
+    alice = world["alice"]
+    new_database(world, "stopped")
+    daemon = start_daemon(world, "stopped", database="stopped")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", world["password"], "stopped-0")["code"] == "SUCCESS"
+    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
+    hold = f"SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(8)"
+    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "stopped", "-X", "-q", "-c", hold],
+                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        time.sleep(0.5)
+        paying = pool.submit(client, daemon, alice, "pay", world["password"], "stopped-1")
+        time.sleep(3)
+        cluster.stop("fast")
+        try:
+            outcome = paying.result(timeout=60)
+        finally:
+            cluster.start()
+            holder.wait(timeout=30)
+    assert outcome.get("code") != "SUCCESS", outcome
+    assert client(daemon, alice, "payments")["keys"] == ["stopped-0"]
+    assert client(daemon, alice, "pay", world["password"], "stopped-1")["code"] == "SUCCESS"
+    assert sorted(client(daemon, alice, "payments")["keys"]) == ["stopped-0", "stopped-1"]
