@@ -585,3 +585,28 @@ def test_a_server_stopped_while_a_payment_waits_mid_transaction_keeps_nothing_of
     assert client(daemon, alice, "payments")["keys"] == ["stopped-0"]
     assert client(daemon, alice, "pay", world["password"], "stopped-1")["code"] == "SUCCESS"
     assert sorted(client(daemon, alice, "payments")["keys"]) == ["stopped-0", "stopped-1"]
+
+
+def test_two_daemons_first_opening_a_database_with_a_repeatable_read_default_both_open_it(world):
+    # Adversarial review (pgspeed): under the database owner's default_transaction_isolation = 'repeatable read', the
+    # schema's migration took its snapshot with the statement that waits for the migration's lock: the daemon that waited
+    # did not see the schema the other had just made ("the schema tender is missing after it was created") and failed
+    # its person's first open. The migration begins READ COMMITTED, as every write does.
+    from concurrent.futures import ThreadPoolExecutor
+    from pg_cluster import PGBIN
+    new_database(world, "racing")
+    superuser(world, "ALTER DATABASE racing SET default_transaction_isolation = 'repeatable read'", "postgres")
+    first = start_daemon(world, "racing1", database="racing")
+    second = start_daemon(world, "racing2", database="racing", state=first.state)
+    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
+    hold = f"SELECT pg_advisory_lock({0x54454E44}, -1), pg_sleep(3)"
+    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "racing", "-X", "-q", "-c", hold],
+                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(0.5)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(lambda daemon: client(daemon, world["alice"], "payments"), (first, second)))
+    finally:
+        holder.wait(timeout=30)
+    assert all("keys" in outcome for outcome in outcomes), outcomes
