@@ -80,6 +80,16 @@ final class PostgresConnection {
                 + "pg_catalog.set_config('client_min_messages', 'warning', false)",
             [Self.lockTimeout]
         ).run()
+        // What the database's or role's owner may set for every session (`ALTER DATABASE ... SET`), read by tenderd as its
+        // own: bytea as hex (the store reads fingerprints and public keys in that form only), and commits that wait for
+        // their WAL (an inherited `off` would acknowledge payments a server crash then loses; a stronger level, such as
+        // `remote_apply`, stays). Parsed after the search path is tenderd's; the operator named by pg_catalog anyway.
+        try statement(
+            "SELECT pg_catalog.set_config('bytea_output', 'hex', false), pg_catalog.set_config('synchronous_commit', "
+                + "CASE WHEN pg_catalog.current_setting('synchronous_commit') OPERATOR(pg_catalog.=) 'off' THEN 'on' "
+                + "ELSE pg_catalog.current_setting('synchronous_commit') END, false)",
+            []
+        ).run()
         let role = try statement("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user", [])
         guard try role.step() else { throw .store("PostgreSQL: the connection's role is not in pg_roles") }
         guard role.text(0) == "f" else {

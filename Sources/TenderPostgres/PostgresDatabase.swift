@@ -42,12 +42,19 @@ final class PostgresDatabase: StoreDatabase {
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
+    /// How a transaction that writes begins: read committed, whatever the database's or role's owner made the default
+    /// (`ALTER DATABASE ... SET default_transaction_isolation`). Its lock is taken by its first statement, which takes a
+    /// repeatable read transaction's snapshot before waiting for the lock: the transaction would then miss what the
+    /// holder committed (a payment of the same idempotency key, the chain's head) and fail where it should find it.
+    /// Read write too, whatever `default_transaction_read_only` says.
+    static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED, READ WRITE"
+
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), body)
+        try transaction(begin: Self.writeBegin, lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), body)
     }
 
     func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
-        try transaction(begin: "BEGIN", lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), lazy: true, body)
+        try transaction(begin: Self.writeBegin, lock: (PostgresSchema.lockNamespace, Int32(bitPattern: uid)), lazy: true, body)
     }
 
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
@@ -97,8 +104,13 @@ final class PostgresDatabase: StoreDatabase {
         let withFunction = !bootstrap && pool.opensWithFunction
         if withFunction {
             // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
-            let locking = lock.map { "\($0.0), \($0.1)" } ?? "NULL, NULL"
-            connection.begin([begin, "SELECT tender.\(PostgresSchema.openingName)(\(uid), \(lazy), \(locking))"])
+            // Each argument typed as the function takes it, by pg_catalog's names: the call matches that signature exactly, so no
+            // overload (made by a role given CREATE in the schema while the daemon runs) matches the literals better.
+            // Quoted, a negative key is a constant of that type, not an operator applied to one.
+            let locking = lock.map { "'\($0.0)'::pg_catalog.int4, '\($0.1)'::pg_catalog.int4" } ?? "NULL::pg_catalog.int4, NULL::pg_catalog.int4"
+            connection.begin([
+                begin, "SELECT tender.\(PostgresSchema.openingName)('\(uid)'::pg_catalog.int8, '\(lazy)'::pg_catalog.bool, \(locking))",
+            ])
         } else {
             var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
             if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }

@@ -103,7 +103,7 @@ enum PostgresSchema {
     /// advisory lock serializes them; PostgreSQL's DDL is transactional, so a failure leaves nothing half made).
     /// Throws ``TenderError/store(_:)`` for a schema newer than this build knows.
     static func migrate(_ db: PostgresDatabase) throws(TenderError) {
-        try db.transaction(begin: "BEGIN", lock: (lockNamespace, -1), bootstrap: true) { () throws(TenderError) in
+        try db.transaction(begin: PostgresDatabase.writeBegin, lock: (lockNamespace, -1), bootstrap: true) { () throws(TenderError) in
             // The role first, read before anything else runs (this transaction opens without the function that checks it).
             let role = try db.statement("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user")
             let bypasses = try role.step() ? role.text(0) != "f" : true
