@@ -87,8 +87,9 @@ import Testing
     }
 
     /// Spanish transfers that name no one: the one seen asking nothing (a transfer between one's own accounts was
-    /// taken for granted, since the Spanish training lines gave an unnamed transfer to transfer_money alone), then
-    /// sentences of the kind written for this test (none taken from a data file). Each asks where the money goes.
+    /// taken for granted, since the Spanish training lines gave an unnamed transfer to transfer_money alone; it is
+    /// now one of the generator's templates too), then sentences of the kind written for this test, in no data file.
+    /// Each asks where the money goes.
     @Test func plainSpanishTransferRequestsAskWhereTheMoneyGoes() throws {
         let (engine, _, _) = try DomainFixtures.engine()
         let sentences = [
