@@ -359,9 +359,9 @@ def best_label_rule(classes, scores, temperature, threshold):
 def figures(pool, scores, classes, temperature, threshold, rule=None):
     """The goals' figures on out-of-fold scores of real lines: CLINC150 in-scope accuracy and false accepts, SGD
     banking first turns (an unnamed transfer is right as either intent), SGD's transfers accepted (as either
-    intent), and SGD's other services accepted."""
+    intent), and SGD's other services accepted; and the in-scope misses by kind (refused, or the wrong intent)."""
     rule = rule or decide_mass
-    count = {}
+    count, missed = {}, {}  # missed: in-scope lines refused (a threshold matter) or taken as another intent (features)
 
     def add(key, hit):
         a, b = count.get(key, (0, 0))
@@ -377,9 +377,13 @@ def figures(pool, scores, classes, temperature, threshold, rule=None):
             add(f"{source}_false_accepts", intent != "out_of_scope")
         else:
             add(f"{source}_in_scope", intent in truth.split("|"))
+            if intent not in truth.split("|"):
+                kind = f"{source}_missed_refused" if intent == "out_of_scope" else f"{source}_missed_wrong_intent"
+                missed[kind] = missed.get(kind, 0) + 1
             if row.get("transfer"):
                 add("sgd_transfers_accepted", intent in ("transfer_money", "send_payment"))
-    return {k: round(a / b, 4) for k, (a, b) in sorted(count.items())} | {"lines": sum(b for _, b in count.values())}
+    return ({k: round(a / b, 4) for k, (a, b) in sorted(count.items())} | dict(sorted(missed.items()))
+            | {"lines": sum(b for _, b in count.values())})
 
 
 _CV = {}
