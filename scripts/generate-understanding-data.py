@@ -596,6 +596,16 @@ TES["out_of_scope"][0].extend([
 ])
 
 
+# A Spanish transfer that names no one ("quiero hacer una transferencia") is either intent, as SGD's English ones are
+# counted half for each: the same phrasings train both, so the model splits its probability and the dialog asks
+# where the money goes (issue 31; before, they trained transfer_money alone and the dialog never asked).
+UNNAMED_TRANSFER_ES = ["{open}hacer una transferencia{end}", "quiero hacer una transferencia{end}",
+                       "{open}haz una transferencia{end}", "necesito hacer una transferencia{end}",
+                       "{open}(quiero|necesito) transferir dinero{end}", "{open}una transferencia, por favor"]
+TES["send_payment"][0].extend(UNNAMED_TRANSFER_ES)
+TES["transfer_money"][0].extend(UNNAMED_TRANSFER_ES)
+
+
 # Frames crossed with word lists (scripts/understanding_grammar.py), for training only, weighted so that their
 # variety is sampled more often than a single flat sentence.
 GRAMMAR_WEIGHT = 3

@@ -72,6 +72,9 @@ BASELINE_C = 10.0
 # The generated lines' weight in the classifier's loss, against 1 for a real line: they teach phrasings, and
 # without a lower weight their sheer number (34,000 against 30,000 real) pulls real unrelated requests in.
 GENERATED_WEIGHT = 0.15
+# A kind of generated line may weigh otherwise (--kind-weight): "en" and "es" are the requests of each language,
+# "en-lookalike" and "es-lookalike" its unrelated look-alikes. Empty: every generated line weighs GENERATED_WEIGHT.
+KIND_WEIGHTS = {}
 # How many times each real (SGD) line is shown to the labeller: its people are real names typed by crowd workers,
 # a few thousand lines against tens of thousands of generated ones.
 REAL_TAGGER_REPEAT = 3
@@ -217,10 +220,25 @@ def xseq(row):
 
 # ---- intent classifier -------------------------------------------------------------------------------------
 
+def generated_kind(row):
+    """A generated line's kind for KIND_WEIGHTS: its language, and "-lookalike" for an unrelated look-alike."""
+    return row["source"][len("generated-"):] + ("-lookalike" if target(row["label"]) == "out_of_scope" else "")
+
+
+def line_weight(row):
+    """A line's weight in the classifier's loss: its own (the halves of an unnamed SGD transfer), 1 for a real line,
+    its kind's for a generated one."""
+    if "weight" in row:
+        return row["weight"]
+    if not row["source"].startswith("generated"):
+        return 1.0
+    return KIND_WEIGHTS.get(generated_kind(row), GENERATED_WEIGHT)
+
+
 def fit_intent(rows):
     vectorizer = TfidfVectorizer(analyzer=lambda x: x, lowercase=False, min_df=2, dtype=np.float32)
     X = vectorizer.fit_transform([[str(h) for h in r["features"]] for r in rows])
-    weights = np.array([r.get("weight", GENERATED_WEIGHT if r["source"].startswith("generated") else 1.0) for r in rows])
+    weights = np.array([line_weight(r) for r in rows])
     model = LogisticRegression(C=LR_C, max_iter=400)
     model.fit(X, [r["label"] for r in rows], sample_weight=weights)
     return vectorizer, model
@@ -301,16 +319,21 @@ def calibrate(scores, labels, classes):
     return float(minimize_scalar(nll, bounds=(0.01, 10), method="bounded").x)
 
 
-def threshold_for(masses, sources):
-    """The lowest in-scope-mass threshold whose out-of-fold false accepts on each source's real unrelated requests
-    are at most MAX_FALSE_ACCEPT[source]: the largest of the per-source thresholds."""
-    threshold = 0.0
+def source_thresholds(masses, sources):
+    """Per source, the lowest in-scope-mass threshold whose out-of-fold false accepts on that source's real unrelated
+    requests are at most MAX_FALSE_ACCEPT[source] (the largest of them binds)."""
+    found = {}
     for source, limit in MAX_FALSE_ACCEPT.items():
         ms = sorted((m for m, s in zip(masses, sources) if s == source), reverse=True)
         allowed = int(limit * len(ms))
-        if len(ms) > allowed:
-            threshold = max(threshold, ms[allowed] + 1e-6)
-    return threshold
+        found[source] = ms[allowed] + 1e-6 if len(ms) > allowed else 0.0
+    return found
+
+
+def threshold_for(masses, sources):
+    """The lowest in-scope-mass threshold whose out-of-fold false accepts on each source's real unrelated requests
+    are at most MAX_FALSE_ACCEPT[source]: the largest of the per-source thresholds."""
+    return max([0.0] + list(source_thresholds(masses, sources).values()))
 
 
 def baseline_fit(rows):
@@ -336,9 +359,9 @@ def best_label_rule(classes, scores, temperature, threshold):
 def figures(pool, scores, classes, temperature, threshold, rule=None):
     """The goals' figures on out-of-fold scores of real lines: CLINC150 in-scope accuracy and false accepts, SGD
     banking first turns (an unnamed transfer is right as either intent), SGD's transfers accepted (as either
-    intent), and SGD's other services accepted."""
+    intent), and SGD's other services accepted; and the in-scope misses by kind (refused, or the wrong intent)."""
     rule = rule or decide_mass
-    count = {}
+    count, missed = {}, {}  # missed: in-scope lines refused (a threshold matter) or taken as another intent (features)
 
     def add(key, hit):
         a, b = count.get(key, (0, 0))
@@ -354,9 +377,13 @@ def figures(pool, scores, classes, temperature, threshold, rule=None):
             add(f"{source}_false_accepts", intent != "out_of_scope")
         else:
             add(f"{source}_in_scope", intent in truth.split("|"))
+            if intent not in truth.split("|"):
+                kind = f"{source}_missed_refused" if intent == "out_of_scope" else f"{source}_missed_wrong_intent"
+                missed[kind] = missed.get(kind, 0) + 1
             if row.get("transfer"):
                 add("sgd_transfers_accepted", intent in ("transfer_money", "send_payment"))
-    return {k: round(a / b, 4) for k, (a, b) in sorted(count.items())} | {"lines": sum(b for _, b in count.values())}
+    return ({k: round(a / b, 4) for k, (a, b) in sorted(count.items())} | dict(sorted(missed.items()))
+            | {"lines": sum(b for _, b in count.values())})
 
 
 _CV = {}
@@ -366,16 +393,30 @@ JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
 def _cv_job(job):
     """One fold of one model (run in a worker): the held-out indices, the fold model's classes, their scores."""
     name, k = job
-    pool, generated, (train_i, test_i) = _CV["pool"], _CV["generated"], _CV["folds"][k]
+    pool, generated, (train_i, test_i), extra = _CV["pool"], _CV["generated"], _CV["folds"][k], _CV["extra"]
     if name == "classifier":
         vectorizer, model = fit_intent([pool[i] for i in train_i] + generated)
         q = quantise_intent(vectorizer, model)
-        return test_i, q["classes"], np.array([intent_scores(q, pool[i]["features"]) for i in test_i])
+        return (test_i, q["classes"], np.array([intent_scores(q, pool[i]["features"]) for i in test_i]),
+                np.array([intent_scores(q, r["features"]) for r in extra]).reshape(len(extra), len(q["classes"])))
     score, classes = baseline_fit([pool[i] for i in train_i])
-    return test_i, classes, score([pool[i]["text"] for i in test_i])
+    return test_i, classes, score([pool[i]["text"] for i in test_i]), (score([r["text"] for r in extra]) if extra else np.zeros((0, len(classes))))
 
 
-def real_cross_validation(rows, dev_rows, baseline=True):
+def custom_examples():
+    """The shipped custom intents' examples (examples/intents/*.json): requests the built-in model must leave out of
+    scope (CustomIntentSecurityTests), so a fold model that takes one shows in the cross-validation's figures."""
+    found = []
+    folder = os.path.join(ROOT, "examples", "intents")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            for intent in json.load(open(os.path.join(folder, name), encoding="utf-8"))["intents"]:
+                for example in intent.get("examples", []):
+                    found.append({"text": example if isinstance(example, str) else example["text"], "label": "custom:" + intent["name"]})
+    return found
+
+
+def real_cross_validation(rows, dev_rows, baseline=True, extra=(), tag=""):
     """FOLDS-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev, folds by dialogue): each
     fold's model learns from the other folds' real lines and every generated line; only real lines are measured.
     Yields the classifier's figures (with its temperature and threshold), then the plain baseline's, each at its own
@@ -389,22 +430,30 @@ def real_cross_validation(rows, dev_rows, baseline=True):
     ours = np.full((len(pool), len(classes)), -1e4)
     base = np.full((len(pool), len(classes)), -1e4)
     folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[r["group"] for r in pool]))
-    _CV.update(pool=pool, generated=generated, folds=folds)
+    extra = list(extra)
+    _CV.update(pool=pool, generated=generated, folds=folds, extra=extra)
     labels = [r["label"] for r in pool]
     # Two fits at a time (the machine's two cores); each job returns its fold's out-of-fold scores.
     with get_context("fork").Pool(JOBS) as workers:
         for name, scores in [("classifier", ours)] + ([("baseline", base)] if baseline else []):
             jobs = [(name, k) for k in range(FOLDS)]
-            for (_, k), (test_i, fold_classes, fold_scores) in zip(jobs, workers.imap(_cv_job, jobs)):
+            extra_scores = np.full((FOLDS, len(extra), len(classes)), -1e4)
+            for (_, k), (test_i, fold_classes, fold_scores, fold_extra) in zip(jobs, workers.imap(_cv_job, jobs)):
                 scores[np.ix_(test_i, [at[c] for c in fold_classes])] = fold_scores
+                extra_scores[k][:, [at[c] for c in fold_classes]] = fold_extra
                 print(f"  real-data fold {k + 1} of {FOLDS} ({name}): done", file=sys.stderr, flush=True)
-            np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tender-real-cv-{name}.npz"), scores=scores,
-                                classes=np.array(classes), labels=np.array(labels))
-            yield name, _cv_report(pool, scores, classes, labels)
+            np.savez_compressed(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tender-real-cv-{name}{tag}.npz"), scores=scores,
+                                classes=np.array(classes), labels=np.array(labels), sources=np.array([r["source"] for r in pool]),
+                                scored=np.array([r.get("scored", True) for r in pool]),
+                                truth=np.array([r.get("truth", target(r["label"])) for r in pool]),
+                                transfer=np.array([bool(r.get("transfer")) for r in pool]), extra=extra_scores)
+            yield name, _cv_report(pool, scores, classes, labels, extra_scores)
 
 
-def _cv_report(pool, scores, classes, labels):
-    """One model's out-of-fold figures, with the rule of issue 31 and with the best-label rule, each at its own threshold."""
+def _cv_report(pool, scores, classes, labels, extra_scores=None):
+    """One model's out-of-fold figures, with the rule of issue 31 and with the best-label rule, each at its own
+    threshold; with the rule of issue 31 also each source's own threshold (the largest binds) and how many of the
+    custom intents' examples the fold models take (summed over the folds)."""
     report = {}
     temperature = calibrate(scores, labels, classes)
     for rule_name, rule in [("", decide_mass), (" (best-label rule)", best_label_rule)]:
@@ -417,6 +466,11 @@ def _cv_report(pool, scores, classes, labels):
         threshold = threshold_for(masses, sources)
         report["rule" + rule_name] = {"temperature": round(temperature, 4), "threshold": round(threshold, 4)} | figures(
             pool, scores, classes, temperature, threshold, rule)
+        if rule is decide_mass:
+            report["rule"]["source_thresholds"] = {k: round(v, 4) for k, v in source_thresholds(masses, sources).items()}
+            if extra_scores is not None and extra_scores.shape[1]:
+                taken = sum(decide_mass(classes, s, temperature, threshold)[0] != "out_of_scope" for fold in extra_scores for s in fold)
+                report["rule"]["custom_examples_taken"] = f"{taken} of {extra_scores.shape[0] * extra_scores.shape[1]}"
     return report
 
 
@@ -749,9 +803,21 @@ def main():
     parser.add_argument("--keep-weights", action="store_true",
                         help="keep the classifier's weights; write only the temperature and threshold the cross-validation chose")
     parser.add_argument("--generated-weight", type=float, default=GENERATED_WEIGHT, help="a generated line's weight in the classifier's loss")
+    parser.add_argument("--kind-weight", action="append", default=[], metavar="KIND=W",
+                        help="the weight of one kind of generated line (en, es, en-lookalike, es-lookalike); repeatable")
+    parser.add_argument("--real-cv-only", action="store_true",
+                        help="only the real-data cross-validation (with --intent-only): print its figures, write nothing")
+    parser.add_argument("--cv-tag", default="", help="a suffix for the saved out-of-fold scores ($TMPDIR/tender-real-cv-NAME.npz)")
     args = parser.parse_args()
     globals()["FOLDS"] = args.folds
     globals()["GENERATED_WEIGHT"] = args.generated_weight
+    for item in args.kind_weight:
+        kind, _, weight = item.partition("=")
+        if kind not in ("en", "es", "en-lookalike", "es-lookalike"):
+            parser.error(f"--kind-weight: unknown kind {kind!r}")
+        KIND_WEIGHTS[kind] = float(weight)
+    if args.real_cv_only and not args.intent_only:
+        parser.error("--real-cv-only needs --intent-only")
     rows = load_training()
     if args.intent_only:
         train_intent(args, rows, read_tagger(os.path.join(ROOT, "Sources", "CTenderModel", "slot_model.bin")), None)
@@ -791,13 +857,19 @@ def train_intent(args, rows, qt, tagger):
     print(f"{len(intent_rows)} training lines for the classifier ({len(set(r['label'] for r in intent_rows))} labels)", flush=True)
     if args.cv:
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
-    reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline)
+    extra = features(args.tender, custom_examples())
+    reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline, extra=extra, tag=args.cv_tag)
     print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
     _, report = next(reports)
     for rule, figures_ in report.items():
         print(f"  classifier, {rule}: {json.dumps(figures_)}", flush=True)
     temperature, threshold = report["rule"]["temperature"], report["rule"]["threshold"]
     print(f"temperature {temperature:.4f}, out of scope below an in-scope probability of {threshold:.4f}", flush=True)
+    if args.real_cv_only:
+        for name, report in reports:
+            for rule, figures_ in report.items():
+                print(f"  {name}, {rule}: {json.dumps(figures_)}", flush=True)
+        return
 
     if args.keep_weights:
         qi = read_intent(os.path.join(MODELS, "intent_model.bin"))

@@ -86,6 +86,38 @@ import Testing
         #expect(try Intent(json: try JSONParser.parse(#"{"intent": "send_payment", "askDestination": false}"#)).asksDestination == false)
     }
 
+    /// Spanish transfers that name no one: the one seen asking nothing (a transfer between one's own accounts was
+    /// taken for granted, since the Spanish training lines gave an unnamed transfer to transfer_money alone; it is
+    /// now one of the generator's templates too), then sentences of the kind written for this test, in no data file.
+    /// Each asks where the money goes.
+    @Test func plainSpanishTransferRequestsAskWhereTheMoneyGoes() throws {
+        let (engine, _, _) = try DomainFixtures.engine()
+        let sentences = [
+            "quiero hacer una transferencia", "¿me ayudas con una transferencia?", "me gustaría transferir algo de dinero",
+            "¿puedes hacerme una transferencia?", "tengo que hacer una transferencia", "ayúdame a transferir dinero",
+            "quisiera mandar una transferencia", "hay que hacer una transferencia hoy",
+        ]
+        var notAsked: [String] = []
+        for text in sentences {
+            let result = try TextParser.parse(text, context: context)
+            guard let intent = result.intent, DestinationQuestion.intents.contains(result.intentName) else {
+                notAsked.append("\(text) → \(result.intentName) \(result.score)")
+                continue
+            }
+            if intent[DestinationQuestion.member] != .bool(true) {
+                notAsked.append("\(text) → \(result.intentName), not asked")
+                continue
+            }
+            let session = try DialogSession(engine: engine, json: intent)
+            #expect(try session.resolve().first?.parameter == DestinationQuestion.parameter, "\(text)")
+        }
+        print("plain Spanish transfer requests not asked: \(notAsked)")
+        #expect(!notAsked.contains { $0.hasPrefix(sentences[0] + " ") }, "\(notAsked)")
+        // Measured: 7 of the 8 were not asked before the Spanish training lines split an unnamed transfer, 2 after
+        // ("me gustaría transferir algo de dinero" kept as a transfer, "quisiera mandar una transferencia" as a send).
+        #expect(notAsked.count <= 2, "\(notAsked)")
+    }
+
     /// Sentences that speak of transfers or sending but ask for no payment (written for this test): none of them may
     /// start the destination question.
     @Test func unrelatedTransfersNeverAsk() throws {
@@ -93,6 +125,7 @@ import Testing
             "how do I transfer my phone number to a new carrier", "transfer the photos to my laptop", "book an airport transfer for friday",
             "I want to transfer to another university", "transfer this call to my office", "send the file to my printer",
             "can you transfer my music library to the new phone", "what is a wire transfer in physics",
+            "transfiere la llamada a mi oficina", "pasa las fotos a mi computadora",
         ]
         var asked: [String] = []
         for text in unrelated {
