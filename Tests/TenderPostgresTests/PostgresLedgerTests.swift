@@ -28,22 +28,6 @@ struct PostgresLedgerTests {
         try PostgresStore.open(pool: pool, uid: uid, home: home)
     }
 
-    /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns the store keeps beside it,
-    /// which verify checks them against), as the SQLite store's tests write it.
-    private static func payment(_ key: String) throws -> PaymentSubmission {
-        let money = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
-        let movements = [BalanceMovement(accountID: "checking", currency: money.currency, delta: -money.minorUnits)]
-        let effects = PaymentEffects(movements: movements, onCompletion: [], bill: nil)
-        let columns: JSONValue = .object([
-            ("idempotencyKey", .string(key)), ("fingerprint", .string("fp")), ("account", .string("checking")),
-            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", .string("USD")),
-            ("amountMinor", .number(String(money.minorUnits))), ("effects", effects.json),
-        ])
-        return PaymentSubmission(
-            idempotencyKey: key, fingerprint: "fp", amount: money, movements: movements, payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
-    }
-
     private static func home() -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(base)/tender-pg-test-XXXXXX".utf8CString)
@@ -56,11 +40,11 @@ struct PostgresLedgerTests {
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
         var records: [PaymentRecord] = []
         for index in 0..<3 {
-            guard case let .paid(record) = try store.submit(try Self.payment("k\(index)")) else { Issue.record("k\(index) not paid"); return }
+            guard case let .paid(record) = try store.submit(try dollarPayment("k\(index)")) else { Issue.record("k\(index) not paid"); return }
             records.append(record)
         }
         // The same key again: the one record, not a second payment.
-        guard case let .alreadyPaid(again) = try store.submit(try Self.payment("k1")) else { Issue.record("k1 paid twice"); return }
+        guard case let .alreadyPaid(again) = try store.submit(try dollarPayment("k1")) else { Issue.record("k1 paid twice"); return }
         #expect(again.jws == records[1].jws)
         let report = try store.verify(checkpoint: try store.checkpoint())
         #expect(report.count == 4)  // the balances entry, then three payments
@@ -83,7 +67,7 @@ struct PostgresLedgerTests {
             let work = Box {
                 for key in 0..<8 {
                     do {
-                        switch try store.submit(try Self.payment("both-\(key)")) {
+                        switch try store.submit(try dollarPayment("both-\(key)")) {
                         case let .paid(record), let .alreadyPaid(record): answers.withLock { $0["both-\(key)", default: []].append(record.jws) }
                         default: failures.withLock { $0.append("both-\(key): not paid") }
                         }
@@ -115,7 +99,7 @@ struct PostgresLedgerTests {
         try SQLiteStore.prepareHome(home)
         let store = try SQLiteStore(home: home, keys: try KeyDirectory(home: home), crypto: OpenSSLLedgerCrypto())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        for index in 0..<payments { _ = try store.submit(try Self.payment("sqlite-\(index)")) }
+        for index in 0..<payments { _ = try store.submit(try dollarPayment("sqlite-\(index)")) }
         return (home, store)
     }
 
@@ -136,7 +120,7 @@ struct PostgresLedgerTests {
             try Self.typed {
                 // Another tenderd (its own pool), with this machine's keys: it serves the person at once.
                 let daemon = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: home)
-                guard case .paid = try daemon.submit(try Self.payment("right-after")) else { throw TenderError.store("not paid") }
+                guard case .paid = try daemon.submit(try dollarPayment("right-after")) else { throw TenderError.store("not paid") }
             }
         }
         #expect(result.report.count == 3 && result.verifiedCount == 4)
@@ -213,11 +197,11 @@ struct PostgresLedgerTests {
             _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
                 try Self.typed {
                     let other = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: Self.home())
-                    #expect(throws: TenderError.self) { _ = try other.submit(try Self.payment("pending")) }
+                    #expect(throws: TenderError.self) { _ = try other.submit(try dollarPayment("pending")) }
                     try target.write { (db) throws(TenderError) in
                         try db.statement("UPDATE signing_keys SET active = 1 WHERE active = 2").run()
                     }
-                    guard case .paid = try other.submit(try Self.payment("slipped-in")) else { throw TenderError.store("not paid") }
+                    guard case .paid = try other.submit(try dollarPayment("slipped-in")) else { throw TenderError.store("not paid") }
                 }
             }
         } throws: { error in

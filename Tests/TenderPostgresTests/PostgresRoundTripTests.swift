@@ -43,10 +43,10 @@ struct PostgresRoundTripTests {
         let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
         // The first payment prepares the statements on the connections.
-        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try payment(key)) else { Issue.record("\(key) not paid"); return } }
+        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try dollarPayment(key)) else { Issue.record("\(key) not paid"); return } }
         let before = pool.roundTrips
         for index in 0..<4 {
-            guard case .paid = try store.submit(try payment("trip-\(index)")) else { Issue.record("trip-\(index) not paid"); return }
+            guard case .paid = try store.submit(try dollarPayment("trip-\(index)")) else { Issue.record("trip-\(index) not paid"); return }
         }
         // Sequential payments: the payment's transaction (its opening with the first of 4 reads, 3 more, then the debit, the
         // record and COMMIT together) and the signature's (opening, update, COMMIT together).
@@ -129,21 +129,6 @@ struct PostgresRoundTripTests {
         try db.readTransaction { () throws(TenderError) in
             try db.statement("SELECT key, value FROM settings ORDER BY key").rows { "\($0.text(0) ?? "")=\($0.text(1) ?? "")" }
         }
-    }
-
-    /// A payment of $1 under `key`, its record in format 1.
-    private func payment(_ key: String) throws -> PaymentSubmission {
-        let money = try Money(decimal: "1.00", currency: try Currency(code: "USD"))
-        let movements = [BalanceMovement(accountID: "checking", currency: money.currency, delta: -money.minorUnits)]
-        let effects = PaymentEffects(movements: movements, onCompletion: [], bill: nil)
-        let columns: JSONValue = .object([
-            ("idempotencyKey", .string(key)), ("fingerprint", .string("fp")), ("account", .string("checking")),
-            ("payeeContact", .string("tim-cook")), ("payeeHandle", .string("tc-work")), ("currency", .string("USD")),
-            ("amountMinor", .number(String(money.minorUnits))), ("effects", effects.json),
-        ])
-        return PaymentSubmission(
-            idempotencyKey: key, fingerprint: "fp", amount: money, movements: movements, payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
     }
 }
 
