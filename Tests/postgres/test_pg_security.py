@@ -87,6 +87,15 @@ def run_tenderd(world, store, env=None):
         _, err = process.communicate()
         return None, err
 
+def paying_daemon(world, name, key):
+    """A daemon on a new database of its own, `name`, where alice has set up and paid once under `key`."""
+    new_database(world, name)
+    daemon = start_daemon(world, name, database=name)
+    assert client(daemon, world["alice"], "setup") == {"ok": True}
+    assert client(daemon, world["alice"], "pay", world["password"], key)["code"] == "SUCCESS"
+    return daemon
+
+
 
 def test_a_connection_service_cannot_name_a_server_past_the_checks(world):
     # The service file names a server over TCP with no certificate check: the password would go to whoever answers there.
@@ -119,10 +128,7 @@ def test_a_schema_owned_by_another_role_is_refused(world):
 
 def test_an_object_of_another_role_in_the_schema_is_refused(world):
     evil, role = world["names"]["e"], world["names"]["d"]
-    new_database(world, "planted")
-    daemon = start_daemon(world, "planted", database="planted")
-    assert client(daemon, world["alice"], "setup") == {"ok": True}
-    assert client(daemon, world["alice"], "pay", world["password"], "before")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "planted", "before")
     # A function of another role's planted in the schema (a superuser's, or a role tenderd's granted CREATE).
     superuser(world, "CREATE FUNCTION tender.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'; "
               f'ALTER FUNCTION tender.planted() OWNER TO "{evil}"', "planted")
@@ -150,10 +156,7 @@ def test_a_trigger_rule_or_grant_of_another_role_on_tenderds_tables_is_refused(w
     # what hangs on tenderd's tables: a trigger whose function is another role's runs that role's code in every payment
     # transaction (here it copies each record out); a grant lets the role set tender.uid and read any person's rows.
     evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
-    new_database(world, "hooked")
-    daemon = start_daemon(world, "hooked", database="hooked")
-    assert client(daemon, alice, "setup") == {"ok": True}
-    assert client(daemon, alice, "pay", world["password"], "before")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "hooked", "before")
     superuser(world, f'CREATE SCHEMA evil AUTHORIZATION "{evil}"; CREATE TABLE evil.loot (jws text); '
               f'ALTER TABLE evil.loot OWNER TO "{evil}"; '
               "CREATE FUNCTION evil.spy() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS "
@@ -274,10 +277,7 @@ def test_no_claim_is_ever_made_through_tenderd(world):
 
 def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(world):
     evil, role = world["names"]["e"], world["names"]["d"]
-    new_database(world, "opening")
-    daemon = start_daemon(world, "opening", database="opening")
-    assert client(daemon, world["alice"], "setup") == {"ok": True}
-    assert client(daemon, world["alice"], "pay", world["password"], "opened")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "opening", "opened")
     # tenderd made it: its role's, running with its caller's rights, EXECUTE for its owner alone.
     done = world["cluster"].sql(world["names"]["p"], "SELECT pg_get_userbyid(proowner), prosecdef, "
                                 "(SELECT string_agg(CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END, ',') "
@@ -312,10 +312,7 @@ def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(wor
 
 def test_a_dropped_opening_function_fails_one_transaction_cleanly_and_is_made_again(world):
     role = world["names"]["d"]
-    new_database(world, "dropped")
-    daemon = start_daemon(world, "dropped", database="dropped")
-    assert client(daemon, world["alice"], "setup") == {"ok": True}
-    assert client(daemon, world["alice"], "pay", world["password"], "first")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "dropped", "first")
     function = "tender.open_person_v1(bigint, boolean, integer, integer)"
     # Dropped under a running daemon: the transaction that finds it missing fails with the server's error, nothing of it
     # kept; the daemon's next transactions open without it.
@@ -471,10 +468,7 @@ def test_an_overload_made_while_the_daemon_runs_is_never_called_in_place_of_the_
     # tenderd's role (every person's rows; a person named without the lock). The call types each argument as the
     # function takes it, so it matches tenderd's function exactly.
     evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
-    new_database(world, "overloaded")
-    daemon = start_daemon(world, "overloaded", database="overloaded")
-    assert client(daemon, alice, "setup") == {"ok": True}
-    assert client(daemon, alice, "pay", world["password"], "overloaded-0")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "overloaded", "overloaded-0")
     superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
               f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC',
               "overloaded")
@@ -500,10 +494,7 @@ def test_another_role_holding_a_persons_lock_only_delays_and_refuses_whole(world
     # (TENDER_E_STORE_BUSY) with nothing of it kept; asked again under its key once the lock is let go, it pays once.
     from pg_cluster import PGBIN
     evil, alice = world["names"]["e"], world["alice"]
-    new_database(world, "squatted")
-    daemon = start_daemon(world, "squatted", database="squatted")
-    assert client(daemon, alice, "setup") == {"ok": True}
-    assert client(daemon, alice, "pay", world["password"], "squatted-0")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "squatted", "squatted-0")
     cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
     hold = f'SET ROLE "{evil}"; SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(13)'
     holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
@@ -526,10 +517,7 @@ def test_a_queued_write_or_a_commit_that_fails_keeps_nothing_and_the_key_pays_on
     # COMMIT (deferred): the payment is refused, nothing of it is kept, the connection serves the next transaction, and the
     # same key asked again once the trigger is gone pays once.
     role, alice = world["names"]["d"], world["alice"]
-    new_database(world, "refusing")
-    daemon = start_daemon(world, "refusing", database="refusing")
-    assert client(daemon, alice, "setup") == {"ok": True}
-    assert client(daemon, alice, "pay", world["password"], "refusing-0")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "refusing", "refusing-0")
     done = world["cluster"].sql(role, "CREATE FUNCTION tender.refuse() RETURNS trigger LANGUAGE plpgsql AS "
                                 "$$BEGIN IF NEW.idempotency_key LIKE TG_ARGV[0] THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END$$; "
                                 "CREATE TRIGGER now BEFORE INSERT ON tender.ledger FOR EACH ROW EXECUTE FUNCTION tender.refuse('refused-now'); "
@@ -561,10 +549,7 @@ def test_a_server_stopped_while_a_payment_waits_mid_transaction_keeps_nothing_of
     # COMMIT ran: the payment is refused, nothing of it kept, and paid once when asked again after the restart.
     from pg_cluster import PGBIN
     alice = world["alice"]
-    new_database(world, "stopped")
-    daemon = start_daemon(world, "stopped", database="stopped")
-    assert client(daemon, alice, "setup") == {"ok": True}
-    assert client(daemon, alice, "pay", world["password"], "stopped-0")["code"] == "SUCCESS"
+    daemon = paying_daemon(world, "stopped", "stopped-0")
     cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
     hold = f"SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(8)"
     holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
