@@ -72,6 +72,14 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         }
     }
 
+    /// Whether a submission made now would most likely lead a batch of one: no batch is being processed, none
+    /// waits, and the last batch had one caller. A hint (it may change at once), for work worth doing only then.
+    var isQuiet: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return !leading && waiting.isEmpty && lastBatchSize == 1
+    }
+
     /// With the mutex held: waits until as many callers as last time are waiting, or the gather time passes.
     private func gather() {
         guard lastBatchSize > 1, waiting.count < lastBatchSize else { return }

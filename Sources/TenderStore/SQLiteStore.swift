@@ -25,7 +25,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let crypto: any LedgerCrypto
     /// Where record, key, audit and throttle times come from.
     let clock: any TenderClock
-    let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
+    let submissions = GroupCommitQueue<QueuedSubmission, Result<SubmissionOutcome, TenderError>>()
+    /// Where this store's next payment record is expected to go (the head its last batch left, and the key that
+    /// signed there), so a submitter can sign it before the write lock (``PreparedRecord``); nil when unknown.
+    let expectedHead = PthreadLocked<ExpectedHead?>(nil)
+    /// Submissions left that do not prepare their record, after one prepared did not fit (``preparePauseSubmissions``).
+    let preparePause = PthreadLocked(0)
     /// Signatures of payments this store committed and acknowledged, by
     /// sequence, until a write transaction stores them (``write(lazy:_:)``).
     let computedSignatures = PthreadLocked<[Int64: String]>([:])
