@@ -19,29 +19,30 @@ extension SQLiteStore {
             if left > 0 { left -= 1 }
             return left == 0
         }) else { return nil }
-        guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead() else { return nil }
+        guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead(),
+            let signer = head.keyIDs.lazy.compactMap({ try? self.keys.signer(keyID: $0) }).first
+        else { return nil }
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
         let payload = submission.makePayload(position)
         let bytes = Array(payload.utf8)
-        guard let hash = try? LedgerEntry.hash(ofPayload: bytes, crypto: crypto),
-            let jws = try? CompactJWS.sign(payload: bytes, signer: head.signer)
+        guard let hash = try? LedgerEntry.hash(ofPayload: bytes, crypto: crypto), let jws = try? CompactJWS.sign(payload: bytes, signer: signer)
         else { return nil }
-        return PreparedRecord(position: position, payload: payload, hash: hash, jws: jws.text, keyID: head.signer.keyID)
+        return PreparedRecord(position: position, payload: payload, hash: hash, jws: jws.text, keyID: signer.keyID)
     }
 
     /// How many submissions after a prepared record did not fit do not prepare one (they would most likely not fit either).
     static let preparePauseSubmissions = 64
 
-    /// The ledger's head and the signer of its first enrolled key whose private key is here, read in a read
-    /// transaction, kept as ``expectedHead``; nil when there is no such key yet or a read fails.
+    /// The ledger's head and its enrolled keys, read in a read transaction, kept as ``expectedHead``; nil when the
+    /// store has no enrolled key yet (the batch creates the first) or a read fails.
     private func readExpectedHead() -> ExpectedHead? {
         let read = try? read { (db) throws(TenderError) in
             (head: try Self.head(db), kids: try db.statement("SELECT kid FROM signing_keys WHERE active = ? ORDER BY rowid", [KeyState.enrolled]).rows {
                 $0.text(0) ?? ""
             })
         }
-        guard let read, let signer = read.kids.lazy.compactMap({ try? self.keys.signer(keyID: $0) }).first else { return nil }
-        let head = ExpectedHead(sequence: read.head.sequence, hash: read.head.hash, signer: signer)
+        guard let read, !read.kids.isEmpty else { return nil }
+        let head = ExpectedHead(sequence: read.head.sequence, hash: read.head.hash, keyIDs: read.kids)
         expectedHead.withLock { $0 = head }
         return head
     }
@@ -143,7 +144,7 @@ extension SQLiteStore {
                     decided.pendingByKey[submission.idempotencyKey] = decided.pending.count
                     decided.pending.append(entry)
                 }
-                decided.head = ExpectedHead(sequence: head.sequence, hash: head.hash, signer: signer)
+                decided.head = ExpectedHead(sequence: head.sequence, hash: head.hash, keyIDs: [signer.keyID])
                 return decided
             }
             expectedHead.withLock { $0 = decided.head }

@@ -41,9 +41,8 @@ import TenderCrypto
 
     /// Makes `store` expect its next record at a head the ledger does not have, so the next batch builds it again.
     static func misleadExpectedHead(_ store: SQLiteStore) throws {
-        guard let kid = try store.publicKeys().last?.keyID else { throw TenderError.internal("no key") }
-        let signer = try store.keys.signer(keyID: kid)
-        store.expectedHead.withLock { $0 = ExpectedHead(sequence: 1_000_000, hash: LedgerPosition.genesisHash, signer: signer) }
+        let kids = try store.publicKeys().filter(\.isActive).map(\.keyID)
+        store.expectedHead.withLock { $0 = ExpectedHead(sequence: 1_000_000, hash: LedgerPosition.genesisHash, keyIDs: kids) }
     }
 
     /// Fails before issue 34's change: each row was stored as its signing input and a dot, sealed, until the next write.
@@ -58,6 +57,18 @@ import TenderCrypto
         }
         let report = try store.verify()
         #expect(report.count == 4 && report.resigned.isEmpty)
+    }
+
+    /// A host serving many people opens an engine per payment: the open reads the head and the keys in its one read
+    /// transaction, and the first payment is signed ahead as well.
+    @Test func aStoreOpenedOnAnExistingHomeSignsItsFirstPaymentAhead() throws {
+        let home = TemporaryHome()
+        do { _ = try pay(try openPaid(home), "a") }
+        let reopened = try SQLiteStoreTests.openStore(home.path)
+        #expect(reopened.expectedHead.withLock { $0?.sequence } == 2)
+        let b = try pay(reopened, "b")
+        #expect(try row(home, 3) == (b.jws, nil))
+        #expect(try reopened.verify().count == 3)
     }
 
     /// Another store on the same home writes between two payments: the first store's prepared record expects the
