@@ -85,6 +85,9 @@ extension SQLiteStore {
         do throws(TenderError) {
             let decided = try write { (db) throws(TenderError) -> Decided in
                 let signer = try activeSigner(db)
+                // Started before the checks, as before records were prepared, so its workers are awake by the first record;
+                // a batch whose every record was prepared starts one only if one of them does not fit.
+                if batch.contains(where: { $0.prepared == nil }) { signing = CompactJWS.Batch(signer: signer, capacity: batch.count) }
                 var signed = 0
                 var head = try Self.head(db)
                 var decided = Decided(outcomes: Array(repeating: nil, count: batch.count))
