@@ -56,9 +56,9 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     latencies = {f"latency_{name}_{p}_ms" for name in LATENCIES for p in ("p50", "p99")}
     assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
     # A sequential payment's record goes in signed (issue 34): the frames of the signature's later store and of the
-    # unsigned rows' index are gone (6.6 a payment before, against the raw rows' 3.5-3.7; 5.2 after).
+    # unsigned rows' index are gone (6.6-6.8 a payment before; 5.2-5.5 after; the raw rows' 3.5-4.2).
     assert 3 <= figures["raw_frames_per_payment"] <= 4.5
-    assert figures["raw_frames_per_payment"] < figures["frames_per_sequential_payment"] <= figures["raw_frames_per_payment"] + 2.2
+    assert figures["raw_frames_per_payment"] < figures["frames_per_sequential_payment"] <= 6.0
     # The steps are parts of the whole dialog: their medians add up to no more than a slow dialog.
     assert all(figures[step] > 0 for step in STEPS)
     assert sum(figures[step] for step in STEPS) / 1000 <= figures["latency_sequential_dialog_p99_ms"] * 5
