@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import Glibc
+import Synchronization
 
 /// Group commit: callers from many threads hand in requests; one of them at
 /// a time (the leader) takes every request waiting and processes the batch
@@ -22,6 +23,9 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
     static var gatherMicroseconds: Int { 200 }
     private var waiting: [Slot] = []
     private var leading = false
+    /// Callers inside ``submit(_:process:)`` now, and the last batch's size: read without the mutex by ``isQuiet``.
+    private let inside = Atomic<Int>(0)
+    private let lastSize = Atomic<Int>(1)
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -46,6 +50,8 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
     /// `process` gets a batch and returns one outcome per request, in order.
     func submit(_ request: Request, process: ([Request]) -> [Outcome]) -> Outcome {
         let slot = Slot(request)
+        inside.add(1, ordering: .relaxed)
+        defer { inside.subtract(1, ordering: .relaxed) }
         pthread_mutex_lock(mutex)
         waiting.append(slot)
         pthread_cond_signal(arrived)
@@ -67,9 +73,17 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
             pthread_mutex_lock(mutex)
             for (index, member) in batch.enumerated() where index < outcomes.count { member.outcome = outcomes[index] }
             lastBatchSize = batch.count
+            lastSize.store(batch.count, ordering: .relaxed)
             leading = false
             pthread_cond_broadcast(done)
         }
+    }
+
+    /// Whether a submission made now would most likely lead a batch of one: no caller is inside ``submit(_:process:)``
+    /// (none waits, no batch is being processed), and the last batch had one caller. A hint (it may change at once), for
+    /// work worth doing only then; read without the mutex, so asking costs the submitters no contention.
+    var isQuiet: Bool {
+        inside.load(ordering: .relaxed) == 0 && lastSize.load(ordering: .relaxed) == 1
     }
 
     /// With the mutex held: waits until as many callers as last time are waiting, or the gather time passes.

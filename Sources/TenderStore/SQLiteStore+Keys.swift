@@ -85,6 +85,8 @@ extension SQLiteStore {
             ).run()
             return (old, created.keyID)
         }
+        // A record prepared for the old key is never used now.
+        expectedHead.withLock { $0 = nil }
         do throws(TenderError) { try keys.destroyKey(keyID: old) } catch {
             throw .keyFile("the key was rotated, but the retired private key could not be removed: \(error.message)")
         }

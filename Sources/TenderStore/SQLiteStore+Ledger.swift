@@ -3,48 +3,96 @@ import TenderCore
 
 extension SQLiteStore {
     public func submit(_ submission: PaymentSubmission) throws(TenderError) -> SubmissionOutcome {
-        try submissions.submit(submission) { batch in commit(batch) }.get()
+        let queued = QueuedSubmission(
+            submission: submission, fingerprintDigest: try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto),
+            prepared: prepare(submission))
+        return try submissions.submit(queued) { batch in commit(batch) }.get()
     }
 
-    /// A payment decided inside a batch, waiting for its signature.
+    /// The record of `submission` built, hashed and signed now, before its batch takes the write lock, at the
+    /// head the last batch of this store left (``expectedHead``, read once when unknown), when no other
+    /// submission is queued or being committed (``GroupCommitQueue/isQuiet``): the batch inserts it signed
+    /// (no seal, no later rewrite of its row) if it finds that head and that key, else builds it again.
+    /// Nil when the store is busy or anything here fails (the batch then does it all, as for any submission).
+    private func prepare(_ submission: PaymentSubmission) -> PreparedRecord? {
+        guard !isReadOnly, submissions.isQuiet, preparePause.withLock({ (left: inout Int) -> Bool in
+            if left > 0 { left -= 1 }
+            return left == 0
+        }) else { return nil }
+        guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead(),
+            let signer = head.keyIDs.lazy.compactMap({ try? self.keys.signer(keyID: $0) }).first
+        else { return nil }
+        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
+        let payload = submission.makePayload(position)
+        let bytes = Array(payload.utf8)
+        guard let hash = try? LedgerEntry.hash(ofPayload: bytes, crypto: crypto), let jws = try? CompactJWS.sign(payload: bytes, signer: signer)
+        else { return nil }
+        return PreparedRecord(position: position, payload: payload, hash: hash, jws: jws.text, keyID: signer.keyID)
+    }
+
+    /// How many submissions after a prepared record did not fit do not prepare one (they would most likely not fit either).
+    static let preparePauseSubmissions = 64
+
+    /// The ledger's head and its enrolled keys, read in a read transaction, kept as ``expectedHead``; nil when the
+    /// store has no enrolled key yet (the batch creates the first) or a read fails.
+    private func readExpectedHead() -> ExpectedHead? {
+        let read = try? read { (db) throws(TenderError) in
+            (head: try Self.head(db), kids: try db.statement("SELECT kid FROM signing_keys WHERE active = ? ORDER BY rowid", [KeyState.enrolled]).rows {
+                $0.text(0) ?? ""
+            })
+        }
+        guard let read, !read.kids.isEmpty else { return nil }
+        let head = ExpectedHead(sequence: read.head.sequence, hash: read.head.hash, keyIDs: read.kids)
+        expectedHead.withLock { $0 = head }
+        return head
+    }
+
+    /// A payment decided inside a batch: signed already (`jws`), or waiting for the signature at `signing` in the batch's signing order.
     private struct Pending: Sendable {
         let submission: PaymentSubmission
         let position: LedgerPosition
         let payload: String
         let hash: String
-        /// The signing input and a dot: what the row holds until its signature is stored.
-        let unsigned: String
-        /// The seal of the signing input (base64url), stored beside it.
-        let seal: String
+        /// The whole JWS, when the row was inserted signed (``PreparedRecord``).
+        let jws: String?
+        /// The index of its signature in the batch's signing, when the row was inserted unsigned.
+        let signing: Int?
     }
 
     /// What a batch's transaction decided: an outcome for each submission paid before or refused
-    /// (nil for the ones paid now), and the payments committed, in ledger order.
+    /// (nil for the ones paid now), the payments committed, in ledger order, and the head and key it left.
     private struct Decided: Sendable {
         var outcomes: [Result<SubmissionOutcome, TenderError>?]
         var pending: [Pending] = []
         var pendingByKey: [String: Int] = [:]
         var duplicates: [Int] = []
+        var head: ExpectedHead?
+        /// Records prepared for another head or key, built again.
+        var unfit = 0
     }
 
     /// Pays a batch in one write transaction (one flush): every submission is
-    /// checked and debited in order, and its record chained, sealed and
-    /// appended without its signature, which the other cores compute
-    /// meanwhile, while the commit waits for the disk. A submission is
-    /// answered once its record is durable and its signature computed; the
+    /// checked and debited in order, and its record chained and appended. A
+    /// record its submitter prepared at the head the batch finds goes in
+    /// signed; any other is sealed and appended without its signature, which
+    /// the other cores compute meanwhile, while the commit waits for the disk.
+    /// A submission is answered once its record is durable and its signature computed; those
     /// signatures are stored by the next write transaction (or signed again
     /// by the next open). If the transaction fails, every submission of the batch fails.
-    private func commit(_ batch: [PaymentSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
+    private func commit(_ batch: [QueuedSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
         var signing: CompactJWS.Batch?
         defer { signing?.abandon() }
         do throws(TenderError) {
             let decided = try write { (db) throws(TenderError) -> Decided in
                 let signer = try activeSigner(db)
-                let batchSigning = CompactJWS.Batch(signer: signer, capacity: batch.count)
-                signing = batchSigning
+                // Started before the checks, as before records were prepared, so its workers are awake by the first record;
+                // a batch whose every record was prepared starts one only if one of them does not fit.
+                if batch.contains(where: { $0.prepared == nil }) { signing = CompactJWS.Batch(signer: signer, capacity: batch.count) }
+                var signed = 0
                 var head = try Self.head(db)
                 var decided = Decided(outcomes: Array(repeating: nil, count: batch.count))
-                for (index, submission) in batch.enumerated() {
+                for (index, queued) in batch.enumerated() {
+                    let submission = queued.submission
                     if let earlier = decided.pendingByKey[submission.idempotencyKey] {
                         if decided.pending[earlier].submission.fingerprint == submission.fingerprint {
                             decided.duplicates.append(index)
@@ -65,16 +113,33 @@ extension SQLiteStore {
                         continue
                     }
                     try apply(submission, db)
-                    let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
-                    let payload = submission.makePayload(position)
-                    let bytes = Array(payload.utf8)
-                    let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
-                    head = (position.sequence, hash)
-                    let input = try batchSigning.add(payload: bytes)
-                    let entry = Pending(
-                        submission: submission, position: position, payload: payload, hash: hash, unsigned: input + ".",
-                        seal: Base64URL.encode(try signer.seal(Array(input.utf8))))
-                    try insert(entry, db)
+                    let entry: Pending
+                    let fits = queued.prepared.map {
+                        $0.position.sequence == head.sequence + 1 && $0.position.previousHash == head.hash && $0.keyID == signer.keyID
+                    }
+                    if fits == false { decided.unfit += 1 }
+                    if let prepared = queued.prepared, fits == true {
+                        try insertPayment(
+                            submission, sequence: prepared.position.sequence, jws: prepared.jws, seal: nil, hash: prepared.hash,
+                            fingerprintDigest: queued.fingerprintDigest, db)
+                        entry = Pending(
+                            submission: submission, position: prepared.position, payload: prepared.payload, hash: prepared.hash, jws: prepared.jws,
+                            signing: nil)
+                    } else {
+                        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
+                        let payload = submission.makePayload(position)
+                        let bytes = Array(payload.utf8)
+                        let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
+                        let batchSigning = signing ?? CompactJWS.Batch(signer: signer, capacity: batch.count)
+                        signing = batchSigning
+                        let input = try batchSigning.add(payload: bytes)
+                        try insertPayment(
+                            submission, sequence: position.sequence, jws: input + ".", seal: Base64URL.encode(try signer.seal(Array(input.utf8))),
+                            hash: hash, fingerprintDigest: queued.fingerprintDigest, db)
+                        entry = Pending(submission: submission, position: position, payload: payload, hash: hash, jws: nil, signing: signed)
+                        signed += 1
+                    }
+                    head = (entry.position.sequence, entry.hash)
                     // The host's payment and its record are never seen apart: the claim leaves in this transaction.
                     if submission.releasesClaim {
                         try db.statement("DELETE FROM claims WHERE idempotency_key = ?", [submission.idempotencyKey]).run()
@@ -82,30 +147,38 @@ extension SQLiteStore {
                     decided.pendingByKey[submission.idempotencyKey] = decided.pending.count
                     decided.pending.append(entry)
                 }
+                decided.head = ExpectedHead(sequence: head.sequence, hash: head.hash, keyIDs: [signer.keyID])
                 return decided
             }
+            expectedHead.withLock { $0 = decided.head }
+            // Submitters met at the same head (or another writer moved it): the next ones do not sign ahead for a while.
+            if decided.unfit > 0 { preparePause.withLock { $0 = Self.preparePauseSubmissions } }
             // Durable now; the signatures were being computed meanwhile.
             let jws = try signing?.finish() ?? []
             signing = nil
-            guard jws.count == decided.pending.count else { throw .internal("a batch got \(jws.count) signatures for \(decided.pending.count) records") }
+            let waiting = decided.pending.filter { $0.signing != nil }
+            guard jws.count == waiting.count else { throw .internal("a batch got \(jws.count) signatures for \(waiting.count) records") }
             if !jws.isEmpty {
                 computedSignatures.withLock { computed in
-                    for (index, text) in jws.enumerated() { computed[decided.pending[index].position.sequence] = text }
+                    for entry in waiting { if let slot = entry.signing { computed[entry.position.sequence] = jws[slot] } }
                 }
                 // On a shared store, other machines read these records and cannot sign them again: stored now (a write stores them
                 // first); should it fail, the next write stores them.
                 if signaturesAtOnce.withLock({ $0 }) { _ = try? write(lazy: true) { _ in 0 } }
             }
-            return batch.enumerated().map { (index, submission) in
+            return batch.enumerated().map { (index, queued) in
                 if let outcome = decided.outcomes[index] { return outcome }
+                let submission = queued.submission
                 guard let slot = decided.pendingByKey[submission.idempotencyKey] else {
                     return .failure(.internal("a submission of the batch got no outcome"))
                 }
                 let entry = decided.pending[slot]
-                let record = PaymentRecord(json: entry.payload, jws: jws[slot], sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
+                guard let text = entry.jws ?? entry.signing.map({ jws[$0] }) else { return .failure(.internal("a payment of the batch got no signature")) }
+                let record = PaymentRecord(json: entry.payload, jws: text, sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
                 return .success(decided.duplicates.contains(index) ? .alreadyPaid(record) : .paid(record))
             }
         } catch {
+            expectedHead.withLock { $0 = nil }
             return batch.map { _ in .failure(error) }
         }
     }
@@ -150,16 +223,12 @@ extension SQLiteStore {
         try Self.storeBill(bill.with(status: paid.status, paymentDate: paid.on), db)
     }
 
-    /// Inserts a payment's row. The fingerprint is kept as its digest and the
-    /// effects only in the signed payload (``StoredFingerprint``), so a row
-    /// stays near half a page and two share one.
-    private func insert(_ entry: Pending, _ db: any StoreDatabase) throws(TenderError) {
-        try insertPayment(entry.submission, sequence: entry.position.sequence, jws: entry.unsigned, seal: entry.seal, hash: entry.hash, db)
-    }
-
-    /// Inserts a payment's row: `jws` the signed record, or its signing input and a dot with its `seal`.
+    /// Inserts a payment's row: `jws` the signed record, or its signing input and a dot with its `seal`. The
+    /// fingerprint is kept as its digest (`fingerprintDigest`) and the effects only in the signed payload
+    /// (``StoredFingerprint``), so a row stays near half a page and two share one.
     private func insertPayment(
-        _ submission: PaymentSubmission, sequence: Int64, jws: String, seal: String?, hash: String, _ db: any StoreDatabase
+        _ submission: PaymentSubmission, sequence: Int64, jws: String, seal: String?, hash: String, fingerprintDigest: [UInt8],
+        _ db: any StoreDatabase
     ) throws(TenderError) {
         try db.statement(
             """
@@ -168,8 +237,7 @@ extension SQLiteStore {
             VALUES (?, 'payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [sequence, jws, seal, hash, submission.idempotencyKey,
-             try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto),
-             submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
+             fingerprintDigest, submission.movements.first?.accountID, submission.payee?.contactID, submission.payee?.handleID,
              submission.amount.currency.code, submission.amount.minorUnits]
         ).run()
         if let party = submission.paidParty {
@@ -183,12 +251,15 @@ extension SQLiteStore {
     /// caller's write transaction: moves its balances, marks its bill and removes its claim when it held one.
     func appendPayment(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
         try apply(submission, db)
+        expectedHead.withLock { $0 = nil }
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
         let payload = submission.makePayload(position)
         let bytes = Array(payload.utf8)
         let jws = try CompactJWS.sign(payload: bytes, signer: try activeSigner(db)).text
-        try insertPayment(submission, sequence: position.sequence, jws: jws, seal: nil, hash: try LedgerEntry.hash(ofPayload: bytes, crypto: crypto), db)
+        try insertPayment(
+            submission, sequence: position.sequence, jws: jws, seal: nil, hash: try LedgerEntry.hash(ofPayload: bytes, crypto: crypto),
+            fingerprintDigest: try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto), db)
         if submission.releasesClaim {
             try db.statement("DELETE FROM claims WHERE idempotency_key = ?", [submission.idempotencyKey]).run()
         }
@@ -212,6 +283,8 @@ extension SQLiteStore {
     func append(
         type: String, _ db: any StoreDatabase, subject: Int64? = nil, status: String? = nil, payload: (LedgerPosition) -> String
     ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
+        // The next payment's record goes after this entry: one prepared for the head before it would be built again.
+        expectedHead.withLock { $0 = nil }
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
         let text = payload(position)

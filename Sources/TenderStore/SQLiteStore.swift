@@ -25,7 +25,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let crypto: any LedgerCrypto
     /// Where record, key, audit and throttle times come from.
     let clock: any TenderClock
-    let submissions = GroupCommitQueue<PaymentSubmission, Result<SubmissionOutcome, TenderError>>()
+    let submissions = GroupCommitQueue<QueuedSubmission, Result<SubmissionOutcome, TenderError>>()
+    /// Where this store's next payment record is expected to go (the head its last batch left, and the key that
+    /// signed there), so a submitter can sign it before the write lock (``PreparedRecord``); nil when unknown.
+    let expectedHead = PthreadLocked<ExpectedHead?>(nil)
+    /// Submissions left that do not prepare their record, after one prepared did not fit (``preparePauseSubmissions``).
+    let preparePause = PthreadLocked(0)
     /// Signatures of payments this store committed and acknowledged, by
     /// sequence, until a write transaction stores them (``write(lazy:_:)``).
     let computedSignatures = PthreadLocked<[Int64: String]>([:])
@@ -132,10 +137,32 @@ public final class SQLiteStore: Directory, PaymentLedger {
         openReader = lazy
         self.keys = keys
         self.crypto = crypto
+        // What the open needs from the store, in one read transaction: the keys recorded, the head, any row left unsigned.
+        let opening = try read { (db) throws(TenderError) in
+            let keys = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
+            // (A read-only open may read a store older than the seal column: it signs nothing anyway.)
+            var hasUnsigned = false
+            if !isReadOnly {
+                let unsigned = try db.statement("SELECT 1 FROM ledger WHERE seal IS NOT NULL LIMIT 1")
+                hasUnsigned = try unsigned.step()
+                if hasUnsigned { _ = try unsigned.step() }
+            }
+            return (keys: keys, head: try Self.head(db), hasUnsigned: hasUnsigned)
+        }
+        let recorded = opening.keys.map(\.kid)
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
-        if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: try recordedKeys()) }
-        if access == .readWrite(newLedger: true) { try retireEarlierKeys(home: home) } else if continuity { try checkContinuity(home: home) }
-        if !isReadOnly, try hasUnsignedRecords() { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
+        if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: recorded) }
+        if access == .readWrite(newLedger: true) {
+            try retireEarlierKeys(home: home, recorded: recorded)
+        } else if continuity {
+            try checkContinuity(home: home, recorded: recorded, entries: opening.head.sequence)
+        }
+        if !isReadOnly, opening.hasUnsigned { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
+        if !isReadOnly, !opening.hasUnsigned {
+            // The first payment can be signed ahead at the head read now (``PreparedRecord``).
+            let enrolled = opening.keys.filter { $0.state == KeyState.enrolled }.map(\.kid)
+            if !enrolled.isEmpty { expectedHead.withLock { $0 = ExpectedHead(sequence: opening.head.sequence, hash: opening.head.hash, keyIDs: enrolled) } }
+        }
     }
 
     deinit {
@@ -165,13 +192,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// HOME/keys holds a key the store never recorded: the store was replaced (by an empty one, or by a
     /// whole store signed by another key), whatever its ledger holds. Checked on every open, read-only too.
-    private func checkContinuity(home: String) throws(TenderError) {
+    /// `recorded`: the key ids the store records; `entries`: its ledger's length.
+    private func checkContinuity(home: String, recorded: [String], entries: Int64) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
         guard !files.isEmpty else { return }
-        let known = try recordedKeys()
-        let unknown = files.filter { !known.contains($0) }
+        let unknown = files.filter { !recorded.contains($0) }
         guard unknown.isEmpty else {
-            let entries = try read { (db) throws(TenderError) in try Self.head(db).sequence }
             let what = entries == 0 ? "is empty" : "holds \(entries) record(s)"
             throw .home(
                 "the ledger in \(storeName) \(what), but keys/ holds \(unknown.count) key(s) it never recorded "
@@ -182,15 +208,10 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// A new ledger asked for (`tender init --force`, `"newLedger": true`) in a store that records no key yet:
     /// the key files of the ledger it replaces are renamed `KID.pem.retired`, so every later open's
     /// continuity check (``checkContinuity(home:)``) holds for the new one.
-    private func retireEarlierKeys(home: String) throws(TenderError) {
+    private func retireEarlierKeys(home: String, recorded: [String]) throws(TenderError) {
         let files = HomeDirectory.keyIDs(home: home)
-        guard !files.isEmpty, try recordedKeys().isEmpty else { return }
+        guard !files.isEmpty, recorded.isEmpty else { return }
         try HomeDirectory.retireKeys(home: home, ids: files)
-    }
-
-    /// The key ids the store recorded.
-    private func recordedKeys() throws(TenderError) -> [String] {
-        try read { (db) throws(TenderError) in try db.statement("SELECT kid FROM signing_keys").rows { $0.text(0) ?? "" } }
     }
 
     /// Runs `body` in a read transaction: a short one on the writing

@@ -19,6 +19,9 @@ struct BenchCommand: ParsableCommand {
     var directory: String?
     @Flag(help: "Print the figures as one JSON object.") var json = false
 
+    /// Sequential payments whose log frames are counted (their frames must stay under SQLite's automatic checkpoint).
+    static let framePayments = 100
+
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
         guard records >= 1, records <= 10_000_000 else { throw ValidationError("--records must be in [1, 10000000]") }
@@ -74,6 +77,12 @@ struct BenchCommand: ParsableCommand {
         table.addLatencies("sequential_dialog", "  latency of a whole dialog, one at a time", measuredSequential.dialogs)
         table.addLatencies("sequential_handle", "  latency of its handle", measuredSequential.handles)
         table.addSteps(TenderWorkload.steps, measuredSequential.steps)
+        // Pages written per payment, counted from the log (not timed): the part of a commit's cost that does not vary with the disk.
+        var untimed = TenderWorkload.Measured()
+        let frames = Double(try workload.store.logFrames { for _ in 0..<Self.framePayments { try workload.pay(into: &untimed) } })
+        let rawFrames = try raw.paymentRowsFrames(count: Self.framePayments)
+        table.add("frames_per_sequential_payment", "  log frames (pages) a sequential payment writes, over \(Self.framePayments)", frames / Double(Self.framePayments), unit: "")
+        table.add("raw_frames_per_payment", "  log frames a payment's raw rows write", rawFrames, unit: "")
         // A payment the host makes takes a claim first (one more durable commit, and the claim's seal: one more signature).
         progress.begin("payments through a host, one at a time, in turns with the store's")
         let hostEngine = workload.hostEngine()

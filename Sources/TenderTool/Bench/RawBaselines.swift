@@ -63,6 +63,22 @@ struct RawBaselines {
         }
     }
 
+    /// The write-ahead log frames a payment's raw rows write (``signThenCommitPaymentLoop()``), a mean over
+    /// `count` payments on that loop's file as it stands after its runs: the yardstick of Tender's
+    /// `frames_per_sequential_payment`. Deterministic; not timed.
+    func paymentRowsFrames(count: Int) throws -> Double {
+        let key = try RawKey()
+        let db = try RawPaymentDatabase(path: directory + "/raw-payment-slices.sqlite3", fresh: false)
+        var signature = [UInt8](repeating: 0, count: 64)
+        let frames = try db.logFrames {
+            for _ in 0..<count {
+                try key.sign(Self.message, into: &signature)
+                try db.pay([Self.message + signature])
+            }
+        }
+        return Double(frames) / Double(count)
+    }
+
     /// `size` payments' rows in one durable transaction (group commit),
     /// without signing: the flush and the rows alone. One commit a call, on a store made once.
     func paymentBatchCommitLoop(size: Int) throws -> () throws -> Void {
@@ -207,6 +223,23 @@ final class RawPaymentDatabase: @unchecked Sendable {
     deinit {
         for statement in statements { sqlite3_finalize(statement) }
         sqlite3_close(db)
+    }
+
+    /// The log frames the commits of `body` write on this file: the log is emptied first, then counted
+    /// (`PRAGMA wal_checkpoint`); `body` must write fewer than 1,000 frames.
+    func logFrames(_ body: () throws -> Void) throws -> Int64 {
+        guard try checkpoint("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else { throw TenderError.store("raw log not emptied") }
+        try body()
+        return try checkpoint("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
+    /// The frames in the log after the checkpoint `sql` ran (an error when it was blocked).
+    private func checkpoint(_ sql: String) throws -> Int64 {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw TenderError.store("raw prepare") }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int64(statement, 0) == 0 else { throw TenderError.store("raw checkpoint") }
+        return sqlite3_column_int64(statement, 1)
     }
 
     /// Commits `records` in one transaction, each with a new random key and its debit.
