@@ -137,6 +137,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
         openReader = lazy
         self.keys = keys
         self.crypto = crypto
+        // The key files are listed before the store is read: a key file gets its own name only after its key's record
+        // committed (``write(lazy:_:)``), so every file listed here is recorded in what the read below sees. Listed
+        // after it, a key another process recorded and named in between would look unrecorded: a sound home refused
+        // as replaced, or (a new ledger) that key retired while the store records it.
+        let keyFiles = access == .readWrite(newLedger: true) || continuity ? HomeDirectory.keyIDs(home: home) : []
         // What the open needs from the store, in one read transaction: the keys recorded, the head, any row left unsigned.
         let opening = try read { (db) throws(TenderError) in
             let keys = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
@@ -153,9 +158,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
         // A key file written just before a crash kept its unrecorded name; one whose key was recorded gets its own.
         if !isReadOnly { HomeDirectory.promoteKeys(home: home, recorded: recorded) }
         if access == .readWrite(newLedger: true) {
-            try retireEarlierKeys(home: home, recorded: recorded)
+            try retireEarlierKeys(home: home, files: keyFiles, recorded: recorded)
         } else if continuity {
-            try checkContinuity(home: home, recorded: recorded, entries: opening.head.sequence)
+            try checkContinuity(files: keyFiles, recorded: recorded, entries: opening.head.sequence)
         }
         if !isReadOnly, opening.hasUnsigned { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
         if !isReadOnly, !opening.hasUnsigned {
@@ -192,9 +197,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// HOME/keys holds a key the store never recorded: the store was replaced (by an empty one, or by a
     /// whole store signed by another key), whatever its ledger holds. Checked on every open, read-only too.
-    /// `recorded`: the key ids the store records; `entries`: its ledger's length.
-    private func checkContinuity(home: String, recorded: [String], entries: Int64) throws(TenderError) {
-        let files = HomeDirectory.keyIDs(home: home)
+    /// `files`: the key ids HOME/keys held before the store was read; `recorded`: the key ids the store records;
+    /// `entries`: its ledger's length.
+    private func checkContinuity(files: [String], recorded: [String], entries: Int64) throws(TenderError) {
         guard !files.isEmpty else { return }
         let unknown = files.filter { !recorded.contains($0) }
         guard unknown.isEmpty else {
@@ -207,9 +212,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// A new ledger asked for (`tender init --force`, `"newLedger": true`) in a store that records no key yet:
     /// the key files of the ledger it replaces are renamed `KID.pem.retired`, so every later open's
-    /// continuity check (``checkContinuity(home:)``) holds for the new one.
-    private func retireEarlierKeys(home: String, recorded: [String]) throws(TenderError) {
-        let files = HomeDirectory.keyIDs(home: home)
+    /// continuity check (``checkContinuity(files:recorded:entries:)``) holds for the new one.
+    /// `files`: the key ids HOME/keys held before the store was read (`recorded`).
+    private func retireEarlierKeys(home: String, files: [String], recorded: [String]) throws(TenderError) {
         guard !files.isEmpty, recorded.isEmpty else { return }
         try HomeDirectory.retireKeys(home: home, ids: files)
     }
