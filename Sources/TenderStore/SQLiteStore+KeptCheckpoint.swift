@@ -73,7 +73,8 @@ extension SQLiteStore {
         guard let kept = checkpointFile.withLock({ $0 }) else { return nil }
         let head = try Self.head(db)
         guard head.sequence > kept.count else { return nil }
-        let payload = Checkpoint.payload(count: head.sequence, headHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
+        let payload = Checkpoint.payload(
+            count: head.sequence, headHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds(), firstKeyID: try Self.firstKeyID(db))
         return (head.sequence, try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text)
     }
 

@@ -387,13 +387,18 @@ extension SQLiteStore {
             _ = try count.step()
             let total = count.int64(0)
             _ = try count.step()
-            // The first record's signer, named so the records signed again by another first key do not meet it.
-            let first = try db.statement("SELECT jws FROM ledger WHERE sequence = 1").rows { $0.text(0) ?? "" }.first
-            let firstKeyID = try first.map { (text) throws(TenderError) in try CompactJWS(parsing: text).keyID }
             let payload = Checkpoint.payload(
-                count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds(), firstKeyID: firstKeyID)
+                count: total, headHash: try Self.head(db).hash, createdAtMilliseconds: clock.nowMilliseconds(),
+                firstKeyID: try Self.firstKeyID(db))
             return try CompactJWS.sign(payload: Array(payload.utf8), signer: try activeSigner(db)).text
         }
+    }
+
+    /// The id of the key that signed the ledger's first record (nil for an empty ledger), which a checkpoint names so
+    /// that the records signed again by another first key do not meet it.
+    static func firstKeyID(_ db: any StoreDatabase) throws(TenderError) -> String? {
+        let first = try db.statement("SELECT jws FROM ledger WHERE sequence = 1").rows { $0.text(0) ?? "" }.first
+        return try first.map { (text) throws(TenderError) in try CompactJWS(parsing: text).keyID }
     }
 
     /// Verifies every entry, optionally against an earlier checkpoint (without one, the checkpoint

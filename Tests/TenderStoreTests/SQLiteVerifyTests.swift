@@ -284,6 +284,9 @@ import TenderCrypto
         let kept = try #require(try CheckpointFile.read(path))
         let payload = try JSONParser.parse(String(decoding: try CompactJWS(parsing: kept).payload, as: UTF8.self))
         #expect(payload["count"] == .number("4"))
+        // It names the first record's signer, as `tender checkpoint` does, so records signed again by another key miss it.
+        let firstSigner = try CompactJWS(parsing: try store.ledgerEntries().first!.jws).keyID
+        #expect(payload["firstKid"] == .string(firstSigner))
         // The last two payments removed and the balance set back: only the kept checkpoint tells.
         try execute(home, "DELETE FROM ledger WHERE sequence > 2")
         try execute(home, "UPDATE accounts SET balance_minor = 9900 WHERE id = 'checking'")
