@@ -324,4 +324,20 @@ import Testing
             #expect(try TextParser.parse(text, context: context).language == "es", "\(text)")
         }
     }
+
+    /// Issue 31: the language is decided by the learnt lists of words leaning to each language, not by a few
+    /// payment verbs: a Spanish request with no such verb is Spanish, and an English one naming Spanish names is English.
+    @Test func languageIsDecidedByTheWordsThatLeanToIt() throws {
+        for text in ["necesito hacer una transferencia", "quiero mandar dinero a mi hermana", "tengo que pagar la renta",
+                     "me gustaría ver mis cuentas", "hazme el favor de pasarle cien a Jorge"] {
+            #expect(try TextParser.parse(text, context: context).language == "es", "\(text)")
+        }
+        for text in ["I need to make a transfer", "send 20 to Maria", "pay Jose Luis 30 dollars", "request 15 from Lucía for tacos",
+                     "what's the weather like"] {
+            #expect(try TextParser.parse(text, context: context).language == "en", "\(text)")
+        }
+        #expect(Language.of(words: []) == "en")
+        #expect(LanguageWords.spanish.isDisjoint(with: LanguageWords.english))
+        #expect(LanguageWords.spanish.count > 1000 && LanguageWords.english.count > 1000)
+    }
 }

@@ -14,7 +14,7 @@ import pytest
 HERE = os.path.dirname(__file__)
 ROOT = os.path.join(HERE, "..", "..")
 CLI = os.environ.get("TENDER_CLI") or os.path.join(ROOT, "build", "bin", "tender")
-SHARED = os.path.join(ROOT, "..", "shared", "data")
+SHARED = os.environ.get("TENDER_DATA") or os.path.join(ROOT, "..", "shared", "data")
 CLINC_VAL = os.path.join(SHARED, "clinc150", "val.jsonl")
 SGD_DEV = os.path.join(SHARED, "sgd", "dev.jsonl")
 GENERATED = os.path.join(ROOT, "data", "generated")

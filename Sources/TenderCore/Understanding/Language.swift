@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Which language an utterance is in, for the result's `language` member:
-/// Spanish when it has two common Spanish words, or one Spanish payment verb or
-/// bill word; else English. Only a label: the same models read both languages.
+/// Spanish when more of its words lean to Spanish than to English
+/// (LanguageWords, learnt by scripts/language-words.py from wordfreq and the
+/// training lines), else English. Only a label: the same models read both
+/// languages. Pure and thread-safe.
 enum Language {
-    static let spanishVerbs: Set<String> = [
-        "envía", "envia", "enviar", "envíale", "enviale", "manda", "mandar", "mándale", "mandale", "transfiere", "transferir", "págale",
-        "pagale", "paga", "pagar", "págame", "pagame", "pague", "abona", "pídele", "pidele", "pide", "pídeme", "pideme", "pedir", "cobra",
-        "cobrar", "cóbrame", "cobrame", "mándame", "mandame", "envíame", "enviame", "transfiéreme", "transfiereme", "solicita", "cóbrale",
-        "cobrale", "factura",
-        "recibo", "facturas", "recibos", "saldo", "cuánto", "cuánta", "muéstrame", "muestrame",
-    ]
-    static let spanishMarkers: Set<String> = spanishVerbs.union([
-        "dólares", "dolares", "quiero", "por", "favor", "mi", "luz", "agua", "para", "cuanto", "mis", "mañana", "hoy", "de", "la", "qué",
-        "que", "el", "los", "las", "está", "hace", "tiempo", "dónde", "cómo", "es", "en", "y", "una", "un", "le", "tengo", "cuál", "cual",
-    ])
-
     /// "es" or "en".
     static func of(_ u: Utterance) -> String {
-        let hits = u.words.filter { spanishMarkers.contains($0) }
-        return hits.count >= 2 || hits.contains(where: spanishVerbs.contains) ? "es" : "en"
+        of(words: u.words)
+    }
+
+    /// "es" when more of `words` (lower-cased tokens) are Spanish-leaning than English-leaning, else "en".
+    static func of(words: [String]) -> String {
+        var lean = 0
+        for word in words {
+            if LanguageWords.spanish.contains(word) {
+                lean += 1
+            } else if LanguageWords.english.contains(word) {
+                lean -= 1
+            }
+        }
+        return lean > 0 ? "es" : "en"
     }
 }
