@@ -39,6 +39,15 @@ final class PostgresDatabase: StoreDatabase {
         return try connection.statement(sql, arguments)
     }
 
+    /// The read sent now, in the transaction's next round trip, with what the connection queued before it and the reads
+    /// made after it; its first step waits for that round trip (``PostgresConnection/queueRead(_:)``).
+    func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead {
+        let connection = try connection()
+        let statement = try connection.statement(sql, arguments)
+        try connection.queueRead(statement)
+        return AheadRead { () throws(TenderError) -> any StoreStatement in statement }
+    }
+
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
