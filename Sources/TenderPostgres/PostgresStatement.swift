@@ -7,7 +7,8 @@ import TenderStore
 /// connection's next round trip: ``step()`` sends it (with whatever its connection queued before it) and waits for
 /// its rows (libpq returns the whole result at once; its rows are then read one at a time); ``run()``, which reads no
 /// row, only queues it, and its answer is read with the next round trip's (``PostgresConnection``), so a transaction's
-/// writes travel together with its next read or its COMMIT. Text arguments go as text, [UInt8] as binary bytea; results
+/// writes travel together with its next read or its COMMIT. A read made ahead (``PostgresDatabase/ahead(_:_:)``) is queued
+/// when it is made and keeps its answer; its first step waits for the round trip that carries it. Text arguments go as text, [UInt8] as binary bytea; results
 /// come back as text. Belongs to its connection and one thread.
 final class PostgresStatement: StoreStatement {
     private unowned let owner: PostgresConnection
