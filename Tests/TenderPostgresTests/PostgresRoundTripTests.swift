@@ -61,6 +61,55 @@ struct PostgresRoundTripTests {
         #expect(try store.verify().count == 7)
     }
 
+    @Test func aBillPaymentAndATransferOfTwoAccountsAlsoWaitForTwoRoundTrips() throws {
+        let pool = try Self.pool()
+        let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.billsDirectory)))
+        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try dollarPayment(key)) else { Issue.record("\(key) not paid"); return } }
+        let usd = try Currency(code: "USD")
+        let day = try LocalDate(year: 2026, month: 11, day: 22)
+        func bill(_ key: String) throws -> PaymentSubmission {
+            PaymentSubmission(
+                idempotencyKey: key, fingerprint: key, amount: try Money(decimal: "84.20", currency: usd),
+                movements: [BalanceMovement(accountID: "checking", currency: usd, delta: -8_420)], paidBill: PaidBill(id: "b1", status: .completed, on: day)
+            ) { _ in "{}" }
+        }
+        var before = pool.roundTrips
+        // The bill is read by the payment's check, made ahead with the other reads, and marked from that read.
+        guard case .paid = try store.submit(try bill("bill")) else { Issue.record("bill not paid"); return }
+        #expect(pool.roundTrips - before == 2)
+        #expect(try store.bills()[0].status == .completed && store.bills()[0].paymentDate == day)
+        // Another key for the same bill finds it paid (from the read made ahead), and pays nothing.
+        #expect(try store.submit(try bill("bill-again")) == .billSettled)
+        // Two accounts: both balances read ahead, both moved.
+        let transfer = PaymentSubmission(
+            idempotencyKey: "t", fingerprint: "t", amount: try Money(decimal: "10", currency: usd),
+            movements: [
+                BalanceMovement(accountID: "checking", currency: usd, delta: -1_050), BalanceMovement(accountID: "savings", currency: usd, delta: 1_000),
+            ]) { _ in "{}" }
+        before = pool.roundTrips
+        guard case .paid = try store.submit(transfer) else { Issue.record("transfer not paid"); return }
+        #expect(pool.roundTrips - before == 2)
+        #expect(try store.accounts().map(\.balance.minorUnits) == [10_000 - 200 - 8_420 - 1_050, 1_500])
+        // The second account short of funds: refused, nothing moved.
+        let tooMuch = PaymentSubmission(
+            idempotencyKey: "t2", fingerprint: "t2", amount: try Money(decimal: "100", currency: usd),
+            movements: [
+                BalanceMovement(accountID: "checking", currency: usd, delta: 100), BalanceMovement(accountID: "savings", currency: usd, delta: -10_000),
+            ]) { _ in "{}" }
+        #expect(try store.submit(tooMuch) == .insufficientFunds)
+        #expect(try store.accounts().map(\.balance.minorUnits) == [10_000 - 200 - 8_420 - 1_050, 1_500])
+    }
+
+    static let billsDirectory = """
+        {"accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true},
+                      {"id": "savings", "type": "savings", "balance": {"amount": "5.00", "currency": "USD"}}],
+         "billPayees": [{"id": "ec", "organizationName": "Electric Company", "nickname": "Main", "accountNumber": "A1"}],
+         "bills": [{"id": "b1", "billPayee": "ec", "type": "electricity", "amountDue": {"amount": "84.20", "currency": "USD"},
+                    "dueDate": "2026-11-30"}]}
+        """
+
     @Test func readsMadeAheadTravelTogetherEachWithItsOwnAnswer() throws {
         let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
         let db = try Self.database(pool)
