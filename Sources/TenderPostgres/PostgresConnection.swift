@@ -195,6 +195,21 @@ final class PostgresConnection {
         if queued.count >= Self.queueLimit { _ = try roundTrip(nil) }
     }
 
+    /// Queues `statement`, a read made ahead (``PostgresDatabase/ahead(_:_:)``), for the next round trip, after what is
+    /// queued before it: its answer is kept in it, and its first step waits for that round trip (``flush()``). A failure
+    /// of any statement of that round trip fails the transaction (every answer is read, none is left on the connection).
+    func queueRead(_ statement: PostgresStatement) throws(TenderError) {
+        if let queuedFailure { throw queuedFailure }
+        statement.markAwaiting()
+        queued.append(statement)
+        if queued.count >= Self.queueLimit { _ = try roundTrip(nil) }
+    }
+
+    /// Sends what is queued (and the opening, when pending) in one round trip; throws its first failure.
+    func flush() throws(TenderError) {
+        _ = try roundTrip(nil)
+    }
+
     /// Sends `statement`, after what is queued, and answers its result (owned by the caller).
     func send(_ statement: PostgresStatement) throws(TenderError) -> OpaquePointer? {
         try roundTrip(statement)
@@ -343,6 +358,9 @@ final class PostgresConnection {
                 case let .prepare(sql, name):
                     prepared[sql] = name
                     PQclear(answer)
+                case let .queued(statement) where statement.madeAhead:
+                    // A read made ahead keeps its answer; the count stays the last write's.
+                    statement.receive(answer)
                 case .queued:
                     answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
                     PQclear(answer)

@@ -39,6 +39,15 @@ final class PostgresDatabase: StoreDatabase {
         return try connection.statement(sql, arguments)
     }
 
+    /// The read sent now, in the transaction's next round trip, with what the connection queued before it and the reads
+    /// made after it; its first step waits for that round trip (``PostgresConnection/queueRead(_:)``).
+    func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead {
+        let connection = try connection()
+        let statement = try connection.statement(sql, arguments)
+        try connection.queueRead(statement)
+        return AheadRead { () throws(TenderError) -> any StoreStatement in statement }
+    }
+
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
@@ -81,7 +90,8 @@ final class PostgresDatabase: StoreDatabase {
     /// (``TenderError/outcomeUnknown(_:)``), and the same idempotency key finds the payment if it was kept.
     /// Round trips: the opening goes with the body's first statement whose answer is read (a transaction that runs none
     /// is never opened); statements run for their effect only go with the next one, or with COMMIT
-    /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; a read-only transaction's COMMIT
+    /// (``PostgresStatement/run()``), so a transaction of writes only is one round trip; reads made ahead
+    /// (``ahead(_:_:)``) go together with the first of them stepped; a read-only transaction's COMMIT
     /// is not waited for (``PostgresConnection/commitWithoutWaiting()``).
     /// `bootstrap`: the schema's own migration, which runs before the opening function exists (``PostgresSchema/opening``):
     /// it opens with the same settings as statements of their own, and checks the role with its body's first statement.

@@ -7,7 +7,8 @@ import TenderStore
 /// connection's next round trip: ``step()`` sends it (with whatever its connection queued before it) and waits for
 /// its rows (libpq returns the whole result at once; its rows are then read one at a time); ``run()``, which reads no
 /// row, only queues it, and its answer is read with the next round trip's (``PostgresConnection``), so a transaction's
-/// writes travel together with its next read or its COMMIT. Text arguments go as text, [UInt8] as binary bytea; results
+/// writes travel together with its next read or its COMMIT. A read made ahead (``PostgresDatabase/ahead(_:_:)``) is queued
+/// when it is made and keeps its answer; its first step waits for the round trip that carries it. Text arguments go as text, [UInt8] as binary bytea; results
 /// come back as text. Belongs to its connection and one thread.
 final class PostgresStatement: StoreStatement {
     private unowned let owner: PostgresConnection
@@ -65,8 +66,33 @@ final class PostgresStatement: StoreStatement {
     /// Marks it sent: its connection put it in a round trip.
     func markSent() { sent = true }
 
+    /// Queued as a read made ahead (``PostgresConnection/queueRead(_:)``) and not answered yet: its first step waits for
+    /// the round trip that carries it.
+    private(set) var awaiting = false
+    /// Queued as a read made ahead: its answer is kept when its round trip comes (again, should it be sent again).
+    private(set) var madeAhead = false
+
+    /// Marks it queued as a read made ahead.
+    func markAwaiting() {
+        sent = true
+        awaiting = true
+        madeAhead = true
+    }
+
+    /// Its answer (owned by it from now), or nil when its round trip failed before answering it.
+    func receive(_ answer: OpaquePointer?) {
+        awaiting = false
+        PQclear(result)
+        result = answer
+    }
+
     func step() throws(TenderError) -> Bool {
         if !sent { result = try owner.send(self) }
+        if awaiting {
+            try owner.flush()
+            // Still unanswered (the round trip failed before it): the transaction fails with that failure.
+            guard !awaiting else { throw owner.queuedFailure ?? .store("PostgreSQL: a read made ahead went unanswered") }
+        }
         guard let result else { return false }
         row += 1
         return row < Int(PQntuples(result))
@@ -76,6 +102,8 @@ final class PostgresStatement: StoreStatement {
     /// that round trip, inside the same transaction); a statement stepped already reads its remaining rows.
     func run() throws(TenderError) {
         guard sent else { return try owner.queue(self) }
+        // A read made ahead, run for its effect: nothing to wait for before its round trip.
+        guard !awaiting else { return }
         while try step() {}
     }
 

@@ -2,14 +2,20 @@
 import TenderCore
 
 extension SQLiteStore {
+    /// The store's signing keys and their states, in order: ``activeSigner(_:ahead:)``'s read.
+    static let signingKeysSQL = "SELECT kid, active FROM signing_keys ORDER BY rowid"
+
     /// The signer of the active key this home holds, creating the first key on first use, in a store whose ledger is empty (its file is
     /// named as not recorded until the transaction commits, see ``write(lazy:_:)``). On a shared store (tenderd on
     /// PostgreSQL) several keys are active at once, one per machine (``KeyState``): this machine signs with the one
     /// whose private key it holds. Throws ``TenderError/keyFile(_:)`` when it holds none that is enrolled: its key
     /// awaits enrollment, was revoked, or was removed from the store (``machineKeyRefusal(_:)``), and when the store records
     /// no key at all while its ledger holds records (every row was removed: no key is made, nothing is written).
-    func activeSigner(_ db: any StoreDatabase) throws(TenderError) -> any RecordSigner {
-        let rows = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
+    /// `ahead`: the read of ``signingKeysSQL`` the caller made already (``StoreDatabase/ahead(_:_:)``), else it is made here.
+    func activeSigner(_ db: any StoreDatabase, ahead: AheadRead? = nil) throws(TenderError) -> any RecordSigner {
+        let keysRead: any StoreStatement
+        if let ahead { keysRead = try ahead.statement() } else { keysRead = try db.statement(Self.signingKeysSQL) }
+        let rows = try keysRead.rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
         var firstError: TenderError?
         for row in rows where row.state == KeyState.enrolled {
             do throws(TenderError) {

@@ -84,12 +84,18 @@ extension SQLiteStore {
         defer { signing?.abandon() }
         do throws(TenderError) {
             let decided = try write { (db) throws(TenderError) -> Decided in
-                let signer = try activeSigner(db)
+                // Every read the first submission needs is made before the first is stepped: on PostgreSQL they travel
+                // together, with the transaction's opening, in one round trip (SQLite makes each when it is used, as before).
+                // Only the first's: a later submission's checks must see what the ones before it wrote.
+                let keysRead = try db.ahead(Self.signingKeysSQL, [])
+                let headRead = try db.ahead(Self.headSQL, [])
+                let firstReads = try batch.first.map { (queued) throws(TenderError) in try PrecheckReads(queued.submission, db) }
+                let signer = try activeSigner(db, ahead: keysRead)
                 // Started before the checks, as before records were prepared, so its workers are awake by the first record;
                 // a batch whose every record was prepared starts one only if one of them does not fit.
                 if batch.contains(where: { $0.prepared == nil }) { signing = CompactJWS.Batch(signer: signer, capacity: batch.count) }
                 var signed = 0
-                var head = try Self.head(db)
+                var head = try Self.head(db, ahead: headRead)
                 var decided = Decided(outcomes: Array(repeating: nil, count: batch.count))
                 for (index, queued) in batch.enumerated() {
                     let submission = queued.submission
@@ -101,8 +107,9 @@ extension SQLiteStore {
                         }
                         continue
                     }
+                    var bill: String?
                     do throws(TenderError) {
-                        if let outcome = try precheck(submission, db) {
+                        if let outcome = try precheck(submission, index == 0 ? firstReads : nil, db, bill: &bill) {
                             decided.outcomes[index] = .success(outcome)
                             continue
                         }
@@ -112,7 +119,7 @@ extension SQLiteStore {
                         decided.outcomes[index] = .failure(error)
                         continue
                     }
-                    try apply(submission, db)
+                    try apply(submission, bill: bill, db)
                     let entry: Pending
                     let fits = queued.prepared.map {
                         $0.position.sequence == head.sequence + 1 && $0.position.previousHash == head.hash && $0.keyID == signer.keyID
@@ -183,25 +190,36 @@ extension SQLiteStore {
         }
     }
 
+    /// A bill's stored document, by its id (``PrecheckReads``).
+    static let billSQL = "SELECT document FROM bills WHERE id = ?"
+    /// An account's balance and currency, by its id (``PrecheckReads``).
+    static let accountSQL = "SELECT balance_minor, currency FROM accounts WHERE id = ?"
+
     private static let conflict = TenderError.idempotencyConflict("this idempotency key already paid a payment with other parameters")
 
     /// The outcome of a submission decided without paying (paid before, its
-    /// bill paid already, an account missing, funds short), or nil to pay it.
-    private func precheck(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) -> SubmissionOutcome? {
-        if let existing = try payment(idempotencyKey: submission.idempotencyKey, db) {
+    /// bill paid already, an account missing, funds short), or nil to pay it. `ahead`: its reads made ahead
+    /// (``PrecheckReads``), else each is made here. `bill`: the stored document of the bill it pays, when there is one.
+    private func precheck(
+        _ submission: PaymentSubmission, _ ahead: PrecheckReads?, _ db: any StoreDatabase, bill: inout String?
+    ) throws(TenderError) -> SubmissionOutcome? {
+        let reads: PrecheckReads
+        if let ahead { reads = ahead } else { reads = try PrecheckReads(submission, db) }
+        if let existing = try payment(idempotencyKey: submission.idempotencyKey, row: try reads.payment.statement()) {
             guard try existing.fingerprint.matches(submission.fingerprint, crypto: crypto) else { throw Self.conflict }
             return .alreadyPaid(existing.record)
         }
-        if let paid = submission.paidBill {
+        if let billRead = reads.bill {
             // Two sessions (two keys) confirming the same bill must not both pay it.
-            let row = try db.statement("SELECT document FROM bills WHERE id = ?", [paid.id])
+            let row = try billRead.statement()
             if try row.step(), let text = row.text(0) {
                 _ = try row.step()
+                bill = text
                 guard try Bill(json: try JSONParser.parse(text), field: "stored bill").status == .unpaid else { return .billSettled }
             }
         }
-        for movement in submission.movements {
-            let account = try db.statement("SELECT balance_minor, currency FROM accounts WHERE id = ?", [movement.accountID])
+        for (movement, accountRead) in zip(submission.movements, reads.accounts) {
+            let account = try accountRead.statement()
             guard try account.step(), account.text(1) == movement.currency.code else { return .accountMissing }
             let balance = account.int64(0)
             _ = try account.step()
@@ -210,17 +228,15 @@ extension SQLiteStore {
         return nil
     }
 
-    /// Moves the balances and marks the paid bill, inside the batch's transaction.
-    private func apply(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) {
+    /// Moves the balances and marks the paid bill (`bill`, its stored document as ``precheck(_:_:_:bill:)`` read it,
+    /// nil when it is not stored), inside the batch's transaction.
+    private func apply(_ submission: PaymentSubmission, bill: String?, _ db: any StoreDatabase) throws(TenderError) {
         for movement in submission.movements {
             try db.statement("UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = ?", [movement.delta, movement.accountID]).run()
         }
-        guard let paid = submission.paidBill else { return }
-        let row = try db.statement("SELECT document FROM bills WHERE id = ?", [paid.id])
-        guard try row.step(), let text = row.text(0) else { return }
-        _ = try row.step()
-        let bill = try Bill(json: try JSONParser.parse(text), field: "stored bill")
-        try Self.storeBill(bill.with(status: paid.status, paymentDate: paid.on), db)
+        guard let paid = submission.paidBill, let text = bill else { return }
+        let stored = try Bill(json: try JSONParser.parse(text), field: "stored bill")
+        try Self.storeBill(stored.with(status: paid.status, paymentDate: paid.on), db)
     }
 
     /// Inserts a payment's row: `jws` the signed record, or its signing input and a dot with its `seal`. The
@@ -250,7 +266,15 @@ extension SQLiteStore {
     /// Appends one payment signed now, not through a batch (a claim settled by `tender status`), inside the
     /// caller's write transaction: moves its balances, marks its bill and removes its claim when it held one.
     func appendPayment(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) -> PaymentRecord {
-        try apply(submission, db)
+        var bill: String?
+        if let paid = submission.paidBill {
+            let row = try db.statement(Self.billSQL, [paid.id])
+            if try row.step() {
+                bill = row.text(0)
+                _ = try row.step()
+            }
+        }
+        try apply(submission, bill: bill, db)
         expectedHead.withLock { $0 = nil }
         let head = try Self.head(db)
         let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
@@ -267,14 +291,19 @@ extension SQLiteStore {
     }
 
     /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).
-    static func head(_ db: any StoreDatabase) throws(TenderError) -> (sequence: Int64, hash: String) {
-        let head = try db.statement("SELECT sequence, hash FROM ledger ORDER BY sequence DESC LIMIT 1")
+    /// `ahead`: the read of ``headSQL`` the caller made already (``StoreDatabase/ahead(_:_:)``), else it is made here.
+    static func head(_ db: any StoreDatabase, ahead: AheadRead? = nil) throws(TenderError) -> (sequence: Int64, hash: String) {
+        let head: any StoreStatement
+        if let ahead { head = try ahead.statement() } else { head = try db.statement(headSQL) }
         guard try head.step() else { return (0, LedgerPosition.genesisHash) }
         let result = (head.int64(0), head.text(1) ?? "")
         _ = try head.step()
         guard result.0 >= 0, result.0 < Int64.max / 2 else { throw .store("the ledger's last sequence number is out of range") }
         return result
     }
+
+    /// The ledger's last entry: ``head(_:ahead:)``'s read.
+    static let headSQL = "SELECT sequence, hash FROM ledger ORDER BY sequence DESC LIMIT 1"
 
     /// Appends one signed non-payment entry at the head, inside the caller's
     /// write transaction; a status entry also stores its payment's sequence
@@ -344,7 +373,16 @@ extension SQLiteStore {
 
     /// The payment made under `idempotencyKey` and its fingerprint as stored, inside the caller's transaction.
     private func payment(idempotencyKey: String, _ db: any StoreDatabase) throws(TenderError) -> (fingerprint: StoredFingerprint, record: PaymentRecord)? {
-        let row = try db.statement("SELECT fingerprint, jws, sequence, seal FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
+        try payment(idempotencyKey: idempotencyKey, row: try db.statement(Self.paymentSQL, [idempotencyKey]))
+    }
+
+    /// The payment's row by its idempotency key: ``payment(idempotencyKey:row:)``'s read, its one argument the key.
+    static let paymentSQL = "SELECT fingerprint, jws, sequence, seal FROM ledger WHERE idempotency_key = ?"
+
+    /// The payment made under `idempotencyKey` as `row`, the read of ``paymentSQL`` for that key, answers it.
+    private func payment(
+        idempotencyKey: String, row: any StoreStatement
+    ) throws(TenderError) -> (fingerprint: StoredFingerprint, record: PaymentRecord)? {
         guard try row.step(), let fingerprint = StoredFingerprint(row, column: 0) else { return nil }
         let stored = (jws: row.text(1) ?? "", sequence: row.int64(2), seal: row.text(3))
         _ = try row.step()

@@ -14,6 +14,9 @@ package protocol StoreDatabase: AnyObject {
     func execute(_ sql: String) throws(TenderError)
     /// A statement for `sql` (`?` placeholders) with `arguments` bound (``StoreBindable``).
     func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> Row
+    /// A read of `sql` with `arguments` whose answer the transaction needs later (``AheadRead``): an engine across a
+    /// network sends it now, with the transaction's next round trip; SQLite makes the statement when it is first used.
+    func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead
     /// Runs `body` in a write transaction that excludes every other writer of the same ledger (this process's
     /// and other processes'), committing durably when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
@@ -26,4 +29,9 @@ package protocol StoreDatabase: AnyObject {
 extension StoreDatabase {
     /// A statement for `sql` without arguments.
     package func statement(_ sql: String) throws(TenderError) -> Row { try statement(sql, []) }
+
+    /// The statement made when the read is first used: nothing is sent or stepped before (SQLite's way).
+    package func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead {
+        AheadRead { () throws(TenderError) -> any StoreStatement in try self.statement(sql, arguments) }
+    }
 }

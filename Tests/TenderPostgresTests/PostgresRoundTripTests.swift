@@ -7,10 +7,11 @@ import TenderStore
 @testable import TenderPostgres
 
 /// The PostgreSQL store's round trips on a real server: statements run for their effect only travel with the
-/// transaction's next read or its COMMIT (``PostgresStatement/run()``), so a payment waits for 6 answers where it waited
-/// for 9 (counted in the server's statement log at 9ebedc6: its opening with the first read, 3 more reads, the debit, the
-/// insert and COMMIT; then the signature's opening with its update, and COMMIT); and a write queued that fails still fails
-/// its transaction, with nothing of it kept. `make test-postgres` runs it on its throwaway cluster
+/// transaction's next read or its COMMIT (``PostgresStatement/run()``), and the reads a payment needs are made ahead
+/// (``StoreDatabase/ahead(_:_:)``) and travel together, so a payment waits for 2 answers, as the raw yardstick does, where it
+/// waited for 6 at e0e6d68 (its opening with the first read, 3 more reads, then the debit, the insert and COMMIT; and a
+/// signature transaction) and 9 at 9ebedc6; a write queued or a read made ahead that fails still fails its transaction,
+/// with nothing of it kept and nothing left on the connection. `make test-postgres` runs it on its throwaway cluster
 /// (swift_on_postgres.py, TENDER_TEST_POSTGRES_URI); without that variable the suite is skipped.
 @Suite(.enabled(if: roundTripTestURI != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
 struct PostgresRoundTripTests {
@@ -38,7 +39,7 @@ struct PostgresRoundTripTests {
         return db
     }
 
-    @Test func aPaymentWaitsForSixRoundTrips() throws {
+    @Test func aPaymentWaitsForTwoRoundTrips() throws {
         let pool = try Self.pool()
         let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
@@ -48,10 +49,132 @@ struct PostgresRoundTripTests {
         for index in 0..<4 {
             guard case .paid = try store.submit(try dollarPayment("trip-\(index)")) else { Issue.record("trip-\(index) not paid"); return }
         }
-        // Sequential payments: the payment's transaction (its opening with the first of 4 reads, 3 more, then the debit, the
-        // record and COMMIT together) and the signature's (opening, update, COMMIT together).
-        #expect(pool.roundTrips - before == 4 * 6)
+        // Sequential payments, as the raw yardstick's: the opening with every read (keys, head, idempotency key, balance: made
+        // ahead, AheadRead), then the debit, the record and COMMIT together. The record was signed before the write lock
+        // (PreparedRecord), so no signature transaction follows.
+        #expect(pool.roundTrips - before == 4 * 2)
         #expect(try store.verify().count == 7)
+        // A payment asked again finds the first, in the same two round trips, and changes nothing.
+        let again = pool.roundTrips
+        guard case .alreadyPaid = try store.submit(try dollarPayment("trip-0")) else { Issue.record("trip-0 paid twice"); return }
+        #expect(pool.roundTrips - again <= 2)
+        #expect(try store.verify().count == 7)
+    }
+
+    @Test func aBillPaymentAndATransferOfTwoAccountsAlsoWaitForTwoRoundTrips() throws {
+        let pool = try Self.pool()
+        let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.billsDirectory)))
+        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try dollarPayment(key)) else { Issue.record("\(key) not paid"); return } }
+        let usd = try Currency(code: "USD")
+        let day = try LocalDate(year: 2026, month: 11, day: 22)
+        func bill(_ key: String) throws -> PaymentSubmission {
+            PaymentSubmission(
+                idempotencyKey: key, fingerprint: key, amount: try Money(decimal: "84.20", currency: usd),
+                movements: [BalanceMovement(accountID: "checking", currency: usd, delta: -8_420)], paidBill: PaidBill(id: "b1", status: .completed, on: day)
+            ) { _ in "{}" }
+        }
+        var before = pool.roundTrips
+        // The bill is read by the payment's check, made ahead with the other reads, and marked from that read.
+        guard case .paid = try store.submit(try bill("bill")) else { Issue.record("bill not paid"); return }
+        #expect(pool.roundTrips - before == 2)
+        #expect(try store.bills()[0].status == .completed && store.bills()[0].paymentDate == day)
+        // Another key for the same bill finds it paid (from the read made ahead), and pays nothing.
+        #expect(try store.submit(try bill("bill-again")) == .billSettled)
+        // Two accounts: both balances read ahead, both moved.
+        let transfer = PaymentSubmission(
+            idempotencyKey: "t", fingerprint: "t", amount: try Money(decimal: "10", currency: usd),
+            movements: [
+                BalanceMovement(accountID: "checking", currency: usd, delta: -1_050), BalanceMovement(accountID: "savings", currency: usd, delta: 1_000),
+            ]) { _ in "{}" }
+        before = pool.roundTrips
+        guard case .paid = try store.submit(transfer) else { Issue.record("transfer not paid"); return }
+        #expect(pool.roundTrips - before == 2)
+        #expect(try store.accounts().map(\.balance.minorUnits) == [10_000 - 200 - 8_420 - 1_050, 1_500])
+        // The second account short of funds: refused, nothing moved.
+        let tooMuch = PaymentSubmission(
+            idempotencyKey: "t2", fingerprint: "t2", amount: try Money(decimal: "100", currency: usd),
+            movements: [
+                BalanceMovement(accountID: "checking", currency: usd, delta: 100), BalanceMovement(accountID: "savings", currency: usd, delta: -10_000),
+            ]) { _ in "{}" }
+        #expect(try store.submit(tooMuch) == .insufficientFunds)
+        #expect(try store.accounts().map(\.balance.minorUnits) == [10_000 - 200 - 8_420 - 1_050, 1_500])
+    }
+
+    static let billsDirectory = """
+        {"accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
+                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true},
+                      {"id": "savings", "type": "savings", "balance": {"amount": "5.00", "currency": "USD"}}],
+         "billPayees": [{"id": "ec", "organizationName": "Electric Company", "nickname": "Main", "accountNumber": "A1"}],
+         "bills": [{"id": "b1", "billPayee": "ec", "type": "electricity", "amountDue": {"amount": "84.20", "currency": "USD"},
+                    "dueDate": "2026-11-30"}]}
+        """
+
+    @Test func readsMadeAheadTravelTogetherEachWithItsOwnAnswer() throws {
+        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
+        try db.writeTransaction { () throws(TenderError) in
+            for (key, value) in [("a", "1"), ("b", "2"), ("c", "3")] { try db.statement(insert, [key, value]).run() }
+        }
+        let read = "SELECT value FROM settings WHERE key = ?"
+        let before = pool.roundTrips
+        let answers = try db.writeTransaction { () throws(TenderError) -> [String] in
+            try db.statement(insert, ["d", "4"]).run()
+            let reads = try ["c", "a", "d", "none", "b"].map { (key) throws(TenderError) in try db.ahead(read, [key]) }
+            var out: [String] = []
+            for ahead in reads {
+                let row = try ahead.statement()
+                out.append(try row.step() ? row.text(0) ?? "NULL" : "-")
+                #expect(try !row.step())
+            }
+            // A write after them goes with COMMIT.
+            try db.statement(insert, ["e", "5"]).run()
+            return out
+        }
+        // The opening, the queued write and the five reads in one round trip; the last write and COMMIT in a second. The
+        // write queued before the reads is seen by them ("d").
+        #expect(answers == ["3", "1", "4", "-", "2"])
+        #expect(pool.roundTrips - before == 2)
+        #expect(try values(db) == ["a=1", "b=2", "c=3", "d=4", "e=5"])
+    }
+
+    @Test func aReadMadeAheadThatFailsFailsItsTransactionAndLeavesNothingOnTheConnection() throws {
+        // One connection: the next transaction runs on the one whose reads failed.
+        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
+        for failing in 0..<3 {
+            #expect(throws: TenderError.self) {
+                try db.writeTransaction { () throws(TenderError) in
+                    try db.statement(insert, ["x\(failing)", "1"]).run()
+                    // Three reads, one of them dividing by zero on the server; whichever is stepped first throws its round trip's error.
+                    let reads = try (0..<3).map { (index) throws(TenderError) in
+                        try db.ahead(index == failing ? "SELECT 1 / (SELECT count(*) FROM settings WHERE key = 'none')" : "SELECT ?", [String(index)])
+                    }
+                    for ahead in reads { _ = try ahead.statement().step() }
+                    Issue.record("the reads answered although one failed")
+                }
+            }
+            // Stepped after the failure, by a body that went on: still the failure, and nothing kept.
+            #expect(throws: TenderError.self) {
+                try db.writeTransaction { () throws(TenderError) in
+                    try db.statement(insert, ["y\(failing)", "1"]).run()
+                    let bad = try db.ahead("SELECT 1 / (SELECT count(*) FROM settings WHERE key = 'none')", [])
+                    let good = try db.ahead("SELECT ?", ["7"])
+                    do { _ = try bad.statement().step() } catch {}
+                    _ = try good.statement().step()
+                    Issue.record("a read after the failed one answered")
+                }
+            }
+        }
+        #expect(try values(db) == [])
+        // The connection's next transaction gets its own answers, none left over from the failed ones.
+        let answer = try db.writeTransaction { () throws(TenderError) -> String? in
+            let row = try db.ahead("SELECT ?", ["mine"]).statement()
+            return try row.step() ? row.text(0) : nil
+        }
+        #expect(answer == "mine")
     }
 
     @Test func aTransactionOfWritesOnlyIsOneRoundTripAndKeepsItsRows() throws {
