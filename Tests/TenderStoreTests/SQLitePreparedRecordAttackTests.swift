@@ -9,38 +9,18 @@ import TenderCrypto
 /// prepared for another key at the very head, by a key another process retired, or for a payment then refused, is
 /// never stored nor answered, and the ledger stays one chain that verifies.
 @Suite struct SQLitePreparedRecordAttackTests {
-    private func submission(_ key: String, amount decimal: String = "0.01") throws -> PaymentSubmission {
-        let amount = try Money(decimal: decimal, currency: try Currency(code: "USD"))
-        return PaymentSubmission.signed(
-            idempotencyKey: key, fingerprint: "fp-\(key)-\(decimal)", amount: amount,
-            movements: [BalanceMovement(accountID: "checking", currency: amount.currency, delta: -amount.minorUnits)],
-            payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("key", .string(key))])) }
-    }
-
-    private func pay(_ store: SQLiteStore, _ key: String) throws -> PaymentRecord {
-        guard case let .paid(record) = try store.submit(try submission(key)) else { throw TenderError.internal("not paid") }
-        return record
-    }
-
-    private func openPaid(_ home: TemporaryHome) throws -> SQLiteStore {
-        let store = try SQLiteStoreTests.openStore(home.path)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
-        return store
-    }
-
     /// The store's expected head is the ledger's real head, but names a key the store never recorded (one whose
     /// private key is here): the record prepared with it must not be stored, only the enrolled key signs.
     @Test func aRecordPreparedAtTheHeadByAnUnrecordedKeyIsBuiltAgain() throws {
         let home = TemporaryHome()
-        let store = try openPaid(home)
-        let a = try pay(store, "a")
+        let store = try SQLiteStoreTests.openWithDirectory(home)
+        let a = try SQLitePreparedRecordTests.pay(store, "a")
         let active = try store.activeKey().keyID
         let stranger = try store.keys.createKey().keyID
         let head = try store.read { (db) throws(TenderError) in try SQLiteStore.head(db) }
         #expect(head.sequence == a.sequence)
         store.expectedHead.withLock { $0 = ExpectedHead(sequence: head.sequence, hash: head.hash, keyIDs: [stranger]) }
-        let b = try pay(store, "b")
+        let b = try SQLitePreparedRecordTests.pay(store, "b")
         #expect(try CompactJWS(parsing: b.jws).keyID == active)
         #expect(store.preparePause.withLock { $0 } == SQLiteStore.preparePauseSubmissions)
         #expect(try store.records().map(\.jws) == [a.jws, b.jws])
@@ -52,14 +32,14 @@ import TenderCrypto
     /// chained after the rotation, signed by the new key.
     @Test func aKeyRotatedByAnotherStoreNeverSignsAStoredRecord() throws {
         let home = TemporaryHome()
-        let first = try openPaid(home)
-        let a = try pay(first, "a")
+        let first = try SQLiteStoreTests.openWithDirectory(home)
+        let a = try SQLitePreparedRecordTests.pay(first, "a")
         let old = try CompactJWS(parsing: a.jws).keyID
         let second = try SQLiteStoreTests.openStore(home.path)
         let new = try second.rotateKey()
         // The retired key's file is gone, but the long-open store signed with it and keeps its signer.
         #expect(throws: TenderError.self) { _ = try KeyDirectory(home: home.path).signer(keyID: old) }
-        let b = try pay(first, "b")
+        let b = try SQLitePreparedRecordTests.pay(first, "b")
         #expect(try CompactJWS(parsing: b.jws).keyID == new.keyID)
         #expect(b.sequence == a.sequence + 2)
         #expect(try first.verify().count == 4)
@@ -71,17 +51,17 @@ import TenderCrypto
     /// of its own, signed ahead as well (the refusal did not count as a record that did not fit).
     @Test func aRefusedPaymentsRecordSignedAheadIsNeverAnswered() throws {
         let home = TemporaryHome()
-        let store = try openPaid(home)
-        let a = try pay(store, "a")
-        #expect(try store.submit(try submission("rich", amount: "1000000.00")) == .insufficientFunds)
+        let store = try SQLiteStoreTests.openWithDirectory(home)
+        let a = try SQLitePreparedRecordTests.pay(store, "a")
+        #expect(try store.submit(try SQLitePreparedRecordTests.submission("rich", amount: "1000000.00")) == .insufficientFunds)
         #expect(try store.records().map(\.sequence) == [a.sequence])
         #expect(store.computedSignatures.withLock { $0.isEmpty })
         #expect(store.preparePause.withLock { $0 } == 0)
-        let b = try pay(store, "b")
+        let b = try SQLitePreparedRecordTests.pay(store, "b")
         #expect(b.sequence == a.sequence + 1)
         #expect(!b.json.contains("rich"))
         // The same key again, now affordable, is a new payment with its own record, never the refused one.
-        guard case let .paid(c) = try store.submit(try submission("rich", amount: "0.02")) else { Issue.record("not paid"); return }
+        guard case let .paid(c) = try store.submit(try SQLitePreparedRecordTests.submission("rich", amount: "0.02")) else { Issue.record("not paid"); return }
         #expect(c.sequence == b.sequence + 1)
         #expect(try store.verify().count == 4)
     }

@@ -22,22 +22,6 @@ import TenderCrypto
         return record
     }
 
-    private func openPaid(_ home: TemporaryHome) throws -> SQLiteStore {
-        let store = try SQLiteStoreTests.openStore(home.path)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
-        return store
-    }
-
-    /// The stored jws and seal of record `sequence`, read on a connection of its own.
-    private func row(_ home: TemporaryHome, _ sequence: Int64) throws -> (jws: String, seal: String?) {
-        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
-        let row = try db.statement("SELECT jws, seal FROM ledger WHERE sequence = ?", [sequence])
-        guard try row.step() else { throw TenderError.internal("no record \(sequence)") }
-        let found = (row.text(0) ?? "", row.text(1))
-        _ = try row.step()
-        return found
-    }
-
     /// Ends `store` as a killed process would: the signatures it computed are never stored.
     private func crash(_ store: SQLiteStore) {
         store.computedSignatures.withLock { $0.removeAll() }
@@ -45,27 +29,27 @@ import TenderCrypto
 
     @Test func theNextWriteStoresTheSignatureHandleAnswered() throws {
         let home = TemporaryHome()
-        let store = try openPaid(home)
+        let store = try SQLiteStoreTests.openWithDirectory(home)
         let first = try pay(store, "a")
-        let stored = try row(home, 2)
+        let stored = try SQLiteStoreTests.storedRow(home, 2)
         #expect(stored.seal != nil && stored.jws.hasSuffix(".") && first.jws.hasPrefix(stored.jws))
         #expect(try store.records().map(\.jws) == [first.jws])
         #expect(try store.verify().resigned.isEmpty)
         _ = try pay(store, "b")
-        #expect(try row(home, 2) == (first.jws, nil))
+        #expect(try SQLiteStoreTests.storedRow(home, 2) == (first.jws, nil))
     }
 
     @Test func anOpenAfterACrashSignsAgainTheSameJWSAndVerifySaysSo() throws {
         let home = TemporaryHome()
         var records: [PaymentRecord] = []
         do {
-            let store = try openPaid(home)
+            let store = try SQLiteStoreTests.openWithDirectory(home)
             for key in ["a", "b", "c"] { records.append(try pay(store, key)) }
             crash(store)
         }
-        #expect(try row(home, 4).seal != nil)
+        #expect(try SQLiteStoreTests.storedRow(home, 4).seal != nil)
         let reopened = try SQLiteStoreTests.openStore(home.path)
-        #expect(try row(home, 4) == (records[2].jws, nil))
+        #expect(try SQLiteStoreTests.storedRow(home, 4) == (records[2].jws, nil))
         #expect(try reopened.records().map(\.jws) == records.map(\.jws))
         let report = try reopened.verify()
         #expect(report.count == 4 && report.resigned == [4])
@@ -75,7 +59,7 @@ import TenderCrypto
     @Test func aRowWithoutTheKeysSealIsNeverSigned() throws {
         let home = TemporaryHome()
         do {
-            let store = try openPaid(home)
+            let store = try SQLiteStoreTests.openWithDirectory(home)
             _ = try pay(store, "a")
             _ = try pay(store, "b")
             crash(store)
@@ -84,7 +68,7 @@ import TenderCrypto
         let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
         try db.execute("UPDATE ledger SET jws = replace(jws, substr(jws, 200, 4), 'AAAA') WHERE sequence = 3")
         let reopened = try SQLiteStoreTests.openStore(home.path)
-        #expect(try row(home, 3).seal != nil)
+        #expect(try SQLiteStoreTests.storedRow(home, 3).seal != nil)
         #expect {
             _ = try reopened.verify()
         } throws: { error in
@@ -95,13 +79,13 @@ import TenderCrypto
 
     @Test func aRotationSignsEveryPendingRecordBeforeTheOldKeyGoes() throws {
         let home = TemporaryHome()
-        let paying = try openPaid(home)
+        let paying = try SQLiteStoreTests.openWithDirectory(home)
         let rotating = try SQLiteStoreTests.openStore(home.path)
         let old = try rotating.activeKey().keyID
         let record = try pay(paying, "a")
-        #expect(try row(home, 2).seal != nil)
+        #expect(try SQLiteStoreTests.storedRow(home, 2).seal != nil)
         _ = try rotating.rotateKey()
-        #expect(try row(home, 2) == (record.jws, nil))
+        #expect(try SQLiteStoreTests.storedRow(home, 2) == (record.jws, nil))
         crash(paying)
         let report = try rotating.verify()
         #expect(report.count == 3 && report.keyIDs.first == old)

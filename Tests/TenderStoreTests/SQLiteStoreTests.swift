@@ -22,10 +22,23 @@ import TenderCrypto
         return try SQLiteStore(home: path, keys: try KeyDirectory(home: path), crypto: OpenSSLLedgerCrypto())
     }
 
-    private func store(_ home: TemporaryHome) throws -> SQLiteStore {
-        let store = try Self.openStore(home.path)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+    private func store(_ home: TemporaryHome) throws -> SQLiteStore { try Self.openWithDirectory(home) }
+
+    /// A store on `home` with the suite's directory imported (Tim Cook, checking with $100).
+    static func openWithDirectory(_ home: TemporaryHome) throws -> SQLiteStore {
+        let store = try openStore(home.path)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(directory)))
         return store
+    }
+
+    /// The stored jws and seal of record `sequence`, read on a connection of its own.
+    static func storedRow(_ home: TemporaryHome, _ sequence: Int64) throws -> (jws: String, seal: String?) {
+        let db = try Database(path: home.path + "/" + SQLiteStore.fileName)
+        let row = try db.statement("SELECT jws, seal FROM ledger WHERE sequence = ?", [sequence])
+        guard try row.step() else { throw TenderError.internal("no record \(sequence)") }
+        let found = (row.text(0) ?? "", row.text(1))
+        _ = try row.step()
+        return found
     }
 
     private func submission(key: String, amount: String = "10.00", account: String = "checking") throws -> PaymentSubmission {
