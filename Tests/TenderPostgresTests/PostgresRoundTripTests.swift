@@ -268,6 +268,13 @@ struct PostgresRoundTripTests {
             return (0..<10).map { statement.text(Int32($0)) ?? "NULL" }
         }
         #expect(row == ["t", "f", "0", "-9223372036854775808", "0", "f", "000100ff", "é😀 ü", "7", "t"])
+        // Arguments whose bytes are all empty: none is taken for NULL.
+        let empty = try db.readTransaction { () throws(TenderError) -> [String] in
+            let statement = try db.statement("SELECT ?::bytea IS NULL, octet_length(?::bytea), ?::text IS NULL", [[UInt8](), [UInt8](), ""])
+            #expect(try statement.step())
+            return (0..<3).map { statement.text(Int32($0)) ?? "NULL" }
+        }
+        #expect(empty == ["f", "0", "f"])
         let before = pool.roundTrips
         for position in 0..<3 {
             var withNUL: [(any StoreBindable)?] = ["a", Int64(1), [UInt8]([0])]
