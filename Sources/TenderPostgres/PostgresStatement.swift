@@ -14,8 +14,14 @@ final class PostgresStatement: StoreStatement {
     private unowned let owner: PostgresConnection
     /// The store's SQL (the key of its preparation on the connection).
     let sql: String
-    private var values: [[UInt8]?] = []
-    private var binary: [Bool] = []
+    /// Every argument's bytes, one after another (text and integers NUL-terminated), in one allocation; ends with
+    /// a spare 0 byte, so it is never empty and an empty value's pointer is never nil (nil is SQL NULL to libpq).
+    private var storage: [UInt8] = []
+    /// Each argument's offset in `storage`; nil for NULL.
+    private var offsets: [Int?] = []
+    /// Each argument's length (bytes; libpq reads it for binary values only) and format (1 binary, 0 text).
+    private var lengths: [Int32] = []
+    private var formats: [Int32] = []
     private var result: OpaquePointer?
     /// Sent (queued or answered): it is never sent twice.
     private(set) var sent = false
@@ -27,38 +33,39 @@ final class PostgresStatement: StoreStatement {
     init(owner: PostgresConnection, sql: String, arguments: [(any StoreBindable)?]) throws(TenderError) {
         self.owner = owner
         self.sql = sql
+        offsets.reserveCapacity(arguments.count)
+        lengths.reserveCapacity(arguments.count)
+        formats.reserveCapacity(arguments.count)
         for argument in arguments {
+            let start = storage.count
             switch argument?.storeValue ?? .null {
-            case .null: values.append(nil); binary.append(false)
+            case .null:
+                offsets.append(nil); lengths.append(0); formats.append(0)
+                continue
             case let .text(text):
-                guard !text.utf8.contains(0) else { throw .invalidArgument("text holding a NUL character cannot be stored") }
-                values.append(Array(text.utf8) + [0]); binary.append(false)
-            case let .integer(number): values.append(Array(String(number).utf8) + [0]); binary.append(false)
-            case let .bytes(bytes): values.append(bytes); binary.append(true)
+                storage.append(contentsOf: text.utf8)
+                guard !storage[start...].contains(0) else { throw .invalidArgument("text holding a NUL character cannot be stored") }
+                storage.append(0); formats.append(0)
+            case let .integer(number):
+                storage.append(contentsOf: String(number).utf8)
+                storage.append(0); formats.append(0)
+            case let .bytes(bytes):
+                storage.append(contentsOf: bytes); formats.append(1)
             }
+            offsets.append(start)
+            lengths.append(Int32(storage.count - start))
         }
+        storage.append(0)
     }
 
-    /// The arguments as libpq takes them: each value's bytes (copied, alive while `body` runs), lengths and formats.
+    /// The arguments as libpq takes them: pointers into one buffer of their bytes (alive and in place while `body`
+    /// runs; no copy per argument), lengths and formats.
     func withArguments<T>(_ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, [Int32], [Int32]) -> T) -> T {
-        let count = values.count
-        var lengths = [Int32](repeating: 0, count: count)
-        var formats = [Int32](repeating: 0, count: count)
-        for index in 0..<count {
-            lengths[index] = Int32(values[index]?.count ?? 0)
-            formats[index] = binary[index] ? 1 : 0
+        storage.withUnsafeBufferPointer { bytes in
+            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.map { base + $0 } }
+            return pointers.withUnsafeBufferPointer { body(Int32(pointers.count), $0.baseAddress, lengths, formats) }
         }
-        // Each argument's bytes stay alive (and in place) while libpq reads them.
-        let pointers: [UnsafeMutablePointer<UInt8>?] = values.map { value in
-            value.map { bytes in
-                let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-                pointer.initialize(from: bytes, count: bytes.count)
-                return pointer
-            }
-        }
-        defer { for pointer in pointers { pointer?.deallocate() } }
-        let cPointers: [UnsafePointer<CChar>?] = pointers.map { $0.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } }
-        return cPointers.withUnsafeBufferPointer { body(Int32(count), $0.baseAddress, lengths, formats) }
     }
 
     deinit { PQclear(result) }

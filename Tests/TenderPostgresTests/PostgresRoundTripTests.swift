@@ -248,6 +248,44 @@ struct PostgresRoundTripTests {
     }
 
     /// The person's settings as `key=value`, in key order.
+    /// The arguments go to the server as given, from one buffer of their bytes (``PostgresStatement``): NULL stays NULL,
+    /// empty text and empty bytes stay empty (not NULL), bytes holding 0 keep it, integers and text whole; text holding a
+    /// NUL character is refused, wherever it stands among the arguments, and nothing is sent.
+    @Test func argumentsReachTheServerAsGiven() throws {
+        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let sql = """
+            SELECT ?::text IS NULL, ?::text IS NULL, length(?::text), ?::bigint, octet_length(?::bytea), ?::bytea IS NULL,
+                   encode(?::bytea, 'hex'), ?::text, ?::bigint, ?::text IS NULL
+            """
+        let none: String? = nil
+        let arguments: [(any StoreBindable)?] = [
+            none, "", "", Int64.min, [UInt8](), [UInt8](), [0, 1, 0, 255] as [UInt8], "é😀 ü", 7, nil,
+        ]
+        let row = try db.readTransaction { () throws(TenderError) -> [String] in
+            let statement = try db.statement(sql, arguments)
+            #expect(try statement.step())
+            return (0..<10).map { statement.text(Int32($0)) ?? "NULL" }
+        }
+        #expect(row == ["t", "f", "0", "-9223372036854775808", "0", "f", "000100ff", "é😀 ü", "7", "t"])
+        // Arguments whose bytes are all empty: none is taken for NULL.
+        let empty = try db.readTransaction { () throws(TenderError) -> [String] in
+            let statement = try db.statement("SELECT ?::bytea IS NULL, octet_length(?::bytea), ?::text IS NULL", [[UInt8](), [UInt8](), ""])
+            #expect(try statement.step())
+            return (0..<3).map { statement.text(Int32($0)) ?? "NULL" }
+        }
+        #expect(empty == ["f", "0", "f"])
+        let before = pool.roundTrips
+        for position in 0..<3 {
+            var withNUL: [(any StoreBindable)?] = ["a", Int64(1), [UInt8]([0])]
+            withNUL.insert("b\u{0}c", at: position)
+            #expect(throws: TenderError.invalidArgument("text holding a NUL character cannot be stored")) {
+                try db.readTransaction { () throws(TenderError) in _ = try db.statement("SELECT ?::text, ?::text, ?::text, ?::bytea", withNUL) }
+            }
+        }
+        #expect(pool.roundTrips == before)
+    }
+
     private func values(_ db: PostgresDatabase) throws -> [String] {
         try db.readTransaction { () throws(TenderError) in
             try db.statement("SELECT key, value FROM settings ORDER BY key").rows { "\($0.text(0) ?? "")=\($0.text(1) ?? "")" }
