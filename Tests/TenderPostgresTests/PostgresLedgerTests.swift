@@ -14,37 +14,21 @@ import TenderStore
 struct PostgresLedgerTests {
     static let uri = postgresTestURI
 
-    static let directory = """
-        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
-           "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
-         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
-                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true}]}
-        """
-
-    /// A person of this test alone (a uid no account has), and a home for their key files.
-    private static func person() -> UInt32 { UInt32.random(in: 3_000_000_000...3_900_000_000) }
-
     private static func store(_ pool: PostgresPool, uid: UInt32, home: String) throws -> SQLiteStore {
         try PostgresStore.open(pool: pool, uid: uid, home: home)
     }
 
-    private static func home() -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/tender-pg-test-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) } + "/home"
-    }
-
     @Test func paymentsAreChainedVerifiedAndKeptOncePerKey() throws {
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
-        let store = try Self.store(pool, uid: Self.person(), home: Self.home())
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        let store = try Self.store(pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         var records: [PaymentRecord] = []
         for index in 0..<3 {
-            guard case let .paid(record) = try store.submit(try dollarPayment("k\(index)")) else { Issue.record("k\(index) not paid"); return }
+            guard case let .paid(record) = try store.submit(try PostgresFixture.payment("k\(index)")) else { Issue.record("k\(index) not paid"); return }
             records.append(record)
         }
         // The same key again: the one record, not a second payment.
-        guard case let .alreadyPaid(again) = try store.submit(try dollarPayment("k1")) else { Issue.record("k1 paid twice"); return }
+        guard case let .alreadyPaid(again) = try store.submit(try PostgresFixture.payment("k1")) else { Issue.record("k1 paid twice"); return }
         #expect(again.jws == records[1].jws)
         let report = try store.verify(checkpoint: try store.checkpoint())
         #expect(report.count == 4)  // the balances entry, then three payments
@@ -52,11 +36,11 @@ struct PostgresLedgerTests {
     }
 
     @Test func twoPoolsPayingOverlappingKeysKeepOneRowEachOnOneChain() throws {
-        let uid = Self.person()
-        let home = Self.home()
+        let uid = PostgresFixture.person()
+        let home = PostgresFixture.home()
         // Two pools as two tenderd processes (their own connections), one person, the same key files.
         let first = try Self.store(PostgresPool(location: try PostgresLocation(Self.uri!), size: 4), uid: uid, home: home)
-        try first.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        try first.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         let second = try Self.store(PostgresPool(location: try PostgresLocation(Self.uri!), size: 4), uid: uid, home: home)
         let stores = [first, second]
         let answers = Mutex<[String: [String]]>([:])
@@ -67,7 +51,7 @@ struct PostgresLedgerTests {
             let work = Box {
                 for key in 0..<8 {
                     do {
-                        switch try store.submit(try dollarPayment("both-\(key)")) {
+                        switch try store.submit(try PostgresFixture.payment("both-\(key)")) {
                         case let .paid(record), let .alreadyPaid(record): answers.withLock { $0["both-\(key)", default: []].append(record.jws) }
                         default: failures.withLock { $0.append("both-\(key): not paid") }
                         }
@@ -95,11 +79,11 @@ struct PostgresLedgerTests {
 
     /// A person's SQLite home with the directory and `payments` payments, for a migration.
     private static func sqliteHome(payments: Int) throws -> (home: String, store: SQLiteStore) {
-        let home = Self.home()
+        let home = PostgresFixture.home()
         try SQLiteStore.prepareHome(home)
         let store = try SQLiteStore(home: home, keys: try KeyDirectory(home: home), crypto: OpenSSLLedgerCrypto())
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        for index in 0..<payments { _ = try store.submit(try dollarPayment("sqlite-\(index)")) }
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
+        for index in 0..<payments { _ = try store.submit(try PostgresFixture.payment("sqlite-\(index)")) }
         return (home, store)
     }
 
@@ -112,7 +96,7 @@ struct PostgresLedgerTests {
     /// tenderd appending for the person in between made it report "not migrated" while the rows were kept. The copy is
     /// checked record for record before the COMMIT, and after it the ledger must verify and begin with the migrated one.
     @Test func aMigrationStaysVerifiedWhenATenderdAppendsAsSoonAsItCommits() throws {
-        let uid = Self.person()
+        let uid = PostgresFixture.person()
         let (home, source) = try Self.sqliteHome(payments: 2)
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
         let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
@@ -120,7 +104,7 @@ struct PostgresLedgerTests {
             try Self.typed {
                 // Another tenderd (its own pool), with this machine's keys: it serves the person at once.
                 let daemon = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: home)
-                guard case .paid = try daemon.submit(try dollarPayment("right-after")) else { throw TenderError.store("not paid") }
+                guard case .paid = try daemon.submit(try PostgresFixture.payment("right-after")) else { throw TenderError.store("not paid") }
             }
         }
         #expect(result.report.count == 3 && result.verifiedCount == 4)
@@ -131,7 +115,7 @@ struct PostgresLedgerTests {
     @Test func aMigratedLedgerChangedAfterItsCommitIsStillReported() throws {
         let (home, source) = try Self.sqliteHome(payments: 2)
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
-        let target = try PostgresStore.open(pool: pool, uid: Self.person(), home: home, filling: true)
+        let target = try PostgresStore.open(pool: pool, uid: PostgresFixture.person(), home: home, filling: true)
         #expect {
             _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
                 try target.write { (db) throws(TenderError) in
@@ -152,8 +136,8 @@ struct PostgresLedgerTests {
     /// the migrated key row and let a tenderd of its own (another machine's keys) make a key and sign a ledger had it
     /// reported "migrated and verified ... grown since to 1 records, verified". The copy is verified from the source's key.
     @Test func aForeignLedgerWrittenAfterTheCommitOfAnEmptyOneIsNotVerified() throws {
-        let uid = Self.person()
-        let home = Self.home()
+        let uid = PostgresFixture.person()
+        let home = PostgresFixture.home()
         try SQLiteStore.prepareHome(home)
         let source = try SQLiteStore(home: home, keys: try KeyDirectory(home: home), crypto: OpenSSLLedgerCrypto())
         _ = try source.activeKey()
@@ -163,8 +147,8 @@ struct PostgresLedgerTests {
             _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
                 try target.write { (db) throws(TenderError) in try db.statement("DELETE FROM signing_keys").run() }
                 try Self.typed {
-                    let foreign = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: Self.home())
-                    try foreign.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+                    let foreign = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: PostgresFixture.home())
+                    try foreign.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
                 }
             }
         } throws: { error in
@@ -172,7 +156,7 @@ struct PostgresLedgerTests {
             return message.contains("record 1: signed by an untrusted key") && message.contains("the rows were kept")
         }
         // The same with the person's own key (a tenderd of this machine) is the migrated ledger and what followed.
-        let (otherUID, otherHome) = (Self.person(), Self.home())
+        let (otherUID, otherHome) = (PostgresFixture.person(), PostgresFixture.home())
         try SQLiteStore.prepareHome(otherHome)
         let own = try SQLiteStore(home: otherHome, keys: try KeyDirectory(home: otherHome), crypto: OpenSSLLedgerCrypto())
         _ = try own.activeKey()
@@ -180,7 +164,7 @@ struct PostgresLedgerTests {
         let result = try PostgresMigration.migrate(from: own, to: copy) { () throws(TenderError) in
             try Self.typed {
                 let daemon = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: otherUID, home: otherHome)
-                try daemon.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+                try daemon.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
             }
         }
         #expect(result.report.count == 0 && result.verifiedCount == 1)
@@ -189,19 +173,19 @@ struct PostgresLedgerTests {
     /// Adversarial review (advmends), held: a tenderd whose key is only pending (another machine's keys), its row set to
     /// enrolled by the database's role, appending right after the COMMIT, is not taken for what followed the migrated ledger.
     @Test func aPendingKeyAppendingAfterTheCommitIsNotVerified() throws {
-        let uid = Self.person()
+        let uid = PostgresFixture.person()
         let (home, source) = try Self.sqliteHome(payments: 1)
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 2)
         let target = try PostgresStore.open(pool: pool, uid: uid, home: home, filling: true)
         #expect {
             _ = try PostgresMigration.migrate(from: source, to: target) { () throws(TenderError) in
                 try Self.typed {
-                    let other = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: Self.home())
-                    #expect(throws: TenderError.self) { _ = try other.submit(try dollarPayment("pending")) }
+                    let other = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(Self.uri!), size: 1), uid: uid, home: PostgresFixture.home())
+                    #expect(throws: TenderError.self) { _ = try other.submit(try PostgresFixture.payment("pending")) }
                     try target.write { (db) throws(TenderError) in
                         try db.statement("UPDATE signing_keys SET active = 1 WHERE active = 2").run()
                     }
-                    guard case .paid = try other.submit(try dollarPayment("slipped-in")) else { throw TenderError.store("not paid") }
+                    guard case .paid = try other.submit(try PostgresFixture.payment("slipped-in")) else { throw TenderError.store("not paid") }
                 }
             }
         } throws: { error in
@@ -213,8 +197,8 @@ struct PostgresLedgerTests {
     @Test func removingWhatIsNotThereIsNotFound() throws {
         // A statement's changed-row count is the running transaction's own, not the last transaction's.
         let pool = PostgresPool(location: try PostgresLocation(Self.uri!), size: 1)
-        let store = try Self.store(pool, uid: Self.person(), home: Self.home())
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        let store = try Self.store(pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         #expect {
             try store.removeFromDirectory(try DirectoryRemoval(json: try JSONParser.parse(#"{"contacts": ["nobody"]}"#)))
         } throws: { error in
@@ -224,9 +208,6 @@ struct PostgresLedgerTests {
         #expect(try store.directoryDocument().contacts.count == 1)
     }
 }
-
-/// The test database, from the environment (nil: the suite is skipped).
-private let postgresTestURI = getenv("TENDER_TEST_POSTGRES_URI").map { String(cString: $0) }
 
 /// A closure run on a thread of its own.
 private final class Box: @unchecked Sendable {

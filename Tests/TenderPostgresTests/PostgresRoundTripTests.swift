@@ -13,41 +13,26 @@ import TenderStore
 /// signature transaction) and 9 at 9ebedc6; a write queued or a read made ahead that fails still fails its transaction,
 /// with nothing of it kept and nothing left on the connection. `make test-postgres` runs it on its throwaway cluster
 /// (swift_on_postgres.py, TENDER_TEST_POSTGRES_URI); without that variable the suite is skipped.
-@Suite(.enabled(if: roundTripTestURI != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
+@Suite(.enabled(if: postgresTestURI != nil, "needs a PostgreSQL server: TENDER_TEST_POSTGRES_URI (make test-postgres sets it)"))
 struct PostgresRoundTripTests {
-    static let directory = """
-        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
-           "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
-         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
-                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true}]}
-        """
-
-    private static func person() -> UInt32 { UInt32.random(in: 3_000_000_000...3_900_000_000) }
-
-    private static func home() -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/tender-pg-trips-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) } + "/home"
-    }
-
-    private static func pool() throws -> PostgresPool { PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 2) }
+    private static func pool() throws -> PostgresPool { PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2) }
 
     /// A person's view with the schema made (and the opening function).
     private static func database(_ pool: PostgresPool) throws -> PostgresDatabase {
-        let db = PostgresDatabase(pool: pool, uid: person())
+        let db = PostgresDatabase(pool: pool, uid: PostgresFixture.person())
         try PostgresSchema.migrate(db)
         return db
     }
 
     @Test func aPaymentWaitsForTwoRoundTrips() throws {
         let pool = try Self.pool()
-        let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
+        let store = try PostgresStore.open(pool: pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         // The first payment prepares the statements on the connections.
-        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try dollarPayment(key)) else { Issue.record("\(key) not paid"); return } }
+        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try PostgresFixture.payment(key)) else { Issue.record("\(key) not paid"); return } }
         let before = pool.roundTrips
         for index in 0..<4 {
-            guard case .paid = try store.submit(try dollarPayment("trip-\(index)")) else { Issue.record("trip-\(index) not paid"); return }
+            guard case .paid = try store.submit(try PostgresFixture.payment("trip-\(index)")) else { Issue.record("trip-\(index) not paid"); return }
         }
         // Sequential payments, as the raw yardstick's: the opening with every read (keys, head, idempotency key, balance: made
         // ahead, AheadRead), then the debit, the record and COMMIT together. The record was signed before the write lock
@@ -56,16 +41,16 @@ struct PostgresRoundTripTests {
         #expect(try store.verify().count == 7)
         // A payment asked again finds the first, in the same two round trips, and changes nothing.
         let again = pool.roundTrips
-        guard case .alreadyPaid = try store.submit(try dollarPayment("trip-0")) else { Issue.record("trip-0 paid twice"); return }
+        guard case .alreadyPaid = try store.submit(try PostgresFixture.payment("trip-0")) else { Issue.record("trip-0 paid twice"); return }
         #expect(pool.roundTrips - again <= 2)
         #expect(try store.verify().count == 7)
     }
 
     @Test func aBillPaymentAndATransferOfTwoAccountsAlsoWaitForTwoRoundTrips() throws {
         let pool = try Self.pool()
-        let store = try PostgresStore.open(pool: pool, uid: Self.person(), home: Self.home())
+        let store = try PostgresStore.open(pool: pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.billsDirectory)))
-        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try dollarPayment(key)) else { Issue.record("\(key) not paid"); return } }
+        for key in ["warm-0", "warm-1"] { guard case .paid = try store.submit(try PostgresFixture.payment(key)) else { Issue.record("\(key) not paid"); return } }
         let usd = try Currency(code: "USD")
         let day = try LocalDate(year: 2026, month: 11, day: 22)
         func bill(_ key: String) throws -> PaymentSubmission {
@@ -111,7 +96,7 @@ struct PostgresRoundTripTests {
         """
 
     @Test func readsMadeAheadTravelTogetherEachWithItsOwnAnswer() throws {
-        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let db = try Self.database(pool)
         let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
         try db.writeTransaction { () throws(TenderError) in
@@ -141,7 +126,7 @@ struct PostgresRoundTripTests {
 
     @Test func aReadMadeAheadThatFailsFailsItsTransactionAndLeavesNothingOnTheConnection() throws {
         // One connection: the next transaction runs on the one whose reads failed.
-        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let db = try Self.database(pool)
         let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
         for failing in 0..<3 {
@@ -252,7 +237,7 @@ struct PostgresRoundTripTests {
     /// empty text and empty bytes stay empty (not NULL), bytes holding 0 keep it, integers and text whole; text holding a
     /// NUL character is refused, wherever it stands among the arguments, and nothing is sent.
     @Test func argumentsReachTheServerAsGiven() throws {
-        let pool = PostgresPool(location: try PostgresLocation(roundTripTestURI!), size: 1)
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let db = try Self.database(pool)
         let sql = """
             SELECT ?::text IS NULL, ?::text IS NULL, length(?::text), ?::bigint, octet_length(?::bytea), ?::bytea IS NULL,
@@ -293,5 +278,3 @@ struct PostgresRoundTripTests {
     }
 }
 
-/// The test database, from the environment (nil: the suite is skipped).
-private let roundTripTestURI = getenv("TENDER_TEST_POSTGRES_URI").map { String(cString: $0) }

@@ -96,6 +96,17 @@ def paying_daemon(world, name, key):
     return daemon
 
 
+def hold_lock(world, database, key, seconds, role=None):
+    """A psql session of the server's user (as `role` when given) holding tenderd's advisory lock on `key` (a person's
+    uid; -1 is the migration's) in `database` for `seconds`: the process, to wait for."""
+    from pg_cluster import PGBIN
+    entry = pwd.getpwnam(world["names"]["p"])
+    hold = (f'SET ROLE "{role}"; ' if role else "") + f"SELECT pg_advisory_lock({0x54454E44}, {key}), pg_sleep({seconds})"
+    return subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                             os.path.join(PGBIN, "psql"), "-h", world["cluster"].socket, "-d", database, "-X", "-q", "-c", hold],
+                            cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+
+
 
 def test_a_connection_service_cannot_name_a_server_past_the_checks(world):
     # The service file names a server over TCP with no certificate check: the password would go to whoever answers there.
@@ -382,7 +393,6 @@ def test_a_default_isolation_set_by_the_databases_owner_still_finds_what_the_loc
     # holder committed (the same payment's claim, through the other daemon) the waiter did not see it, and the payment
     # asked through both daemons at once failed on one (SQLSTATE 40001) where it should be answered with the one record.
     from concurrent.futures import ThreadPoolExecutor
-    from pg_cluster import PGBIN
     new_database(world, "isolated")
     superuser(world, "ALTER DATABASE isolated SET default_transaction_isolation = 'repeatable read'", "postgres")
     first = start_daemon(world, "isolated1", database="isolated")
@@ -391,11 +401,7 @@ def test_a_default_isolation_set_by_the_databases_owner_still_finds_what_the_loc
     assert client(first, alice, "setup") == {"ok": True}
     assert client(second, alice, "pay", password, "isolated-0")["code"] == "SUCCESS"
     # The person's lock held a moment (as a third daemon's payment would), so both daemons' transactions wait for it.
-    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
-    hold = f"SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(4)"
-    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
-                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "isolated", "-X", "-q", "-c", hold],
-                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    holder = hold_lock(world, "isolated", pwd.getpwnam(alice).pw_uid, seconds=4)
     try:
         time.sleep(0.5)
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -492,14 +498,9 @@ def test_another_role_holding_a_persons_lock_only_delays_and_refuses_whole(world
     # Adversarial review (pgspeed): any role that may connect to the database can take tenderd's advisory lock on a
     # person (docs/scale.md, "Not stopped"). While it holds it, that person's payment waits lock_timeout and is refused
     # (TENDER_E_STORE_BUSY) with nothing of it kept; asked again under its key once the lock is let go, it pays once.
-    from pg_cluster import PGBIN
     evil, alice = world["names"]["e"], world["alice"]
     daemon = paying_daemon(world, "squatted", "squatted-0")
-    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
-    hold = f'SET ROLE "{evil}"; SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(13)'
-    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
-                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "squatted", "-X", "-q", "-c", hold],
-                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    holder = hold_lock(world, "squatted", pwd.getpwnam(alice).pw_uid, seconds=13, role=evil)
     try:
         time.sleep(0.5)
         refused = client(daemon, alice, "pay", world["password"], "squatted-1")
@@ -547,24 +548,19 @@ def test_a_server_stopped_while_a_payment_waits_mid_transaction_keeps_nothing_of
     # is on the wire, its statements sent (queued writes, and COMMIT for a transaction of writes only) and waiting for the
     # person's lock, held by another session. The server answers the waiting statement with its FATAL error, before
     # COMMIT ran: the payment is refused, nothing of it kept, and paid once when asked again after the restart.
-    from pg_cluster import PGBIN
     alice = world["alice"]
     daemon = paying_daemon(world, "stopped", "stopped-0")
-    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
-    hold = f"SELECT pg_advisory_lock({0x54454E44}, {pwd.getpwnam(alice).pw_uid}), pg_sleep(8)"
-    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
-                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "stopped", "-X", "-q", "-c", hold],
-                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    holder = hold_lock(world, "stopped", pwd.getpwnam(alice).pw_uid, seconds=8)
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=1) as pool:
         time.sleep(0.5)
         paying = pool.submit(client, daemon, alice, "pay", world["password"], "stopped-1")
         time.sleep(3)
-        cluster.stop("fast")
+        world["cluster"].stop("fast")
         try:
             outcome = paying.result(timeout=60)
         finally:
-            cluster.start()
+            world["cluster"].start()
             holder.wait(timeout=30)
     # The shutdown terminates every backend, the holder's too: when the holder's goes first, the payment's may take the
     # lock and commit before its own termination (a payment is two round trips once the lock is free). Then it was
@@ -583,16 +579,11 @@ def test_two_daemons_first_opening_a_database_with_a_repeatable_read_default_bot
     # did not see the schema the other had just made ("the schema tender is missing after it was created") and failed
     # its person's first open. The migration begins READ COMMITTED, as every write does.
     from concurrent.futures import ThreadPoolExecutor
-    from pg_cluster import PGBIN
     new_database(world, "racing")
     superuser(world, "ALTER DATABASE racing SET default_transaction_isolation = 'repeatable read'", "postgres")
     first = start_daemon(world, "racing1", database="racing")
     second = start_daemon(world, "racing2", database="racing", state=first.state)
-    cluster, entry = world["cluster"], pwd.getpwnam(world["names"]["p"])
-    hold = f"SELECT pg_advisory_lock({0x54454E44}, -1), pg_sleep(3)"
-    holder = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
-                               os.path.join(PGBIN, "psql"), "-h", cluster.socket, "-d", "racing", "-X", "-q", "-c", hold],
-                              cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    holder = hold_lock(world, "racing", -1, seconds=3)
     try:
         time.sleep(0.5)
         with ThreadPoolExecutor(max_workers=2) as pool:
