@@ -22,12 +22,10 @@ extension SQLiteStore {
         guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead(),
             let signer = head.keyIDs.lazy.compactMap({ try? self.keys.signer(keyID: $0) }).first
         else { return nil }
-        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
-        let payload = submission.makePayload(position)
-        let bytes = Array(payload.utf8)
-        guard let hash = try? LedgerEntry.hash(ofPayload: bytes, crypto: crypto), let jws = try? CompactJWS.sign(payload: bytes, signer: signer)
+        guard let entry = try? ChainedPayload(after: (head.sequence, head.hash), at: clock.nowMilliseconds(), crypto: crypto, submission.makePayload),
+            let jws = try? CompactJWS.sign(payload: entry.bytes, signer: signer)
         else { return nil }
-        return PreparedRecord(position: position, payload: payload, hash: hash, jws: jws.text, keyID: signer.keyID)
+        return PreparedRecord(position: entry.position, payload: entry.payload, hash: entry.hash, jws: jws.text, keyID: signer.keyID)
     }
 
     /// How many submissions after a prepared record did not fit do not prepare one (they would most likely not fit either).
@@ -133,17 +131,15 @@ extension SQLiteStore {
                             submission: submission, position: prepared.position, payload: prepared.payload, hash: prepared.hash, jws: prepared.jws,
                             signing: nil)
                     } else {
-                        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
-                        let payload = submission.makePayload(position)
-                        let bytes = Array(payload.utf8)
-                        let hash = try LedgerEntry.hash(ofPayload: bytes, crypto: crypto)
+                        let chained = try ChainedPayload(after: head, at: clock.nowMilliseconds(), crypto: crypto, submission.makePayload)
                         let batchSigning = signing ?? CompactJWS.Batch(signer: signer, capacity: batch.count)
                         signing = batchSigning
-                        let input = try batchSigning.add(payload: bytes)
+                        let input = try batchSigning.add(payload: chained.bytes)
                         try insertPayment(
-                            submission, sequence: position.sequence, jws: input + ".", seal: Base64URL.encode(try signer.seal(Array(input.utf8))),
-                            hash: hash, fingerprintDigest: queued.fingerprintDigest, db)
-                        entry = Pending(submission: submission, position: position, payload: payload, hash: hash, jws: nil, signing: signed)
+                            submission, sequence: chained.position.sequence, jws: input + ".", seal: Base64URL.encode(try signer.seal(Array(input.utf8))),
+                            hash: chained.hash, fingerprintDigest: queued.fingerprintDigest, db)
+                        entry = Pending(
+                            submission: submission, position: chained.position, payload: chained.payload, hash: chained.hash, jws: nil, signing: signed)
                         signed += 1
                     }
                     head = (entry.position.sequence, entry.hash)
@@ -276,18 +272,15 @@ extension SQLiteStore {
         }
         try apply(submission, bill: bill, db)
         expectedHead.withLock { $0 = nil }
-        let head = try Self.head(db)
-        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
-        let payload = submission.makePayload(position)
-        let bytes = Array(payload.utf8)
-        let jws = try CompactJWS.sign(payload: bytes, signer: try activeSigner(db)).text
+        let entry = try ChainedPayload(after: try Self.head(db), at: clock.nowMilliseconds(), crypto: crypto, submission.makePayload)
+        let jws = try CompactJWS.sign(payload: entry.bytes, signer: try activeSigner(db)).text
         try insertPayment(
-            submission, sequence: position.sequence, jws: jws, seal: nil, hash: try LedgerEntry.hash(ofPayload: bytes, crypto: crypto),
+            submission, sequence: entry.position.sequence, jws: jws, seal: nil, hash: entry.hash,
             fingerprintDigest: try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto), db)
         if submission.releasesClaim {
             try db.statement("DELETE FROM claims WHERE idempotency_key = ?", [submission.idempotencyKey]).run()
         }
-        return PaymentRecord(json: payload, jws: jws, sequence: position.sequence, idempotencyKey: submission.idempotencyKey)
+        return PaymentRecord(json: entry.payload, jws: jws, sequence: entry.position.sequence, idempotencyKey: submission.idempotencyKey)
     }
 
     /// The last entry's sequence and hash (0 and the genesis hash for an empty ledger).
@@ -314,16 +307,13 @@ extension SQLiteStore {
     ) throws(TenderError) -> (sequence: Int64, payload: String, jws: String) {
         // The next payment's record goes after this entry: one prepared for the head before it would be built again.
         expectedHead.withLock { $0 = nil }
-        let head = try Self.head(db)
-        let position = LedgerPosition(sequence: head.sequence + 1, previousHash: head.hash, createdAtMilliseconds: clock.nowMilliseconds())
-        let text = payload(position)
-        let jws = try CompactJWS.sign(payload: Array(text.utf8), signer: try activeSigner(db))
-        let hash = try LedgerEntry.hash(ofPayload: Array(text.utf8), crypto: crypto)
+        let entry = try ChainedPayload(after: try Self.head(db), at: clock.nowMilliseconds(), crypto: crypto, payload)
+        let jws = try CompactJWS.sign(payload: entry.bytes, signer: try activeSigner(db))
         try db.statement(
             "INSERT INTO ledger (sequence, type, jws, hash, subject, status) VALUES (?, ?, ?, ?, ?, ?)",
-            [position.sequence, type, jws.text, hash, subject, status]
+            [entry.position.sequence, type, jws.text, entry.hash, subject, status]
         ).run()
-        return (position.sequence, text, jws.text)
+        return (entry.position.sequence, entry.payload, jws.text)
     }
 
     /// The record of a stored payment row (`seal` non-nil while its signature is not stored yet).
