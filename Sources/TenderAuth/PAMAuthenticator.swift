@@ -13,7 +13,7 @@ public final class PAMAuthenticator: Authenticator {
     public let configDirectory: String?
 
     /// An authenticator for `service` and the user the process runs as (or
-    /// `user`, for tests run as root). Refuses a service with no file in the
+    /// `user`: for tests run as root, or the name an engine open looked up already, ``actingUserAndName()``). Refuses a service with no file in the
     /// PAM configuration directory, which Linux-PAM would silently replace by "other".
     public init(service: String, configDirectory: String?, user: String? = nil) throws(TenderError) {
         self.service = service
@@ -40,6 +40,15 @@ public final class PAMAuthenticator: Authenticator {
     /// The user Tender acts for, as the audit names it (its name, else "uid N"); throws
     /// ``TenderError/authService(_:)`` when the real and effective uids differ.
     public static func actingUser() throws(TenderError) -> String { try ProcessUser.label() }
+
+    /// ``actingUser()`` and the user's name (nil when the uid has no passwd entry) from one passwd lookup, for an
+    /// engine open that needs both: the audit's label, and the name ``init(service:configDirectory:user:)`` takes
+    /// (which would look it up again). Throws ``TenderError/authService(_:)`` when the real and effective uids differ.
+    public static func actingUserAndName() throws(TenderError) -> (label: String, name: String?) {
+        let uid = try ProcessUser.uid()
+        let name = try? ProcessUser.name()
+        return (name ?? "uid \(uid)", name)
+    }
 
     public func authenticate(through conversation: any Conversation) -> AuthenticationDenial? {
         // The uids may have changed since the engine opened: authenticate only while they agree.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import Glibc
+import TenderCore
 
 /// Where PAM will look for a service's file, and whether it is there.
 enum PAMServiceFile {
@@ -24,8 +25,46 @@ enum PAMServiceFile {
     /// Linux-PAM's library (pam_wrapper renamed, another preload defining it, a libpam.so.0 found through
     /// LD_LIBRARY_PATH: ``PAMEntryPoints``), or objects loaded in another link-map namespace than this one, where
     /// an LD_AUDIT library lives (it can redirect what the loader loads and binds, PAM's modules included).
+    ///
+    /// The answer is kept with the loader's counts of objects ever loaded and unloaded (`dlpi_adds`, `dlpi_subs`,
+    /// read from the first object alone): while neither moved, no object came or went, in any namespace, so the
+    /// bindings and the list are those already judged, and an open asks the loader for one object instead of all.
     static var wrapperPresent: Bool {
         if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("libpam_wrapper") { return true }
+        let counts = loaderCounts()
+        if let counts, let kept = judgedAt.withLock({ $0 }), kept.adds == counts.adds, kept.subs == counts.subs { return kept.present }
+        let present = walkLoaderList()
+        // Kept with the counts read before the walk: an object loaded meanwhile moved them, so the next open walks again.
+        if let counts { judgedAt.withLock { $0 = (counts.adds, counts.subs, present) } }
+        return present
+    }
+
+    /// The last answer of ``walkLoaderList()`` and the loader's counts read just before it.
+    private static let judgedAt = PthreadLocked<(adds: UInt64, subs: UInt64, present: Bool)?>(nil)
+
+    /// The loader's counts of objects loaded and unloaded so far, in every namespace (`dlpi_adds`, `dlpi_subs` of
+    /// the first object dl_iterate_phdr gives), or nil when this C library does not give them.
+    static func loaderCounts() -> (adds: UInt64, subs: UInt64)? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return nil }
+        let iterate = unsafeBitCast(symbol, to: IteratePhdr.self)
+        var counts: (adds: UInt64, subs: UInt64)?
+        _ = withUnsafeMutablePointer(to: &counts) { pointer in
+            iterate({ (info, size, data) -> Int32 in
+                guard let info, let data else { return 1 }
+                let word = MemoryLayout<UInt>.size
+                let adds = (3 * word + 2 + 7) & ~7
+                guard size >= adds + 16 else { return 1 }
+                data.assumingMemoryBound(to: Optional<(adds: UInt64, subs: UInt64)>.self).pointee = (
+                    info.loadUnaligned(fromByteOffset: adds, as: UInt64.self), info.loadUnaligned(fromByteOffset: adds + 8, as: UInt64.self)
+                )
+                return 1  // the first object is enough
+            }, UnsafeMutableRawPointer(pointer))
+        }
+        return counts
+    }
+
+    /// ``wrapperPresent``'s whole look: the PAM bindings (``PAMEntryPoints``), then every object the loader holds.
+    private static func walkLoaderList() -> Bool {
         if PAMEntryPoints.interposed { return true }
         // dl_iterate_phdr is declared only under _GNU_SOURCE, which Swift's Glibc module does not define.
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return true }

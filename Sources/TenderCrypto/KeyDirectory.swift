@@ -17,12 +17,17 @@ public final class KeyDirectory: KeyStore {
     /// effective one or group or others can write it.
     public init(home: String, create: Bool = true) throws(TenderError) {
         path = home + "/keys"
-        if create, mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw .keyFile("cannot create the key directory \(path): \(String(cString: strerror(errno)))")
-        }
+        // Looked at first, made only when missing: an engine opened on an existing home (a host serving many) makes one call.
         var info = stat()
-        if !create, lstat(path, &info) != 0, errno == ENOENT { return }
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .keyFile("\(path) is not a directory") }
+        var found = lstat(path, &info) == 0
+        if !found, errno == ENOENT {
+            if !create { return }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw .keyFile("cannot create the key directory \(path): \(String(cString: strerror(errno)))")
+            }
+            found = lstat(path, &info) == 0
+        }
+        guard found, info.st_mode & S_IFMT == S_IFDIR else { throw .keyFile("\(path) is not a directory") }
         guard info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
             throw .keyFile("the key directory \(path) is writable by others or belongs to another user")
         }

@@ -180,8 +180,9 @@ enum Schema {
 
     /// Brings the database to ``version``, once, even when several processes open it together.
     static func migrate(_ db: Database) throws(TenderError) {
-        // A store already at this version (every open but the first after an upgrade) is only read: no write lock.
-        if try db.readTransaction({ () throws(TenderError) -> Int64 in try knownVersion(db) }) == version { return }
+        // A store already at this version (every open but the first after an upgrade) is only read: no write lock, and
+        // no transaction of its own (the one statement reads the header in SQLite's own read transaction).
+        if try knownVersion(db) == version { return }
         try db.writeTransaction { () throws(TenderError) in
             let current = try knownVersion(db)
             for index in Int(current)..<Int(version) { try db.execute(migrations[index]) }

@@ -40,7 +40,8 @@ public enum EngineFactory {
         }
         // One uid for PAM, the audit and the ownership checks; the authenticator and the vocabulary
         // before the store: a refusal leaves nothing behind.
-        let user = try PAMAuthenticator.actingUser()
+        // One passwd lookup for the audit's label and the authenticator's user (an engine is opened per home served).
+        let (user, userName) = try PAMAuthenticator.actingUserAndName()
         var policy = configuration.authentication
         // A preloaded pam_wrapper picks the PAM stack from its environment: testing mode, as "testing": true.
         if PAMAuthenticator.pamWrapperPresent { policy.testing = true }
@@ -50,8 +51,8 @@ public enum EngineFactory {
         // service must have a file when one is loaded now; one added later uses it when it has one.
         let asks = policy.asksAnything || customIntents.definitions.contains(where: { $0.restriction != .never || policy.alwaysRestricts($0) })
         let authenticator = asks
-            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
-            : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory)
+            ? try PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory, user: userName)
+            : try? PAMAuthenticator(service: policy.service, configDirectory: policy.configDirectory, user: userName)
         let vocabulary = try configuration.vocabularyFile.map { (path) throws(TenderError) in try readVocabulary(path) }
             ?? configuration.vocabulary
         let store: SQLiteStore

@@ -18,5 +18,19 @@ import Testing
     @Test func thisTestProcessHasNoPamWrapperUnlessPreloaded() {
         let preloaded = getenv("LD_PRELOAD").map { String(cString: $0).contains("pam_wrapper") } ?? false
         #expect(PAMServiceFile.wrapperPresent == preloaded)
+        // Asked again with nothing loaded in between: the kept answer, the same.
+        #expect(PAMServiceFile.wrapperPresent == preloaded)
+    }
+
+    /// The answer is kept with the loader's counts (an open then asks for one object, not the whole list): an object
+    /// loaded since must move them, or a pam_wrapper loaded after an engine opened would go unseen
+    /// (Tests/python/test_pam_wrapper.py loads the real one after an engine).
+    @Test func anObjectLoadedMovesTheCountsTheAnswerIsKeptWith() throws {
+        let before = try #require(PAMServiceFile.loaderCounts())
+        #expect(PAMServiceFile.loaderCounts()?.adds == before.adds)
+        let handle = try #require(dlopen("libpamc.so.0", RTLD_NOW | RTLD_LOCAL))
+        let loaded = try #require(PAMServiceFile.loaderCounts())
+        #expect(loaded.adds > before.adds)
+        dlclose(handle)
     }
 }

@@ -158,7 +158,12 @@ def test_a_preloaded_pam_wrapper_puts_the_engine_in_testing_mode(tmp_path):
 LOADED_CHILD = r'''
 import ctypes, json, os, sys
 how = sys.argv[2]
-if how == "dlopen":
+if how == "dlopen-after-an-engine":
+    import libtender as tender
+    with tender.Engine(sys.argv[1] + "-before", authentication={"restrictedIntents": []}):
+        pass                                             # an answer kept from before the load (no wrapper) must not stay
+    ctypes.CDLL(sys.argv[3], mode=ctypes.RTLD_GLOBAL)
+elif how == "dlopen":
     ctypes.CDLL(sys.argv[3], mode=ctypes.RTLD_GLOBAL)   # loaded, never preloaded
 else:
     os.environ.pop("LD_PRELOAD")                         # preloaded, then hidden from the environment
@@ -177,11 +182,12 @@ with tender.Engine(sys.argv[1], authentication={"restrictedIntents": []}) as eng
 '''
 
 
-@pytest.mark.parametrize("how", ["dlopen", "preload-hidden"])
+@pytest.mark.parametrize("how", ["dlopen", "preload-hidden", "dlopen-after-an-engine"])
 def test_a_pam_wrapper_the_environment_does_not_name_still_means_testing_mode(tmp_path, how, directory_doc):
     """Issue 34: the engine open finds pam_wrapper in the dynamic loader's list (dl_iterate_phdr) instead of
     /proc/self/maps; a copy loaded with dlopen, or preloaded and then dropped from LD_PRELOAD before the
-    engine opens, must still put the engine in testing mode (a signed mark that `tender verify` reports)."""
+    engine opens, must still put the engine in testing mode (a signed mark that `tender verify` reports).
+    Loaded after an engine opened without it, whose answer the loader's counts keep, too."""
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR")}
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(tender.__file__)))
