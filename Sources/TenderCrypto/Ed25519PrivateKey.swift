@@ -56,6 +56,29 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
         self.init(owning: key)
     }
 
+    /// The key of a 32-byte seed and its 32-byte public key, taken as given instead of derived from the seed (a
+    /// derivation costs about as much as a signature: tens of microseconds, at every engine open of a host serving many
+    /// homes). OpenSSL does not check the pair: the caller must know `publicKey` is the seed's (``KeyDirectory``
+    /// takes the public key the store records for a key only when its thumbprint is that key's id, which names the file
+    /// holding the seed). A public key that is not the seed's makes signatures that do not verify.
+    public convenience init(seed: [UInt8], publicKey: [UInt8]) throws(TenderError) {
+        guard seed.count == 32, publicKey.count == 32 else { throw .crypto("an Ed25519 seed and public key have 32 bytes each") }
+        guard let key = tender_ed25519_key_from_pair(seed, publicKey) else { throw OpenSSLError.failure("EVP_PKEY_fromdata") }
+        self.init(owning: key)
+    }
+
+    /// ``init(pem:)`` with the key's public key given (``init(seed:publicKey:)``, under the same condition on the caller):
+    /// a key file as Tender writes it is read from its seed and `publicKey`; any other text as ``init(pem:)`` reads it,
+    /// its public key derived.
+    public convenience init(pem: [UInt8], publicKey: [UInt8]) throws(TenderError) {
+        if publicKey.count == 32, var seed = Self.seed(ofTenderPEM: pem) {
+            defer { for index in seed.indices { seed[index] = 0 } }
+            try self.init(seed: seed, publicKey: publicKey)
+            return
+        }
+        try self.init(pem: pem)
+    }
+
     /// The key in a PKCS#8 PEM text (PEM_read_bio_PrivateKey); refuses other key types.
     /// A key file as Tender writes it (``pkcs8PEM()``: one unencrypted RFC 8410 `PrivateKeyInfo`, 48 bytes) is read
     /// from its seed directly, which costs a few microseconds where OpenSSL's decoders cost hundreds: opening

@@ -72,6 +72,26 @@ public final class KeyDirectory: KeyStore {
         return signer
     }
 
+    /// ``signer(keyID:)`` with the public key the store records for `keyID` taken instead of derived from the seed
+    /// (``Ed25519PrivateKey/init(seed:publicKey:)``) when it is that key's: its thumbprint (one SHA-256, where deriving
+    /// is a scalar multiplication) must be `keyID`, the id naming the file the seed is read from; else the public key
+    /// is derived, as by ``signer(keyID:)``. So a recorded public key another writer changed is never paired with the
+    /// seed (such a pair's signatures would not verify; two of one message under two public keys reveal the key).
+    /// What the check cannot see is a file named `keyID` holding the seed of another key: only a writer of the user's
+    /// 0700 `keys/`, who can sign anything with the real key, can put it there (docs/security.md); its records then
+    /// fail verification instead of the open refusing the file.
+    public func signer(keyID: String, recordedPublicKey: [UInt8]) throws(TenderError) -> any RecordSigner {
+        if let cached = signers.withLock({ $0[keyID] }) { return cached }
+        guard recordedPublicKey.count == 32 else { return try signer(keyID: keyID) }
+        var pem = try KeyFile.load(at: existingFile(for: keyID))
+        defer { KeyFile.wipe(&pem) }
+        let signer = try Ed25519Signer(key: try Ed25519PrivateKey(pem: pem, publicKey: recordedPublicKey))
+        // The signer's id is the thumbprint of the public key it holds: the recorded one, unless the file was not read by seed.
+        guard signer.keyID == keyID else { return try self.signer(keyID: keyID) }
+        signers.withLock { $0[keyID] = signer }
+        return signer
+    }
+
     public func destroyKey(keyID: String) throws(TenderError) {
         signers.withLock { $0[keyID] = nil }
         for name in [file(for: keyID), file(for: keyID) + Self.unrecordedSuffix] where unlink(name) != 0 && errno != ENOENT {

@@ -10,4 +10,7 @@ struct ExpectedHead: Sendable {
     let hash: String
     /// The enrolled keys, in the store's order; the first whose private key is here signs (as ``SQLiteStore/activeSigner(_:)`` picks).
     let keyIDs: [String]
+    /// The public keys the store records for ``keyIDs`` (when read with them), so the first signer loaded need not derive
+    /// its public key from the private key (``KeyStore/signer(keyID:recordedPublicKey:)``, which checks it).
+    var publicKeys: [String: [UInt8]] = [:]
 }

@@ -2,8 +2,8 @@
 import TenderCore
 
 extension SQLiteStore {
-    /// The store's signing keys and their states, in order: ``activeSigner(_:ahead:)``'s read.
-    static let signingKeysSQL = "SELECT kid, active FROM signing_keys ORDER BY rowid"
+    /// The store's signing keys, their states and public keys, in order: ``activeSigner(_:ahead:)``'s read, and the open's.
+    static let signingKeysSQL = "SELECT kid, active, public_key FROM signing_keys ORDER BY rowid"
 
     /// The signer of the active key this home holds, creating the first key on first use, in a store whose ledger is empty (its file is
     /// named as not recorded until the transaction commits, see ``write(lazy:_:)``). On a shared store (tenderd on
@@ -15,11 +15,12 @@ extension SQLiteStore {
     func activeSigner(_ db: any StoreDatabase, ahead: AheadRead? = nil) throws(TenderError) -> any RecordSigner {
         let keysRead: any StoreStatement
         if let ahead { keysRead = try ahead.statement() } else { keysRead = try db.statement(Self.signingKeysSQL) }
-        let rows = try keysRead.rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
+        let rows = try keysRead.rows { (kid: $0.text(0) ?? "", state: $0.int64(1), publicKey: $0.blob(2)) }
         var firstError: TenderError?
         for row in rows where row.state == KeyState.enrolled {
             do throws(TenderError) {
-                let signer = try keys.signer(keyID: row.kid)
+                // The recorded public key spares deriving it from the seed; the key store takes it only if it is the key's.
+                let signer = try keys.signer(keyID: row.kid, recordedPublicKey: row.publicKey)
                 noteSigner(row.kid)
                 return signer
             } catch {
@@ -47,7 +48,7 @@ extension SQLiteStore {
             ).run()
             return try keys.signer(keyID: created.keyID)
         }
-        if let refusal = try machineKeyRefusal(rows) { throw refusal }
+        if let refusal = try machineKeyRefusal(rows.map { (kid: $0.kid, state: $0.state) }) { throw refusal }
         throw firstError ?? .keyFile("no key signs for this store here: every key it records was retired")
     }
 

@@ -20,7 +20,10 @@ extension SQLiteStore {
             return left == 0
         }) else { return nil }
         guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead(),
-            let signer = head.keyIDs.lazy.compactMap({ try? self.keys.signer(keyID: $0) }).first
+            let signer = head.keyIDs.lazy.compactMap({ (kid) -> (any RecordSigner)? in
+                if let recorded = head.publicKeys[kid] { return try? self.keys.signer(keyID: kid, recordedPublicKey: recorded) }
+                return try? self.keys.signer(keyID: kid)
+            }).first
         else { return nil }
         guard let entry = try? ChainedPayload(after: (head.sequence, head.hash), at: clock.nowMilliseconds(), crypto: crypto, submission.makePayload),
             let jws = try? CompactJWS.sign(payload: entry.bytes, signer: signer)

@@ -144,7 +144,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
         let keyFiles = access == .readWrite(newLedger: true) || continuity ? HomeDirectory.keyIDs(home: home) : []
         // What the open needs from the store, in one read transaction: the keys recorded, the head, any row left unsigned.
         let opening = try read { (db) throws(TenderError) in
-            let keys = try db.statement("SELECT kid, active FROM signing_keys ORDER BY rowid").rows { (kid: $0.text(0) ?? "", state: $0.int64(1)) }
+            let keys = try db.statement(Self.signingKeysSQL).rows { (kid: $0.text(0) ?? "", state: $0.int64(1), publicKey: $0.blob(2)) }
             // (A read-only open may read a store older than the seal column: it signs nothing anyway.)
             var hasUnsigned = false
             if !isReadOnly {
@@ -165,8 +165,13 @@ public final class SQLiteStore: Directory, PaymentLedger {
         if !isReadOnly, opening.hasUnsigned { try write { (db) throws(TenderError) in _ = try signUnsignedRecords(db, noting: true) } }
         if !isReadOnly, !opening.hasUnsigned {
             // The first payment can be signed ahead at the head read now (``PreparedRecord``).
-            let enrolled = opening.keys.filter { $0.state == KeyState.enrolled }.map(\.kid)
-            if !enrolled.isEmpty { expectedHead.withLock { $0 = ExpectedHead(sequence: opening.head.sequence, hash: opening.head.hash, keyIDs: enrolled) } }
+            let enrolled = opening.keys.filter { $0.state == KeyState.enrolled }
+            if !enrolled.isEmpty {
+                let head = ExpectedHead(
+                    sequence: opening.head.sequence, hash: opening.head.hash, keyIDs: enrolled.map(\.kid),
+                    publicKeys: Dictionary(enrolled.map { ($0.kid, $0.publicKey) }, uniquingKeysWith: { first, _ in first }))
+                expectedHead.withLock { $0 = head }
+            }
         }
     }
 

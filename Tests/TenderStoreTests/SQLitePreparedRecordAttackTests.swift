@@ -27,6 +27,33 @@ import TenderCrypto
         #expect(try store.verify().count == 3)
     }
 
+    /// Issue 34 (many homes): an open hands the signer the public key the store records for its key, which it takes
+    /// instead of deriving it from the seed. An adversary who can change the store, not read the key, records another
+    /// public key there (two signatures of one message under two public keys reveal the private key): it is not the
+    /// one the key's id names, so the seed is never paired with it, and the record signed ahead is the real key's.
+    @Test func aPublicKeyRecordedForTheKeyThatIsNotItsNeverSignsWithItsSeed() throws {
+        let home = TemporaryHome()
+        let first = try SQLiteStoreTests.openWithDirectory(home)
+        let a = try SQLitePreparedRecordTests.pay(first, "a")
+        let kid = try CompactJWS(parsing: a.jws).keyID
+        let genuine = try #require(try first.publicKeys().first { $0.keyID == kid }).publicKey
+        let stranger = try Ed25519PrivateKey.generate().publicKeyBytes()
+        try first.write { (db) throws(TenderError) in
+            try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [stranger, kid]).run()
+        }
+        // Another engine's open reads the changed public key with the keys, and its first payment is signed ahead.
+        let second = try SQLiteStoreTests.openStore(home.path)
+        #expect(second.expectedHead.withLock { $0?.publicKeys[kid] } == stranger)
+        let b = try SQLitePreparedRecordTests.pay(second, "b")
+        #expect(try CompactJWS(parsing: b.jws).keyID == kid)
+        #expect(second.preparePause.withLock { $0 } == 0)
+        // With the genuine public key back, the whole chain verifies: b was signed by the real key.
+        try second.write { (db) throws(TenderError) in
+            try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [genuine, kid]).run()
+        }
+        #expect(try second.verify().count == 3)
+    }
+
     /// Another process rotates the key between two payments of a long-open store, whose key directory still holds
     /// the retired private key in memory: the record it prepares with that key is dropped, and the payment is
     /// chained after the rotation, signed by the new key.
