@@ -16,9 +16,14 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
 
     /// The secret of ``seal(_:)``: SHA-256 of a label and the private key, so a seal proves its maker held the key.
     private let sealKey: [UInt8]?
+    /// Whether the public key was given with the seed (``init(seed:publicKey:)``) and not yet found to be the seed's:
+    /// checked once, before the first signature or seal, so a seed that is not the recorded key's (a key file
+    /// corrupted or replaced under the key's name) signs and seals nothing instead of records verify refuses.
+    private let pairUnchecked: Atomic<Bool>
 
-    private init(owning pkey: OpaquePointer) {
+    private init(owning pkey: OpaquePointer, pairUnchecked: Bool = false) {
         self.pkey = pkey
+        self.pairUnchecked = Atomic(pairUnchecked)
         var raw = [UInt8](repeating: 0, count: 32)
         var length = raw.count
         if EVP_PKEY_get_raw_private_key(pkey, &raw, &length) == 1, length == 32 {
@@ -60,11 +65,12 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     /// derivation costs about as much as a signature: tens of microseconds, at every engine open of a host serving many
     /// homes). OpenSSL does not check the pair: the caller must know `publicKey` is the seed's (``KeyDirectory``
     /// takes the public key the store records for a key only when its thumbprint is that key's id, which names the file
-    /// holding the seed). A public key that is not the seed's makes signatures that do not verify.
+    /// holding the seed). A public key that is not the seed's is found at the first signature or seal,
+    /// which then throws ``TenderError/keyFile(_:)`` (the seed derived once then, not at the open).
     public convenience init(seed: [UInt8], publicKey: [UInt8]) throws(TenderError) {
         guard seed.count == 32, publicKey.count == 32 else { throw .crypto("an Ed25519 seed and public key have 32 bytes each") }
         guard let key = tender_ed25519_key_from_pair(seed, publicKey) else { throw OpenSSLError.failure("EVP_PKEY_fromdata") }
-        self.init(owning: key)
+        self.init(owning: key, pairUnchecked: true)
     }
 
     /// ``init(pem:)`` with the key's public key given (``init(seed:publicKey:)``, under the same condition on the caller):
@@ -170,6 +176,7 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
 
     /// The 64-byte Ed25519 signature of `message` (EVP_DigestSign, one shot).
     public func sign(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
+        if pairUnchecked.load(ordering: .acquiring) { try checkPair() }
         let ctx: OpaquePointer
         if let idle = contexts.withLock({ $0.popLast() }) { ctx = idle.pointer } else { ctx = try signingContext() }
         var signature = [UInt8](repeating: 0, count: 64)
@@ -192,6 +199,7 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     /// mark a record committed before its signature carries, so that only a
     /// holder of the key can have a stored record signed later.
     public func seal(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
+        if pairUnchecked.load(ordering: .acquiring) { try checkPair() }
         guard let sealKey else { throw OpenSSLError.failure("EVP_PKEY_get_raw_private_key") }
         var mac = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
@@ -199,6 +207,22 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
             throw OpenSSLError.failure("HMAC")
         }
         return mac
+    }
+
+    /// Derives the public key from the seed, once (a key given its public key, ``init(seed:publicKey:)``): throws
+    /// ``TenderError/keyFile(_:)`` when it is not the one given, every time, so no signature is made that its
+    /// recorded key would not verify (an acknowledged payment must verify). Threads racing here derive it each.
+    private func checkPair() throws(TenderError) {
+        var raw = [UInt8](repeating: 0, count: 32)
+        var length = raw.count
+        defer { for index in raw.indices { raw[index] = 0 } }
+        guard EVP_PKEY_get_raw_private_key(pkey, &raw, &length) == 1, length == 32 else {
+            throw OpenSSLError.failure("EVP_PKEY_get_raw_private_key")
+        }
+        guard try Ed25519PrivateKey(seed: raw).publicKeyBytes() == publicKeyBytes() else {
+            throw .keyFile("the key's private key is not the one its recorded public key names (its file holds another key): it signs nothing")
+        }
+        pairUnchecked.store(false, ordering: .releasing)
     }
 
     /// A new context bound to the key for signing (EVP_MD_CTX_new, EVP_DigestSignInit).

@@ -77,9 +77,9 @@ public final class KeyDirectory: KeyStore {
     /// is a scalar multiplication) must be `keyID`, the id naming the file the seed is read from; else the public key
     /// is derived, as by ``signer(keyID:)``. So a recorded public key another writer changed is never paired with the
     /// seed (such a pair's signatures would not verify; two of one message under two public keys reveal the key).
-    /// What the check cannot see is a file named `keyID` holding the seed of another key: only a writer of the user's
-    /// 0700 `keys/`, who can sign anything with the real key, can put it there (docs/security.md); its records then
-    /// fail verification instead of the open refusing the file.
+    /// What the thumbprint cannot see is a file named `keyID` holding the seed of another key (a corrupted file, or one
+    /// replaced by a writer of the user's 0700 `keys/`): the seed is derived once, at the signer's first signature or
+    /// seal, which throws ``TenderError/keyFile(_:)`` for such a file, so no payment is signed that verify refuses.
     public func signer(keyID: String, recordedPublicKey: [UInt8]) throws(TenderError) -> any RecordSigner {
         if let cached = signers.withLock({ $0[keyID] }) { return cached }
         guard recordedPublicKey.count == 32 else { return try signer(keyID: keyID) }

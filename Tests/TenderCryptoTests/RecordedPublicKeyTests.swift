@@ -47,11 +47,12 @@ import TenderCore
         }
     }
 
-    /// What the thumbprint cannot see, kept as a record: the file named after the key holding another key's seed. Read
-    /// alone, it is refused as before; with the key's own recorded public key it is taken (no derivation), and its
-    /// signatures do not verify under the recorded key (verify reports them). Only a writer of the user's 0700 keys/,
-    /// who could sign anything with the real key, can put such a file there.
-    @Test func aFileHoldingAnotherSeedUnderTheKeysNameSignsWhatDoesNotVerify() throws {
+    /// Adversary review (issue 34): what the thumbprint cannot see, the file named after the key holding another key's
+    /// seed (a corrupted file, or one a writer of keys/ replaced). Read alone, it is refused as before; with the key's
+    /// own recorded public key it is taken (no derivation at the open), but its first signature or seal derives the
+    /// seed once and throws, every time: it never makes a signature the recorded key does not verify. Failed on the
+    /// branch's head (the signature was made, and did not verify).
+    @Test func aFileHoldingAnotherSeedUnderTheKeysNameSignsNothing() throws {
         let home = temporaryDirectory()
         let keys = try KeyDirectory(home: home)
         let (kid, publicKey) = try keys.createKey()
@@ -60,6 +61,22 @@ import TenderCore
         try KeyFile.create(at: file, contents: try Ed25519PrivateKey.generate().pkcs8PEM())
         #expect(throws: TenderError.self) { try KeyDirectory(home: home).signer(keyID: kid) }
         let signer = try KeyDirectory(home: home).signer(keyID: kid, recordedPublicKey: publicKey)
-        #expect(!(try Ed25519PublicKey(bytes: publicKey).isValidSignature(try signer.sign(Self.message), of: Self.message)))
+        for _ in 0..<2 {
+            #expect(throws: TenderError.self) { _ = try signer.sign(Self.message) }
+            #expect(throws: TenderError.self) { _ = try signer.seal(Self.message) }
+            let batch = signer.startBatch(capacity: 1)
+            #expect(throws: TenderError.self) {
+                try batch.add(Self.message)
+                _ = try batch.finish()
+            }
+            batch.abandon()
+        }
+        // The key's own file again: the same recorded public key signs, checked once, and verifies.
+        #expect(unlink(file) == 0)
+        let genuine = try Ed25519PrivateKey(seed: KeyPEMTests.seed)
+        let (genuineID, genuinePublic) = (try Ed25519Signer(key: genuine).keyID, try genuine.publicKeyBytes())
+        try KeyFile.create(at: keys.file(for: genuineID), contents: try genuine.pkcs8PEM())
+        let paired = try KeyDirectory(home: home).signer(keyID: genuineID, recordedPublicKey: genuinePublic)
+        for _ in 0..<2 { #expect(try Ed25519PublicKey(bytes: genuinePublic).isValidSignature(try paired.sign(Self.message), of: Self.message)) }
     }
 }

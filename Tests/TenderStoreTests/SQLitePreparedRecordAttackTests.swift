@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import TenderTestSupport
 import Testing
 import TenderCore
@@ -52,6 +53,32 @@ import TenderCrypto
             try db.statement("UPDATE signing_keys SET public_key = ? WHERE kid = ?", [genuine, kid]).run()
         }
         #expect(try second.verify().count == 3)
+    }
+
+    /// Adversary review (issue 34): the key's file holds another seed (corrupted, or replaced) while the store records
+    /// the key's genuine public key, whose thumbprint is the key's id, so the open takes it without deriving. The next
+    /// engine's payment must never be acknowledged with a record verify refuses: it is refused (the signer finds the
+    /// seed is not the recorded key's at its first signature), and the ledger stays the one that verifies. Failed on
+    /// the branch's head: the payment was acknowledged, and verify then rejected its record.
+    @Test func aKeyFileHoldingAnotherSeedNeverAcknowledgesARecordVerifyRefuses() throws {
+        let home = TemporaryHome()
+        let first = try SQLiteStoreTests.openWithDirectory(home)
+        let a = try SQLitePreparedRecordTests.pay(first, "a")
+        let kid = try CompactJWS(parsing: a.jws).keyID
+        let keys = try KeyDirectory(home: home.path)
+        let candidates: [String] = [keys.file(for: kid), keys.file(for: kid) + KeyDirectory.unrecordedSuffix]
+        let file = candidates.first { (name: String) -> Bool in access(name, F_OK) == 0 }
+        let path = try #require(file)
+        #expect(unlink(path) == 0)
+        try KeyFile.create(at: path, contents: try Ed25519PrivateKey.generate().pkcs8PEM())
+        // Another engine's open (its own key directory): the recorded public key is taken, the seed is the file's.
+        var acknowledged: PaymentRecord?
+        #expect(throws: TenderError.self) {
+            let second = try SQLiteStoreTests.openStore(home.path)
+            acknowledged = try SQLitePreparedRecordTests.pay(second, "b")
+        }
+        #expect(acknowledged == nil)
+        #expect(try first.verify().count == 2)
     }
 
     /// Another process rotates the key between two payments of a long-open store, whose key directory still holds

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import TenderTestSupport
 import Synchronization
 import Testing
@@ -64,6 +65,26 @@ private final class SetClock: TenderClock {
         #expect(try store.directory().contacts.map(\.id) == ["tim-cook"])  // the same store, not a second one
         #expect(try pay(assembled.engine) != nil)
         #expect(try store.records().count == 1)
+    }
+
+    /// Adversary review (issue 34's open: keys/ looked at before mkdir): a read-only open on a mistyped path, missing or
+    /// an existing directory that is no home, is refused and creates nothing there (no home, no keys/, no store). Held.
+    @Test func aReadOnlyOpenOnAMistypedPathCreatesNothing() throws {
+        let home = TemporaryHome()
+        let missing = home.path + "/no-such-home"
+        #expect(throws: TenderError.self) { try EngineFactory.openStore(home: missing, access: .readOnly) }
+        #expect(access(missing, F_OK) != 0)
+        let plain = home.path + "/plain"
+        #expect(mkdir(plain, 0o700) == 0)
+        #expect(throws: TenderError.self) { try EngineFactory.openStore(home: plain, access: .readOnly) }
+        #expect(throws: TenderError.self) { try EngineFactory.assemble(EngineConfiguration(home: plain, readOnly: true)) }
+        let dir = try #require(opendir(plain))
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+        }
+        closedir(dir)
+        #expect(names.sorted() == [".", ".."])
     }
 
     @Test func aMissingVocabularyFileIsRefusedBeforeTheHomeIsCreated() throws {
