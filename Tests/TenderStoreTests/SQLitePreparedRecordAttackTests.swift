@@ -59,7 +59,8 @@ import TenderCrypto
     /// the key's genuine public key, whose thumbprint is the key's id, so the open takes it without deriving. The next
     /// engine's payment must never be acknowledged with a record verify refuses: it is refused (the signer finds the
     /// seed is not the recorded key's at its first signature), and the ledger stays the one that verifies. Failed on
-    /// the branch's head: the payment was acknowledged, and verify then rejected its record.
+    /// the branch's head: the payment was acknowledged, and verify then rejected its record. An engine running when the
+    /// file is replaced signs on with the key it read.
     @Test func aKeyFileHoldingAnotherSeedNeverAcknowledgesARecordVerifyRefuses() throws {
         let home = TemporaryHome()
         let first = try SQLiteStoreTests.openWithDirectory(home)
@@ -79,6 +80,9 @@ import TenderCrypto
         }
         #expect(acknowledged == nil)
         #expect(try first.verify().count == 2)
+        // The engine already running when the file was replaced keeps the key it read (held): it pays on, verified.
+        _ = try SQLitePreparedRecordTests.pay(first, "c")
+        #expect(try first.verify().count == 3)
     }
 
     /// Another process rotates the key between two payments of a long-open store, whose key directory still holds
