@@ -34,7 +34,7 @@ RATIOS = {
 }
 # Latency percentiles in milliseconds: (whole, part) pairs are measured on the same payments, so the part is never longer.
 LATENCIES = ["sequential_dialog", "sequential_handle", "handle_alone", "concurrent_handle_alone", "concurrent_dialog",
-             "concurrent_handle", "host_dialog"]
+             "concurrent_handle", "host_dialog", "raw_group_commit"]
 WHOLE_AND_PART = [("sequential_dialog", "sequential_handle"), ("concurrent_dialog", "concurrent_handle")]
 # The step table: the median of each session call of the sequential dialogs, in microseconds.
 STEPS = [f"step_{name}_p50_us" for name in ("init", "resolve", "confirm", "agree", "handle")]
@@ -96,7 +96,7 @@ def test_the_table_names_the_targets(tmp_path):
     assert "latency of a whole dialog, one at a time, p99" in table
     assert "step: resolve, p50" in table
     assert "through a host" in table
-    assert len(table.strip().splitlines()) == 51
+    assert len(table.strip().splitlines()) == 53
 
 
 def test_many_homes_print_their_figures_from_one_run(tmp_path):
