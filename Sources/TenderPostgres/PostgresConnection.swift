@@ -37,6 +37,17 @@ final class PostgresConnection {
     private var pendingCommit = false
     /// Round trips waited for since ``takeRoundTrips()`` last counted them (``PostgresPool/roundTrips``).
     private var roundTrips = 0
+    /// A round trip sent by ``sendAhead()`` whose answers are not read yet: read first by whatever uses the connection next.
+    private var inFlight: InFlight?
+
+    /// A round trip sent without waiting (``sendAhead()``): what it carried, to read its answers (and send it again
+    /// should the connection prove broken at its first round trip), and whether libpq took all of it.
+    private struct InFlight {
+        let opening: [String]?
+        let statements: [PostgresStatement]
+        let commands: [Command]
+        let sent: Bool
+    }
 
     /// The round trips waited for since the last call, counted from 0 again.
     func takeRoundTrips() -> Int {
@@ -47,6 +58,9 @@ final class PostgresConnection {
     /// Rows changed by the last statement run. Queued statements are sent first (one round trip), as the count is theirs;
     /// should that fail, the count is 0 and the failure is thrown by the next call (``queuedFailure``).
     var changes: Int {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         if !queued.isEmpty, queuedFailure == nil {
             do throws(TenderError) { _ = try roundTrip(nil) } catch { queuedFailure = error }
         }
@@ -121,6 +135,7 @@ final class PostgresConnection {
 
     /// Forgets what the session on the server held (a new one is made): its prepared statements, and anything unsent.
     private func forgetSession() {
+        inFlight = nil
         prepared.removeAll()
         pendingOpening = nil
         queued.removeAll()
@@ -132,6 +147,9 @@ final class PostgresConnection {
     /// failure changes nothing (the transaction wrote nothing); a connection that broke is opened again before its
     /// next transaction.
     func settle() {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         guard pendingCommit else { return }
         pendingCommit = false
         while let result = PQgetResult(handle) {
@@ -145,6 +163,7 @@ final class PostgresConnection {
     /// round trip less per read. A transaction that ran no statement was never opened and is not ended. Throws what
     /// the statements it queued threw (then the transaction is rolled back).
     func commitWithoutWaiting() throws(TenderError) {
+        try receiveInFlight()
         if !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         guard pendingOpening == nil else {
             pendingOpening = nil
@@ -163,6 +182,8 @@ final class PostgresConnection {
 
     /// Drops an opening never sent and the statements queued (the transaction ran none); else rolls back.
     func abandon() {
+        // A round trip in flight is read first (its answers would otherwise meet the ROLLBACK's); its failure changes nothing here.
+        if inFlight != nil { try? receiveInFlight() }
         queued.removeAll()
         queuedFailure = nil
         if pendingOpening != nil { pendingOpening = nil } else { rollBack() }
@@ -170,6 +191,7 @@ final class PostgresConnection {
 
     /// Runs SQL without arguments, ignoring rows: what is queued (and the transaction's opening) is sent first.
     func execute(_ sql: String) throws(TenderError) {
+        try receiveInFlight()
         if pendingOpening != nil || !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         try run(sql)
     }
@@ -205,9 +227,46 @@ final class PostgresConnection {
         if queued.count >= Self.queueLimit { _ = try roundTrip(nil) }
     }
 
-    /// Sends what is queued (and the opening, when pending) in one round trip; throws its first failure.
+    /// Reads the answers of the round trip in flight (``sendAhead()``), if any, then sends what is still queued (and the
+    /// opening, when pending) in one round trip; throws the first failure.
     func flush() throws(TenderError) {
+        if inFlight != nil {
+            try receiveInFlight()
+            guard pendingOpening != nil || !queued.isEmpty else { return }
+        }
         _ = try roundTrip(nil)
+    }
+
+    /// Sends the opening, when pending, and what is queued (the reads made ahead) now, without waiting for their answers:
+    /// the caller works while the server answers, and the next use of the connection reads them (a read made ahead waits
+    /// for them at its first step, ``flush()``). Sends nothing when nothing is pending, or while a failure is to be thrown.
+    /// Every answer is still read, and the first failure fails the transaction as a round trip waited for at once would.
+    func sendAhead() throws(TenderError) {
+        try receiveInFlight()
+        if let queuedFailure { throw queuedFailure }
+        guard pendingOpening != nil || !queued.isEmpty else { return }
+        let opening = pendingOpening
+        let statements = queued
+        pendingOpening = nil
+        queued.removeAll()
+        let sending = send(opening, statements, nil, commit: false)
+        inFlight = InFlight(opening: opening, statements: statements, commands: sending.commands, sent: sending.sent)
+    }
+
+    /// Reads the answers of the round trip ``sendAhead()`` sent, if any. A connection that broke under the transaction's
+    /// first round trip (idle through a server restart) is opened again and that round trip sent once more, as
+    /// ``roundTrip(_:)`` does; throws the first failure.
+    private func receiveInFlight() throws(TenderError) {
+        guard let flight = inFlight else { return }
+        inFlight = nil
+        var answers = read(flight.commands, sent: flight.sent)
+        if let failure = answers.failure {
+            guard flight.opening != nil, needsReset || PQstatus(handle) != CONNECTION_OK else { throw failure }
+            needsReset = true
+            try reconnectIfBroken()
+            answers = pipeline(flight.opening, flight.statements, nil, commit: false)
+            if let failure = answers.failure { throw failure }
+        }
     }
 
     /// Sends `statement`, after what is queued, and answers its result (owned by the caller).
@@ -220,6 +279,9 @@ final class PostgresConnection {
     /// connection broke before COMMIT was answered (the transaction may have been kept); else the first error, the
     /// transaction rolled back.
     func commit() throws(TenderError) {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         if let queuedFailure {
             abandon()
             throw queuedFailure
@@ -248,6 +310,7 @@ final class PostgresConnection {
     /// A connection idle through a server restart or failover fails at its transaction's first round trip, which changed
     /// nothing (nothing was committed: no COMMIT was in it): it is opened again and the whole round trip sent once more.
     private func roundTrip(_ final: PostgresStatement?) throws(TenderError) -> OpaquePointer? {
+        try receiveInFlight()
         if let queuedFailure { throw queuedFailure }
         let opening = pendingOpening
         let statements = queued
@@ -297,12 +360,20 @@ final class PostgresConnection {
     /// yet), `final` and COMMIT as asked, in one round trip (libpq's pipeline mode), and reads every answer. The server
     /// skips whatever follows an error up to the pipeline's end: the first error is the failure.
     private func pipeline(_ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
-        var answers = Answers()
+        let sending = send(opening, statements, final, commit: commit)
+        return read(sending.commands, sent: sending.sent)
+    }
+
+    /// The sending half of ``pipeline(_:_:_:commit:)``: enters pipeline mode, sends every command and the pipeline's end
+    /// (libpq flushes it to the server), and answers the commands sent and whether all were; ``read(_:sent:)``
+    /// reads their answers and leaves pipeline mode. Nothing else may use the connection in between.
+    private func send(
+        _ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool
+    ) -> (commands: [Command], sent: Bool) {
         var commands: [Command] = []
         guard PQenterPipelineMode(handle) == 1 else {
-            answers.failure = PostgresError.error(nil, handle, during: "pipeline")
             needsReset = true
-            return answers
+            return ([], false)
         }
         var sent = true
         for text in opening ?? [] where sent {
@@ -332,6 +403,18 @@ final class PostgresConnection {
             commands.append(.commit)
         }
         sent = sent && PQpipelineSync(handle) == 1
+        return (commands, sent)
+    }
+
+    /// The reading half of ``pipeline(_:_:_:commit:)``: every answer of `commands` (sent, when `sent`), in order; the first
+    /// error is the failure; leaves pipeline mode.
+    private func read(_ commands: [Command], sent: Bool) -> Answers {
+        var answers = Answers()
+        if commands.isEmpty, !sent, PQpipelineStatus(handle) == PQ_PIPELINE_OFF {
+            // Pipeline mode could not be entered.
+            answers.failure = PostgresError.error(nil, handle, during: "pipeline")
+            return answers
+        }
         if sent {
             roundTrips += 1
             for command in commands {
@@ -425,6 +508,7 @@ final class PostgresConnection {
     /// Ends a failed transaction; a ROLLBACK the server does not answer means the connection is gone
     /// (the server rolls back by itself), so it is opened again before the next transaction.
     func rollBack() {
+        if inFlight != nil { try? receiveInFlight() }
         queued.removeAll()
         queuedFailure = nil
         roundTrips += 1

@@ -48,6 +48,15 @@ final class PostgresDatabase: StoreDatabase {
         return AheadRead { () throws(TenderError) -> any StoreStatement in statement }
     }
 
+    /// True: ``sendAhead()`` sends the transaction's first round trip before its answers are needed.
+    var sendsAhead: Bool { true }
+
+    /// Sends the running transaction's opening and reads made ahead now; their answers are read at the first step of one
+    /// of them, or by whatever uses the connection next (``PostgresConnection/sendAhead()``).
+    func sendAhead() throws(TenderError) {
+        try connection().sendAhead()
+    }
+
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
