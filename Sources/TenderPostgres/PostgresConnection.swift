@@ -380,24 +380,30 @@ final class PostgresConnection {
             sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
             commands.append(.opening)
         }
-        var preparing: [String: String] = [:]
-        for (index, statement) in (statements + (final.map { [$0] } ?? [])).enumerated() where sent {
-            var name = prepared[statement.sql] ?? preparing[statement.sql]
+        commands.reserveCapacity((opening?.count ?? 0) + statements.count + 2)
+        // Statements this pipeline prepares, before their answers make them ``prepared`` (made only when one is new).
+        var preparing: [String: String]?
+        /// Sends `statement` (prepared first when new), as the pipeline's `command`.
+        func sendStatement(_ statement: PostgresStatement, as command: Command) {
+            var name = prepared[statement.sql] ?? preparing?[statement.sql]
             if name == nil {
                 named += 1
                 let fresh = "t\(named)"
                 let translated = Self.translate(statement.sql)
                 sent = PQsendPrepare(handle, fresh, translated.text, Int32(translated.parameters), nil) == 1
                 commands.append(.prepare(sql: statement.sql, name: fresh))
-                preparing[statement.sql] = fresh
+                preparing = preparing ?? [:]
+                preparing?[statement.sql] = fresh
                 name = fresh
             }
-            guard sent, let name else { break }
+            guard sent, let name else { return }
             sent = statement.withArguments { count, values, lengths, formats in
                 PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1
             }
-            commands.append(index < statements.count ? .queued(statement) : .final)
+            commands.append(command)
         }
+        for statement in statements where sent { sendStatement(statement, as: .queued(statement)) }
+        if let final, sent { sendStatement(final, as: .final) }
         if commit, sent {
             sent = PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
             commands.append(.commit)
@@ -445,10 +451,10 @@ final class PostgresConnection {
                     // A read made ahead keeps its answer; the count stays the last write's.
                     statement.receive(answer)
                 case .queued:
-                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    answeredChanges = Self.rowsChanged(answer)
                     PQclear(answer)
                 case .final:
-                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    answeredChanges = Self.rowsChanged(answer)
                     answers.final = answer
                 case .commit:
                     // A transaction that had failed answers COMMIT with the tag ROLLBACK, not an error: nothing was kept.
@@ -480,6 +486,17 @@ final class PostgresConnection {
             if PQstatus(handle) != CONNECTION_OK { needsReset = true }
         }
         return answers
+    }
+
+    /// The rows a command's `answer` says it changed (PQcmdTuples' decimal digits; 0 when it names none), read in place.
+    private static func rowsChanged(_ answer: OpaquePointer) -> Int {
+        guard var digit = PQcmdTuples(answer) else { return 0 }
+        var count = 0
+        while digit.pointee >= 48, digit.pointee <= 57, count < Int.max / 10 - 9 {
+            count = count * 10 + Int(digit.pointee - 48)
+            digit += 1
+        }
+        return count
     }
 
     /// The store's SQL in PostgreSQL's terms: `?` placeholders become `$1`, `$2`... (outside quotes), and an
