@@ -27,7 +27,7 @@ final class PostgresConnection {
     var needsReset = false
     /// The statements opening the running transaction, not sent yet: they go in the same round trip as its first
     /// statement (``send(_:)``), or are never sent when the transaction runs none.
-    private var pendingOpening: [String]?
+    private var pendingOpening: Opening?
     /// Statements run for their effect only (``PostgresStatement/run()``), not sent yet: they go in the next round trip.
     private var queued: [PostgresStatement] = []
     /// The failure of a round trip made to answer ``changes``, which cannot throw: thrown by the next call, and by the
@@ -43,7 +43,7 @@ final class PostgresConnection {
     /// A round trip sent without waiting (``sendAhead()``): what it carried, to read its answers (and send it again
     /// should the connection prove broken at its first round trip), and whether libpq took all of it.
     private struct InFlight {
-        let opening: [String]?
+        let opening: Opening?
         let statements: [PostgresStatement]
         let commands: [Command]
         let sent: Bool
@@ -172,9 +172,17 @@ final class PostgresConnection {
         if PQsendQuery(handle, "COMMIT") == 1 { pendingCommit = true } else { needsReset = true }
     }
 
-    /// Opens a transaction with `opening` (statements without arguments), sent with its first statement.
-    func begin(_ opening: [String]) {
-        pendingOpening = opening
+    /// A transaction's opening: statements without arguments (`texts`), then a statement with arguments (`call`), prepared
+    /// on the connection the first time it goes (in the same round trip), so the server parses and plans it once per
+    /// connection, not once per transaction.
+    struct Opening {
+        let texts: [String]
+        let call: PostgresStatement?
+    }
+
+    /// Opens a transaction with `opening` (statements without arguments) and `call`, sent with its first statement.
+    func begin(_ opening: [String], call: PostgresStatement? = nil) {
+        pendingOpening = Opening(texts: opening, call: call)
     }
 
     /// Whether the running transaction has anything for the server: a statement ran in it, or is queued.
@@ -359,7 +367,7 @@ final class PostgresConnection {
     /// Sends `opening`, `statements` (each prepared first in the same round trip when this connection has not prepared it
     /// yet), `final` and COMMIT as asked, in one round trip (libpq's pipeline mode), and reads every answer. The server
     /// skips whatever follows an error up to the pipeline's end: the first error is the failure.
-    private func pipeline(_ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
+    private func pipeline(_ opening: Opening?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
         let sending = send(opening, statements, final, commit: commit)
         return read(sending.commands, sent: sending.sent)
     }
@@ -368,7 +376,7 @@ final class PostgresConnection {
     /// (libpq flushes it to the server), and answers the commands sent and whether all were; ``read(_:sent:)``
     /// reads their answers and leaves pipeline mode. Nothing else may use the connection in between.
     private func send(
-        _ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool
+        _ opening: Opening?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool
     ) -> (commands: [Command], sent: Bool) {
         var commands: [Command] = []
         guard PQenterPipelineMode(handle) == 1 else {
@@ -376,11 +384,7 @@ final class PostgresConnection {
             return ([], false)
         }
         var sent = true
-        for text in opening ?? [] where sent {
-            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
-            commands.append(.opening)
-        }
-        commands.reserveCapacity((opening?.count ?? 0) + statements.count + 2)
+        commands.reserveCapacity((opening?.texts.count ?? 0) + statements.count + 4)
         // Statements this pipeline prepares, before their answers make them ``prepared`` (made only when one is new).
         var preparing: [String: String]?
         /// Sends `statement` (prepared first when new), as the pipeline's `command`.
@@ -402,6 +406,11 @@ final class PostgresConnection {
             }
             commands.append(command)
         }
+        for text in opening?.texts ?? [] where sent {
+            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
+            commands.append(.opening)
+        }
+        if let call = opening?.call, sent { sendStatement(call, as: .opening) }
         for statement in statements where sent { sendStatement(statement, as: .queued(statement)) }
         if let final, sent { sendStatement(final, as: .final) }
         if commit, sent {

@@ -221,6 +221,26 @@ struct PostgresRoundTripTests {
         #expect(try values(db) == ["a=1", "b=2", "c=3"])
     }
 
+    /// The opening function's call is prepared once per connection (in its first transaction's round trip) and bound in
+    /// every later one, as the store's statements are: the server parses and plans it once, not in every transaction (at
+    /// 4feb634 it was text with literals, parsed anew each time); and still no extra round trip.
+    @Test func theOpeningCallIsPreparedOncePerConnection() throws {
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let prepared = "SELECT statement FROM pg_catalog.pg_prepared_statements WHERE statement LIKE 'SELECT tender.open_person_v1(%'"
+        _ = try db.readTransaction { () throws(TenderError) in try db.statement("SELECT 1").rows { $0.text(0) } }
+        let before = pool.roundTrips
+        for _ in 0..<3 {
+            let calls = try db.writeTransaction { () throws(TenderError) -> [String] in
+                try db.statement(prepared).rows { $0.text(0) ?? "" }
+            }
+            #expect(calls.count == 1)
+            #expect(calls.first?.contains("open_person_v1($1::pg_catalog.int8, $2::pg_catalog.bool, $3::pg_catalog.int4, $4::pg_catalog.int4)") == true)
+        }
+        // Each transaction: its opening with its one read, then COMMIT.
+        #expect(pool.roundTrips - before == 3 * 2)
+    }
+
     @Test func aTransactionOfWritesOnlyIsOneRoundTripAndKeepsItsRows() throws {
         let pool = try Self.pool()
         let db = try Self.database(pool)
