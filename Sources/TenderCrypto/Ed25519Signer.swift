@@ -21,4 +21,10 @@ public final class Ed25519Signer: RecordSigner {
 
     /// Signs as messages are added, on the pool's workers and at finish on the caller.
     public func startBatch(capacity: Int) -> any SigningBatch { ParallelSigningBatch(key: key, capacity: capacity) }
+
+    /// As ``startBatch(capacity:)``, its worker waiting for each message as `waiting` says: `.sleeping` for a caller that
+    /// waits for a database server between its messages (tenderd's PostgreSQL store), so no core spins meanwhile.
+    public func startBatch(capacity: Int, waiting: SigningWait) -> any SigningBatch {
+        ParallelSigningBatch(key: key, capacity: capacity, waiting: waiting)
+    }
 }

@@ -9,7 +9,9 @@ import TenderCore
 /// the CPU), so it is already running when the message comes: waking a
 /// sleeping thread on an idle virtual CPU costs tens of microseconds. It
 /// stops spinning once every message the batch can hold is taken: nothing
-/// more can come, and the caller's ``finish()`` needs no worker.
+/// more can come, and the caller's ``finish()`` needs no worker. A batch made
+/// ``SigningWait/sleeping`` waits asleep instead (for a caller that waits for a
+/// database server between its messages, on cores the server needs).
 /// A batch of one is handed to a worker too (the store commits while it is
 /// signed); a pool that is busy leaves the signing to the caller alone.
 /// At ``finish()`` the caller waits for a worker's signature at most
@@ -27,13 +29,16 @@ final class ParallelSigningBatch: SigningBatch {
     /// signatures on these cores, so a worker that is running finishes first.
     static let stealAfterNanoseconds = 100_000
 
-    convenience init(key: Ed25519PrivateKey, capacity: Int) {
-        self.init(capacity: capacity) { (message) throws(TenderError) in try key.sign(message) }
+    /// How this batch's worker and caller wait.
+    var waiting: SigningWait { shared.waiting }
+
+    convenience init(key: Ed25519PrivateKey, capacity: Int, waiting: SigningWait = .spinning) {
+        self.init(capacity: capacity, waiting: waiting) { (message) throws(TenderError) in try key.sign(message) }
     }
 
     /// A batch signing with `sign` (a test's, to hold a worker inside a signature).
-    init(capacity: Int, sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8]) {
-        let shared = Messages(sign: sign, capacity: max(0, capacity))
+    init(capacity: Int, waiting: SigningWait = .spinning, sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8]) {
+        let shared = Messages(sign: sign, capacity: max(0, capacity), waiting: waiting)
         self.shared = shared
         // The workers hold the messages, not this batch, so dropping the batch still stops them.
         if shared.capacity >= 1 { poolStarted = WorkerPool.shared.start { shared.work() } }
@@ -51,13 +56,17 @@ final class ParallelSigningBatch: SigningBatch {
 
     func finish() throws(TenderError) -> [[UInt8]] {
         guard !ended else { throw .internal("a signing batch finished twice") }
-        shared.closed.store(true, ordering: .releasing)
+        shared.close()
         let count = shared.added.load(ordering: .relaxed)
         while shared.signNext() {}
         if shared.signed.load(ordering: .acquiring) < count {
             // A worker holds a message still: wait for it a moment, then sign what it has not stored.
             let deadline = Self.monotonicNanoseconds() + Self.stealAfterNanoseconds
-            while shared.signed.load(ordering: .acquiring) < count, Self.monotonicNanoseconds() < deadline { sched_yield() }
+            if shared.waiting == .sleeping {
+                shared.awaitSigned(count, deadline: deadline)
+            } else {
+                while shared.signed.load(ordering: .acquiring) < count, Self.monotonicNanoseconds() < deadline { sched_yield() }
+            }
             if shared.signed.load(ordering: .acquiring) < count { shared.signMissing(count) }
         }
         end()
@@ -67,11 +76,11 @@ final class ParallelSigningBatch: SigningBatch {
     func abandon() {
         guard !ended else { return }
         shared.cancelled.store(true, ordering: .releasing)
-        shared.closed.store(true, ordering: .releasing)
+        shared.close()
         end()
     }
 
-    private static func monotonicNanoseconds() -> Int {
+    static func monotonicNanoseconds() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec * 1_000_000_000 + now.tv_nsec
@@ -106,13 +115,38 @@ private final class Messages: @unchecked Sendable {
     /// The batch was abandoned: workers return at once.
     let cancelled = Atomic<Bool>(false)
 
-    init(sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8], capacity: Int) {
+    /// How the worker and the caller wait for each other (``SigningWait``).
+    let waiting: SigningWait
+    /// For a ``SigningWait/sleeping`` batch: the mutex and condition the sleepers wait on (made only
+    /// for one), and how many sleep (under the mutex), so that a message, a signature or the end wakes them and a
+    /// publisher with nobody asleep makes no call.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>?
+    private let wake: UnsafeMutablePointer<pthread_cond_t>?
+    private var sleepers = 0
+
+    init(sign: @escaping @Sendable ([UInt8]) throws(TenderError) -> [UInt8], capacity: Int, waiting: SigningWait) {
         self.sign = sign
         self.capacity = capacity
+        self.waiting = waiting
         messages = .allocate(capacity: capacity)
         messages.initialize(repeating: [])
         results = .allocate(capacity: capacity)
         results.initialize(repeating: nil)
+        if waiting == .sleeping {
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+            let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(wake, &attributes)
+            pthread_condattr_destroy(&attributes)
+            self.mutex = mutex
+            self.wake = wake
+        } else {
+            mutex = nil
+            wake = nil
+        }
     }
 
     deinit {
@@ -120,6 +154,12 @@ private final class Messages: @unchecked Sendable {
         messages.deallocate()
         _ = results.deinitialize()
         results.deallocate()
+        if let mutex, let wake {
+            pthread_cond_destroy(wake)
+            pthread_mutex_destroy(mutex)
+            wake.deallocate()
+            mutex.deallocate()
+        }
     }
 
     /// Stores the next message and hands it to the workers; only the batch's owner calls this.
@@ -128,6 +168,13 @@ private final class Messages: @unchecked Sendable {
         guard index < capacity else { throw .internal("a signing batch got more than its \(capacity) messages") }
         messages[index] = message
         added.store(index + 1, ordering: .releasing)
+        wakeSleepers()
+    }
+
+    /// No more messages come (the caller finishes, or abandons after setting `cancelled`): sleepers wake to see it.
+    func close() {
+        closed.store(true, ordering: .releasing)
+        wakeSleepers()
     }
 
     /// A worker's share: sign whatever is published, until the batch closes and nothing is left.
@@ -136,8 +183,44 @@ private final class Messages: @unchecked Sendable {
             if signNext() { continue }
             if claimed.load(ordering: .acquiring) >= capacity { return }
             if closed.load(ordering: .acquiring) && claimed.load(ordering: .acquiring) >= added.load(ordering: .acquiring) { return }
-            sched_yield()
+            if let mutex, let wake {
+                // Asleep until a message is published or the batch ends; checked under the mutex, which every waker takes
+                // after its change, so no wake-up is lost.
+                pthread_mutex_lock(mutex)
+                sleepers += 1
+                while !cancelled.load(ordering: .acquiring), !closed.load(ordering: .acquiring),
+                    claimed.load(ordering: .acquiring) >= added.load(ordering: .acquiring)
+                {
+                    pthread_cond_wait(wake, mutex)
+                }
+                sleepers -= 1
+                pthread_mutex_unlock(mutex)
+            } else {
+                sched_yield()
+            }
         }
+    }
+
+    /// For a sleeping batch, the caller at finish: asleep until the first `count` signatures are stored or the monotonic
+    /// clock reaches `deadline` (nanoseconds).
+    func awaitSigned(_ count: Int, deadline: Int) {
+        guard let mutex, let wake else { return }
+        var until = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
+        pthread_mutex_lock(mutex)
+        sleepers += 1
+        while signed.load(ordering: .acquiring) < count {
+            if pthread_cond_timedwait(wake, mutex, &until) == ETIMEDOUT { break }
+        }
+        sleepers -= 1
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Wakes whoever sleeps on a sleeping batch (a worker waiting for a message, the caller for a signature).
+    private func wakeSleepers() {
+        guard let mutex, let wake else { return }
+        pthread_mutex_lock(mutex)
+        if sleepers > 0 { pthread_cond_broadcast(wake) }
+        pthread_mutex_unlock(mutex)
     }
 
     /// Claims and signs the next published message; false when none is waiting.
@@ -166,7 +249,10 @@ private final class Messages: @unchecked Sendable {
             results[index] = outcome
             return true
         }
-        if first { signed.add(1, ordering: .releasing) }
+        if first {
+            signed.add(1, ordering: .releasing)
+            wakeSleepers()
+        }
     }
 
     /// The first `count` signatures, once all are stored.

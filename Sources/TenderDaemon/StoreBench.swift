@@ -45,18 +45,22 @@ enum StoreBench {
             return Double(each * threads) / seconds
         }
         let first = Int64(base)
-        // Each row: the store's payments a second and round trips per payment, and each raw shape's transactions a second.
-        var rows: [(label: String, store: Double, trips: Double, old: Double, raw: Double)] = []
+        // Each row: the store's payments a second and round trips per payment, and each raw shape's transactions a second;
+        // this process's CPU time (user and system, every thread) per payment of the store and per transaction of the raw payment.
+        var rows: [(label: String, store: Double, trips: Double, old: Double, raw: Double, storeCPU: Double, rawCPU: Double)] = []
         func row(
             _ label: String, threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void,
             person: @escaping @Sendable (Int) -> Int64
         ) throws(TenderError) {
-            let before = pool.roundTrips
+            let count = Double((total / threads) * threads)
+            let before = (trips: pool.roundTrips, cpu: cpuSeconds())
             let store = try rate(threads: threads, pay)
-            let trips = Double(pool.roundTrips - before) / Double((total / threads) * threads)
+            let trips = Double(pool.roundTrips - before.trips) / count
+            let storeCPU = (cpuSeconds() - before.cpu) / count
             let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
+            let rawBefore = cpuSeconds()
             let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person)
-            rows.append((label, store, trips, old, raw))
+            rows.append((label, store, trips, old, raw, storeCPU, (cpuSeconds() - rawBefore) / count))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
         try row("8 (one person)", threads: 8, { thread, index throws(TenderError) in try one.pay("eight-\(thread)-\(index)") }) { _ in first }
@@ -64,13 +68,16 @@ enum StoreBench {
         try row("8 people at once", threads: 8, { thread, index throws(TenderError) in try crowd[thread].pay("many-\(index)") }) { first + 1 + Int64($0) }
         let load = loadAverage()
         say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
-        say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that")
+        say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that"
+            + "   CPU us/pay   raw CPU us/tx")
         for row in rows {
             say(pad(row.label, 18) + pad(fixed(row.store, 1), 14) + pad(fixed(row.trips, 2), 18) + pad(fixed(row.raw, 1), 19)
-                + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13))
+                + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13)
+                + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16))
         }
         say("raw payment: BEGIN, lock, head, key and funds read (1 round trip); insert, debit, COMMIT (1); "
-            + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips)")
+            + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips); "
+            + "CPU: tenderd's own (user and system, every thread) per store payment and per raw payment transaction")
     }
 
     /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).
@@ -97,6 +104,13 @@ enum StoreBench {
         let whole = String(scaled / Int64(scale))
         let fraction = String(scaled % Int64(scale))
         return digits == 0 ? whole : whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    /// This process's CPU time so far, user and system, every thread (seconds).
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// The first three fields of /proc/loadavg.

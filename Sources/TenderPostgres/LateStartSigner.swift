@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
+import TenderCrypto
 
 /// A signer of the PostgreSQL store (``PostgresKeys``): `signer`'s own signatures and seals, whose batches start only
 /// when their first message comes (``Batch``). The store opens a batch as its transaction begins, and a batch of
@@ -7,7 +8,10 @@ import TenderCore
 /// within microseconds, on PostgreSQL after the transaction's reads, round trips to the server that the spinning worker
 /// would slow down, taking a core the server needs (2 on the bench's machine). Started at the first message, the worker
 /// signs while the transaction's writes and COMMIT travel, as before. The signatures are the same (Ed25519 is
-/// deterministic). Thread-safe as `signer`; a batch belongs to one thread.
+/// deterministic). Its worker waits for each later message asleep, not spinning (``SigningWait/sleeping``):
+/// between two messages the store waits for the server (a later submission's checks are read in round trips of their
+/// own), and after the last one for its COMMIT, on the cores the server needs. Thread-safe as `signer`; a batch belongs
+/// to one thread.
 struct LateStartSigner: RecordSigner {
     let signer: any RecordSigner
 
@@ -23,7 +27,8 @@ struct LateStartSigner: RecordSigner {
     final class Batch: SigningBatch {
         private let signer: any RecordSigner
         private let capacity: Int
-        private var started: (any SigningBatch)?
+        /// The signer's batch, once the first message came.
+        private(set) var started: (any SigningBatch)?
         private var ended = false
 
         init(signer: any RecordSigner, capacity: Int) {
@@ -35,7 +40,13 @@ struct LateStartSigner: RecordSigner {
 
         func add(_ message: [UInt8]) throws(TenderError) {
             guard !ended else { throw .internal("a signing batch got a message after it ended") }
-            if started == nil { started = signer.startBatch(capacity: capacity) }
+            if started == nil {
+                if let keyed = signer as? Ed25519Signer {
+                    started = keyed.startBatch(capacity: capacity, waiting: .sleeping)
+                } else {
+                    started = signer.startBatch(capacity: capacity)
+                }
+            }
             try started?.add(message)
         }
 

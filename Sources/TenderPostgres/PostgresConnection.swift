@@ -27,7 +27,7 @@ final class PostgresConnection {
     var needsReset = false
     /// The statements opening the running transaction, not sent yet: they go in the same round trip as its first
     /// statement (``send(_:)``), or are never sent when the transaction runs none.
-    private var pendingOpening: [String]?
+    private var pendingOpening: Opening?
     /// Statements run for their effect only (``PostgresStatement/run()``), not sent yet: they go in the next round trip.
     private var queued: [PostgresStatement] = []
     /// The failure of a round trip made to answer ``changes``, which cannot throw: thrown by the next call, and by the
@@ -37,6 +37,17 @@ final class PostgresConnection {
     private var pendingCommit = false
     /// Round trips waited for since ``takeRoundTrips()`` last counted them (``PostgresPool/roundTrips``).
     private var roundTrips = 0
+    /// A round trip sent by ``sendAhead()`` whose answers are not read yet: read first by whatever uses the connection next.
+    private var inFlight: InFlight?
+
+    /// A round trip sent without waiting (``sendAhead()``): what it carried, to read its answers (and send it again
+    /// should the connection prove broken at its first round trip), and whether libpq took all of it.
+    private struct InFlight {
+        let opening: Opening?
+        let statements: [PostgresStatement]
+        let commands: [Command]
+        let sent: Bool
+    }
 
     /// The round trips waited for since the last call, counted from 0 again.
     func takeRoundTrips() -> Int {
@@ -47,6 +58,9 @@ final class PostgresConnection {
     /// Rows changed by the last statement run. Queued statements are sent first (one round trip), as the count is theirs;
     /// should that fail, the count is 0 and the failure is thrown by the next call (``queuedFailure``).
     var changes: Int {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         if !queued.isEmpty, queuedFailure == nil {
             do throws(TenderError) { _ = try roundTrip(nil) } catch { queuedFailure = error }
         }
@@ -121,6 +135,7 @@ final class PostgresConnection {
 
     /// Forgets what the session on the server held (a new one is made): its prepared statements, and anything unsent.
     private func forgetSession() {
+        inFlight = nil
         prepared.removeAll()
         pendingOpening = nil
         queued.removeAll()
@@ -132,6 +147,9 @@ final class PostgresConnection {
     /// failure changes nothing (the transaction wrote nothing); a connection that broke is opened again before its
     /// next transaction.
     func settle() {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         guard pendingCommit else { return }
         pendingCommit = false
         while let result = PQgetResult(handle) {
@@ -145,6 +163,7 @@ final class PostgresConnection {
     /// round trip less per read. A transaction that ran no statement was never opened and is not ended. Throws what
     /// the statements it queued threw (then the transaction is rolled back).
     func commitWithoutWaiting() throws(TenderError) {
+        try receiveInFlight()
         if !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         guard pendingOpening == nil else {
             pendingOpening = nil
@@ -153,9 +172,17 @@ final class PostgresConnection {
         if PQsendQuery(handle, "COMMIT") == 1 { pendingCommit = true } else { needsReset = true }
     }
 
-    /// Opens a transaction with `opening` (statements without arguments), sent with its first statement.
-    func begin(_ opening: [String]) {
-        pendingOpening = opening
+    /// A transaction's opening: statements without arguments (`texts`), then a statement with arguments (`call`), prepared
+    /// on the connection the first time it goes (in the same round trip), so the server parses and plans it once per
+    /// connection, not once per transaction.
+    struct Opening {
+        let texts: [String]
+        let call: PostgresStatement?
+    }
+
+    /// Opens a transaction with `opening` (statements without arguments) and `call`, sent with its first statement.
+    func begin(_ opening: [String], call: PostgresStatement? = nil) {
+        pendingOpening = Opening(texts: opening, call: call)
     }
 
     /// Whether the running transaction has anything for the server: a statement ran in it, or is queued.
@@ -163,6 +190,8 @@ final class PostgresConnection {
 
     /// Drops an opening never sent and the statements queued (the transaction ran none); else rolls back.
     func abandon() {
+        // A round trip in flight is read first (its answers would otherwise meet the ROLLBACK's); its failure changes nothing here.
+        if inFlight != nil { try? receiveInFlight() }
         queued.removeAll()
         queuedFailure = nil
         if pendingOpening != nil { pendingOpening = nil } else { rollBack() }
@@ -170,6 +199,7 @@ final class PostgresConnection {
 
     /// Runs SQL without arguments, ignoring rows: what is queued (and the transaction's opening) is sent first.
     func execute(_ sql: String) throws(TenderError) {
+        try receiveInFlight()
         if pendingOpening != nil || !queued.isEmpty || queuedFailure != nil { _ = try roundTrip(nil) }
         try run(sql)
     }
@@ -205,9 +235,46 @@ final class PostgresConnection {
         if queued.count >= Self.queueLimit { _ = try roundTrip(nil) }
     }
 
-    /// Sends what is queued (and the opening, when pending) in one round trip; throws its first failure.
+    /// Reads the answers of the round trip in flight (``sendAhead()``), if any, then sends what is still queued (and the
+    /// opening, when pending) in one round trip; throws the first failure.
     func flush() throws(TenderError) {
+        if inFlight != nil {
+            try receiveInFlight()
+            guard pendingOpening != nil || !queued.isEmpty else { return }
+        }
         _ = try roundTrip(nil)
+    }
+
+    /// Sends the opening, when pending, and what is queued (the reads made ahead) now, without waiting for their answers:
+    /// the caller works while the server answers, and the next use of the connection reads them (a read made ahead waits
+    /// for them at its first step, ``flush()``). Sends nothing when nothing is pending, or while a failure is to be thrown.
+    /// Every answer is still read, and the first failure fails the transaction as a round trip waited for at once would.
+    func sendAhead() throws(TenderError) {
+        try receiveInFlight()
+        if let queuedFailure { throw queuedFailure }
+        guard pendingOpening != nil || !queued.isEmpty else { return }
+        let opening = pendingOpening
+        let statements = queued
+        pendingOpening = nil
+        queued.removeAll()
+        let sending = send(opening, statements, nil, commit: false)
+        inFlight = InFlight(opening: opening, statements: statements, commands: sending.commands, sent: sending.sent)
+    }
+
+    /// Reads the answers of the round trip ``sendAhead()`` sent, if any. A connection that broke under the transaction's
+    /// first round trip (idle through a server restart) is opened again and that round trip sent once more, as
+    /// ``roundTrip(_:)`` does; throws the first failure.
+    private func receiveInFlight() throws(TenderError) {
+        guard let flight = inFlight else { return }
+        inFlight = nil
+        var answers = read(flight.commands, sent: flight.sent)
+        if let failure = answers.failure {
+            guard flight.opening != nil, needsReset || PQstatus(handle) != CONNECTION_OK else { throw failure }
+            needsReset = true
+            try reconnectIfBroken()
+            answers = pipeline(flight.opening, flight.statements, nil, commit: false)
+            if let failure = answers.failure { throw failure }
+        }
     }
 
     /// Sends `statement`, after what is queued, and answers its result (owned by the caller).
@@ -220,6 +287,9 @@ final class PostgresConnection {
     /// connection broke before COMMIT was answered (the transaction may have been kept); else the first error, the
     /// transaction rolled back.
     func commit() throws(TenderError) {
+        if inFlight != nil, queuedFailure == nil {
+            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+        }
         if let queuedFailure {
             abandon()
             throw queuedFailure
@@ -248,6 +318,7 @@ final class PostgresConnection {
     /// A connection idle through a server restart or failover fails at its transaction's first round trip, which changed
     /// nothing (nothing was committed: no COMMIT was in it): it is opened again and the whole round trip sent once more.
     private func roundTrip(_ final: PostgresStatement?) throws(TenderError) -> OpaquePointer? {
+        try receiveInFlight()
         if let queuedFailure { throw queuedFailure }
         let opening = pendingOpening
         let statements = queued
@@ -296,42 +367,69 @@ final class PostgresConnection {
     /// Sends `opening`, `statements` (each prepared first in the same round trip when this connection has not prepared it
     /// yet), `final` and COMMIT as asked, in one round trip (libpq's pipeline mode), and reads every answer. The server
     /// skips whatever follows an error up to the pipeline's end: the first error is the failure.
-    private func pipeline(_ opening: [String]?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
-        var answers = Answers()
+    private func pipeline(_ opening: Opening?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool) -> Answers {
+        let sending = send(opening, statements, final, commit: commit)
+        return read(sending.commands, sent: sending.sent)
+    }
+
+    /// The sending half of ``pipeline(_:_:_:commit:)``: enters pipeline mode, sends every command and the pipeline's end
+    /// (libpq flushes it to the server), and answers the commands sent and whether all were; ``read(_:sent:)``
+    /// reads their answers and leaves pipeline mode. Nothing else may use the connection in between.
+    private func send(
+        _ opening: Opening?, _ statements: [PostgresStatement], _ final: PostgresStatement?, commit: Bool
+    ) -> (commands: [Command], sent: Bool) {
         var commands: [Command] = []
         guard PQenterPipelineMode(handle) == 1 else {
-            answers.failure = PostgresError.error(nil, handle, during: "pipeline")
             needsReset = true
-            return answers
+            return ([], false)
         }
         var sent = true
-        for text in opening ?? [] where sent {
-            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
-            commands.append(.opening)
-        }
-        var preparing: [String: String] = [:]
-        for (index, statement) in (statements + (final.map { [$0] } ?? [])).enumerated() where sent {
-            var name = prepared[statement.sql] ?? preparing[statement.sql]
+        commands.reserveCapacity((opening?.texts.count ?? 0) + statements.count + 4)
+        // Statements this pipeline prepares, before their answers make them ``prepared`` (made only when one is new).
+        var preparing: [String: String]?
+        /// Sends `statement` (prepared first when new), as the pipeline's `command`.
+        func sendStatement(_ statement: PostgresStatement, as command: Command) {
+            var name = prepared[statement.sql] ?? preparing?[statement.sql]
             if name == nil {
                 named += 1
                 let fresh = "t\(named)"
                 let translated = Self.translate(statement.sql)
                 sent = PQsendPrepare(handle, fresh, translated.text, Int32(translated.parameters), nil) == 1
                 commands.append(.prepare(sql: statement.sql, name: fresh))
-                preparing[statement.sql] = fresh
+                preparing = preparing ?? [:]
+                preparing?[statement.sql] = fresh
                 name = fresh
             }
-            guard sent, let name else { break }
+            guard sent, let name else { return }
             sent = statement.withArguments { count, values, lengths, formats in
                 PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0) == 1
             }
-            commands.append(index < statements.count ? .queued(statement) : .final)
+            commands.append(command)
         }
+        for text in opening?.texts ?? [] where sent {
+            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0) == 1
+            commands.append(.opening)
+        }
+        if let call = opening?.call, sent { sendStatement(call, as: .opening) }
+        for statement in statements where sent { sendStatement(statement, as: .queued(statement)) }
+        if let final, sent { sendStatement(final, as: .final) }
         if commit, sent {
             sent = PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
             commands.append(.commit)
         }
         sent = sent && PQpipelineSync(handle) == 1
+        return (commands, sent)
+    }
+
+    /// The reading half of ``pipeline(_:_:_:commit:)``: every answer of `commands` (sent, when `sent`), in order; the first
+    /// error is the failure; leaves pipeline mode.
+    private func read(_ commands: [Command], sent: Bool) -> Answers {
+        var answers = Answers()
+        if commands.isEmpty, !sent, PQpipelineStatus(handle) == PQ_PIPELINE_OFF {
+            // Pipeline mode could not be entered.
+            answers.failure = PostgresError.error(nil, handle, during: "pipeline")
+            return answers
+        }
         if sent {
             roundTrips += 1
             for command in commands {
@@ -362,10 +460,10 @@ final class PostgresConnection {
                     // A read made ahead keeps its answer; the count stays the last write's.
                     statement.receive(answer)
                 case .queued:
-                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    answeredChanges = Self.rowsChanged(answer)
                     PQclear(answer)
                 case .final:
-                    answeredChanges = Int(PQcmdTuples(answer).map { String(cString: $0) } ?? "") ?? 0
+                    answeredChanges = Self.rowsChanged(answer)
                     answers.final = answer
                 case .commit:
                     // A transaction that had failed answers COMMIT with the tag ROLLBACK, not an error: nothing was kept.
@@ -399,6 +497,17 @@ final class PostgresConnection {
         return answers
     }
 
+    /// The rows a command's `answer` says it changed (PQcmdTuples' decimal digits; 0 when it names none), read in place.
+    private static func rowsChanged(_ answer: OpaquePointer) -> Int {
+        guard var digit = PQcmdTuples(answer) else { return 0 }
+        var count = 0
+        while digit.pointee >= 48, digit.pointee <= 57, count < Int.max / 10 - 9 {
+            count = count * 10 + Int(digit.pointee - 48)
+            digit += 1
+        }
+        return count
+    }
+
     /// The store's SQL in PostgreSQL's terms: `?` placeholders become `$1`, `$2`... (outside quotes), and an
     /// ON CONFLICT target names the person first (`ON CONFLICT (uid, key)`: every unique key starts with uid).
     static func translate(_ sql: String) -> (text: String, parameters: Int) {
@@ -425,6 +534,7 @@ final class PostgresConnection {
     /// Ends a failed transaction; a ROLLBACK the server does not answer means the connection is gone
     /// (the server rolls back by itself), so it is opened again before the next transaction.
     func rollBack() {
+        if inFlight != nil { try? receiveInFlight() }
         queued.removeAll()
         queuedFailure = nil
         roundTrips += 1

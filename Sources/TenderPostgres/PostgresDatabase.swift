@@ -48,6 +48,15 @@ final class PostgresDatabase: StoreDatabase {
         return AheadRead { () throws(TenderError) -> any StoreStatement in statement }
     }
 
+    /// True: ``sendAhead()`` sends the transaction's first round trip before its answers are needed.
+    var sendsAhead: Bool { true }
+
+    /// Sends the running transaction's opening and reads made ahead now; their answers are read at the first step of one
+    /// of them, or by whatever uses the connection next (``PostgresConnection/sendAhead()``).
+    func sendAhead() throws(TenderError) {
+        try connection().sendAhead()
+    }
+
     /// The store's SQL in PostgreSQL's terms (``PostgresConnection/translate(_:)``).
     static func translate(_ sql: String) -> (text: String, parameters: Int) { PostgresConnection.translate(sql) }
 
@@ -76,6 +85,12 @@ final class PostgresDatabase: StoreDatabase {
     private func forgetOpeningIfMissing(_ error: TenderError) {
         if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.openingName) { pool.forgetOpeningFunction() }
     }
+
+    /// The opening function's call: the person, the lazy commit, the lock's two keys (NULL for none), each bound and cast to
+    /// the type the function takes, by pg_catalog's names, so the call matches that signature exactly and no overload (made by
+    /// a role given CREATE in the schema while the daemon runs) matches its arguments better.
+    static let openingCall =
+        "SELECT tender.\(PostgresSchema.openingName)(?::pg_catalog.int8, ?::pg_catalog.bool, ?::pg_catalog.int4, ?::pg_catalog.int4)"
 
     /// Fails the transaction (SQLSTATE 42501) when the connection's role is a superuser or has BYPASSRLS, which
     /// row-level security does not hold: the opening's check while the opening function is missing (dropped under the daemon).
@@ -108,19 +123,18 @@ final class PostgresDatabase: StoreDatabase {
         }
         try connection.reconnectIfBroken()
         // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
-        // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in the text. The role is checked again in
+        // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in it. The role is checked again in
         // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
         // again on a server where it is one, would see every person's rows.
         let withFunction = !bootstrap && pool.opensWithFunction
         if withFunction {
-            // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening).
-            // Each argument typed as the function takes it, by pg_catalog's names: the call matches that signature exactly, so no
-            // overload (made by a role given CREATE in the schema while the daemon runs) matches the literals better.
-            // Quoted, a negative key is a constant of that type, not an operator applied to one.
-            let locking = lock.map { "'\($0.0)'::pg_catalog.int4, '\($0.1)'::pg_catalog.int4" } ?? "NULL::pg_catalog.int4, NULL::pg_catalog.int4"
-            connection.begin([
-                begin, "SELECT tender.\(PostgresSchema.openingName)('\(uid)'::pg_catalog.int8, '\(lazy)'::pg_catalog.bool, \(locking))",
-            ])
+            // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening),
+            // its call prepared once per connection too (parsed and planned once, not in every transaction), its arguments bound
+            // and each cast to the type the function takes (``openingCall``).
+            let call = try connection.statement(
+                Self.openingCall,
+                [Int64(uid), lazy ? "true" : "false", lock.map { Int64($0.0) as any StoreBindable }, lock.map { Int64($0.1) as any StoreBindable }])
+            connection.begin([begin], call: call)
         } else {
             var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
             if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }

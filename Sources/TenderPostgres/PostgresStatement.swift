@@ -17,11 +17,11 @@ final class PostgresStatement: StoreStatement {
     /// Every argument's bytes, one after another (text and integers NUL-terminated), in one allocation; ends with
     /// a spare 0 byte, so it is never empty and an empty value's pointer is never nil (nil is SQL NULL to libpq).
     private var storage: [UInt8] = []
-    /// Each argument's offset in `storage`; nil for NULL.
-    private var offsets: [Int?] = []
-    /// Each argument's length (bytes; libpq reads it for binary values only) and format (1 binary, 0 text).
-    private var lengths: [Int32] = []
-    private var formats: [Int32] = []
+    /// Each argument's offset in `storage`; -1 for NULL.
+    private var offsets: [Int] = []
+    /// Each argument's length (bytes; libpq reads it for binary values only), then each one's format (1 binary, 0
+    /// text): the two arrays libpq takes, in one allocation.
+    private var lengthsAndFormats: [Int32] = []
     private var result: OpaquePointer?
     /// Sent (queued or answered): it is never sent twice.
     private(set) var sent = false
@@ -33,38 +33,62 @@ final class PostgresStatement: StoreStatement {
     init(owner: PostgresConnection, sql: String, arguments: [(any StoreBindable)?]) throws(TenderError) {
         self.owner = owner
         self.sql = sql
-        offsets.reserveCapacity(arguments.count)
-        lengths.reserveCapacity(arguments.count)
-        formats.reserveCapacity(arguments.count)
-        for argument in arguments {
+        let count = arguments.count
+        guard count > 0 else {
+            storage = [0]
+            return
+        }
+        offsets = [Int](repeating: -1, count: count)
+        lengthsAndFormats = [Int32](repeating: 0, count: 2 * count)
+        for (index, argument) in arguments.enumerated() {
             let start = storage.count
             switch argument?.storeValue ?? .null {
             case .null:
-                offsets.append(nil); lengths.append(0); formats.append(0)
                 continue
             case let .text(text):
                 storage.append(contentsOf: text.utf8)
                 guard !storage[start...].contains(0) else { throw .invalidArgument("text holding a NUL character cannot be stored") }
-                storage.append(0); formats.append(0)
+                storage.append(0)
             case let .integer(number):
-                storage.append(contentsOf: String(number).utf8)
-                storage.append(0); formats.append(0)
+                Self.appendDecimal(number, to: &storage)
+                storage.append(0)
             case let .bytes(bytes):
-                storage.append(contentsOf: bytes); formats.append(1)
+                storage.append(contentsOf: bytes)
+                lengthsAndFormats[count + index] = 1
             }
-            offsets.append(start)
-            lengths.append(Int32(storage.count - start))
+            offsets[index] = start
+            lengthsAndFormats[index] = Int32(storage.count - start)
         }
         storage.append(0)
     }
 
+    /// Appends `number` in decimal ASCII digits (as `String(number)` spells it, without making the string).
+    private static func appendDecimal(_ number: Int64, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
     /// The arguments as libpq takes them: pointers into one buffer of their bytes (alive and in place while `body`
-    /// runs; no copy per argument), lengths and formats.
-    func withArguments<T>(_ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, [Int32], [Int32]) -> T) -> T {
-        storage.withUnsafeBufferPointer { bytes in
+    /// runs; no copy per argument, the pointers on the stack), lengths and formats (nil when there is no argument).
+    func withArguments<T>(
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    ) -> T {
+        let count = offsets.count
+        return storage.withUnsafeBufferPointer { bytes in
             let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.map { base + $0 } }
-            return pointers.withUnsafeBufferPointer { body(Int32(pointers.count), $0.baseAddress, lengths, formats) }
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, count)) { pointers in
+                for (index, offset) in offsets.enumerated() { pointers[index] = offset < 0 ? nil : base + offset }
+                return lengthsAndFormats.withUnsafeBufferPointer { sizes in
+                    guard let sizes = sizes.baseAddress else { return body(0, nil, nil, nil) }
+                    return body(Int32(count), UnsafePointer(pointers.baseAddress), sizes, sizes + count)
+                }
+            }
         }
     }
 

@@ -3,23 +3,34 @@ import TenderCore
 
 extension SQLiteStore {
     public func submit(_ submission: PaymentSubmission) throws(TenderError) -> SubmissionOutcome {
+        let fingerprintDigest = try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto)
+        // A store across a network (``preparesInFlight``) signs a quiet submitter's record in its batch's transaction,
+        // while the server answers its first round trip; SQLite's before the write lock, here.
+        let quiet = mayPrepare()
         let queued = QueuedSubmission(
-            submission: submission, fingerprintDigest: try StoredFingerprint.digest(of: submission.fingerprint, crypto: crypto),
-            prepared: prepare(submission))
+            submission: submission, fingerprintDigest: fingerprintDigest,
+            prepared: quiet && !preparesInFlight ? prepare(submission, at: expectedHead.withLock({ $0 }) ?? readExpectedHead()) : nil,
+            preparesInFlight: quiet && preparesInFlight)
         return try submissions.submit(queued) { batch in commit(batch) }.get()
     }
 
-    /// The record of `submission` built, hashed and signed now, before its batch takes the write lock, at the
-    /// head the last batch of this store left (``expectedHead``, read once when unknown), when no other
-    /// submission is queued or being committed (``GroupCommitQueue/isQuiet``): the batch inserts it signed
-    /// (no seal, no later rewrite of its row) if it finds that head and that key, else builds it again.
-    /// Nil when the store is busy or anything here fails (the batch then does it all, as for any submission).
-    private func prepare(_ submission: PaymentSubmission) -> PreparedRecord? {
-        guard !isReadOnly, submissions.isQuiet, preparePause.withLock({ (left: inout Int) -> Bool in
+    /// Whether a submission made now prepares its record (``prepare(_:at:)``): the store writes, no other submission
+    /// is queued or being committed (``GroupCommitQueue/isQuiet``), and no record prepared lately failed to fit (``preparePause``).
+    private func mayPrepare() -> Bool {
+        !isReadOnly && submissions.isQuiet && preparePause.withLock({ (left: inout Int) -> Bool in
             if left > 0 { left -= 1 }
             return left == 0
-        }) else { return nil }
-        guard let head = expectedHead.withLock({ $0 }) ?? readExpectedHead(),
+        })
+    }
+
+    /// The record of `submission` built, hashed and signed now, before its batch reads the ledger's head, at `head`,
+    /// the head the last batch of this store left (``expectedHead``; on SQLite read once when unknown), for a quiet
+    /// submitter (``mayPrepare()``): before its batch takes the write lock on SQLite, while its transaction's first
+    /// round trip travels on PostgreSQL (``preparesInFlight``). The batch inserts it signed (no seal, no later rewrite of
+    /// its row) if it finds that head and that key and pays the submission, else drops it (never stored nor answered) and
+    /// builds the record again. Nil when the head is unknown or anything here fails (the batch then does it all).
+    private func prepare(_ submission: PaymentSubmission, at expected: ExpectedHead?) -> PreparedRecord? {
+        guard let head = expected,
             let signer = head.keyIDs.lazy.compactMap({ (kid) -> (any RecordSigner)? in
                 if let recorded = head.publicKeys[kid] { return try? self.keys.signer(keyID: kid, recordedPublicKey: recorded) }
                 return try? self.keys.signer(keyID: kid)
@@ -91,10 +102,17 @@ extension SQLiteStore {
                 let keysRead = try db.ahead(Self.signingKeysSQL, [])
                 let headRead = try db.ahead(Self.headSQL, [])
                 let firstReads = try batch.first.map { (queued) throws(TenderError) in try PrecheckReads(queued.submission, db) }
+                var prepared = batch.map(\.prepared)
+                if let first = batch.first, first.preparesInFlight {
+                    // PostgreSQL: the opening and those reads leave now, and the quiet submitter's record is signed while the server
+                    // answers them, at the head this store expects (never read here: that would be a transaction of its own).
+                    try db.sendAhead()
+                    prepared[0] = prepare(first.submission, at: expectedHead.withLock { $0 })
+                }
                 let signer = try activeSigner(db, ahead: keysRead)
                 // Started before the checks, as before records were prepared, so its workers are awake by the first record;
                 // a batch whose every record was prepared starts one only if one of them does not fit.
-                if batch.contains(where: { $0.prepared == nil }) { signing = CompactJWS.Batch(signer: signer, capacity: batch.count) }
+                if prepared.contains(where: { $0 == nil }) { signing = CompactJWS.Batch(signer: signer, capacity: batch.count) }
                 var signed = 0
                 var head = try Self.head(db, ahead: headRead)
                 var decided = Decided(outcomes: Array(repeating: nil, count: batch.count))
@@ -122,11 +140,11 @@ extension SQLiteStore {
                     }
                     try apply(submission, bill: bill, db)
                     let entry: Pending
-                    let fits = queued.prepared.map {
+                    let fits = prepared[index].map {
                         $0.position.sequence == head.sequence + 1 && $0.position.previousHash == head.hash && $0.keyID == signer.keyID
                     }
                     if fits == false { decided.unfit += 1 }
-                    if let prepared = queued.prepared, fits == true {
+                    if let prepared = prepared[index], fits == true {
                         try insertPayment(
                             submission, sequence: prepared.position.sequence, jws: prepared.jws, seal: nil, hash: prepared.hash,
                             fingerprintDigest: queued.fingerprintDigest, db)

@@ -61,6 +61,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
 
     /// Whether the store was opened read-only (writes then fail with ``TenderError/store(_:)``).
     public let isReadOnly: Bool
+    /// Whether a quiet submitter's record is signed while its batch's first round trip travels (the writing connection
+    /// sends its reads ahead, ``StoreDatabase/sendsAhead``: PostgreSQL), not before the write lock (SQLite).
+    let preparesInFlight: Bool
 
     /// Opens the store in `home`. Call ``prepareHome(_:access:)`` first (it
     /// checks ownership and modes and, for `.readWrite`, creates the home and
@@ -132,6 +135,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
         self.home = home
         self.storeName = storeName ?? home + "/" + SQLiteStore.fileName
         isReadOnly = access == .readOnly
+        preparesInFlight = writer.sendsAhead
         self.writer = PthreadLocked(writer)
         self.reader = PthreadLocked(reader)
         openReader = lazy

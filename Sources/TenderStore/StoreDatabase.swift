@@ -17,6 +17,13 @@ package protocol StoreDatabase: AnyObject {
     /// A read of `sql` with `arguments` whose answer the transaction needs later (``AheadRead``): an engine across a
     /// network sends it now, with the transaction's next round trip; SQLite makes the statement when it is first used.
     func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead
+    /// Whether ``sendAhead()`` sends anything: an engine across a network does (the store then signs a payment's record
+    /// while the server answers its transaction's reads); SQLite does not.
+    var sendsAhead: Bool { get }
+    /// Sends the running transaction's opening and reads made ahead now, without waiting for their answers (read at the
+    /// first step of one of them): the caller's work overlaps the server's. Nothing on SQLite. Throws what the
+    /// transaction's earlier round trips left to throw.
+    func sendAhead() throws(TenderError)
     /// Runs `body` in a write transaction that excludes every other writer of the same ledger (this process's
     /// and other processes'), committing durably when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
@@ -29,6 +36,12 @@ package protocol StoreDatabase: AnyObject {
 extension StoreDatabase {
     /// A statement for `sql` without arguments.
     package func statement(_ sql: String) throws(TenderError) -> Row { try statement(sql, []) }
+
+    /// False: the reads made ahead are made when first used (SQLite's way).
+    package var sendsAhead: Bool { false }
+
+    /// Nothing: the reads made ahead are made when first used (SQLite's way).
+    package func sendAhead() throws(TenderError) {}
 
     /// The statement made when the read is first used: nothing is sent or stepped before (SQLite's way).
     package func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead {

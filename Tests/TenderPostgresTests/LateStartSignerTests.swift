@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import TenderCore
-import TenderCrypto
+@testable import TenderCrypto
 
 @testable import TenderPostgres
 
@@ -48,5 +48,16 @@ struct LateStartSignerTests {
         #expect(try empty.finish() == [])
         #expect(inner.started.withLock { $0 } == 1)
         #expect(late.keyID == inner.keyID)
+    }
+
+    /// The batch a key of this machine starts for the store waits asleep between messages (``SigningWait/sleeping``): the
+    /// store waits for the server there, on the cores the server needs; at 4feb634 its worker spun through those waits.
+    @Test func aKeysBatchWaitsAsleepBetweenMessages() throws {
+        let late = LateStartSigner(signer: try Self.signer())
+        guard let batch = late.startBatch(capacity: 2) as? LateStartSigner.Batch else { Issue.record("not the late-start batch"); return }
+        try batch.add(Array("first".utf8))
+        #expect((batch.started as? ParallelSigningBatch)?.waiting == .sleeping)
+        try batch.add(Array("second".utf8))
+        #expect(try batch.finish() == [try late.sign(Array("first".utf8)), try late.sign(Array("second".utf8))])
     }
 }

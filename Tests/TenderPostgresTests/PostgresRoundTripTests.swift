@@ -162,6 +162,85 @@ struct PostgresRoundTripTests {
         #expect(answer == "mine")
     }
 
+    /// Reads sent ahead (``StoreDatabase/sendAhead()``: the round trip leaves, its answers are read later) answer as if
+    /// waited for at once, in the same round trips; a failure among them fails the transaction; a body that throws before
+    /// reading them, or a connection asked to send nothing more, leaves nothing on the connection for its next transaction.
+    @Test func readsSentAheadAreAnsweredLaterAndLeaveNothingBehind() throws {
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
+        let read = "SELECT value FROM settings WHERE key = ?"
+        try db.writeTransaction { () throws(TenderError) in try db.statement(insert, ["a", "1"]).run() }
+        var before = pool.roundTrips
+        let answers = try db.writeTransaction { () throws(TenderError) -> [String] in
+            try db.statement(insert, ["b", "2"]).run()
+            let reads = try ["b", "a", "none"].map { (key) throws(TenderError) in try db.ahead(read, [key]) }
+            try db.sendAhead()
+            // Nothing more to send: no round trip of its own.
+            try db.sendAhead()
+            usleep(20_000)
+            var out: [String] = []
+            for ahead in reads {
+                let row = try ahead.statement()
+                out.append(try row.step() ? row.text(0) ?? "NULL" : "-")
+            }
+            try db.statement(insert, ["c", "3"]).run()
+            return out
+        }
+        #expect(answers == ["2", "1", "-"])
+        #expect(pool.roundTrips - before == 2)
+        // A failing read sent ahead: the transaction fails, whichever read is stepped first, and nothing is kept.
+        #expect(throws: TenderError.self) {
+            try db.writeTransaction { () throws(TenderError) in
+                try db.statement(insert, ["d", "4"]).run()
+                let good = try db.ahead(read, ["a"])
+                _ = try db.ahead("SELECT 1 / (SELECT count(*) FROM settings WHERE key = 'none')", [])
+                try db.sendAhead()
+                _ = try good.statement().step()
+                Issue.record("a read sent with a failing one answered")
+            }
+        }
+        // A body that throws with its round trip in flight, unread: rolled back, and the answers are not left for the next.
+        #expect(throws: TenderError.notFound("gone")) {
+            try db.writeTransaction { () throws(TenderError) in
+                try db.statement(insert, ["e", "5"]).run()
+                _ = try db.ahead(read, ["a"])
+                try db.sendAhead()
+                throw .notFound("gone")
+            }
+        }
+        before = pool.roundTrips
+        let mine = try db.writeTransaction { () throws(TenderError) -> String? in
+            let row = try db.ahead("SELECT ?", ["mine"])
+            try db.sendAhead()
+            let statement = try row.statement()
+            return try statement.step() ? statement.text(0) : nil
+        }
+        #expect(mine == "mine")
+        #expect(pool.roundTrips - before == 2)
+        #expect(try values(db) == ["a=1", "b=2", "c=3"])
+    }
+
+    /// The opening function's call is prepared once per connection (in its first transaction's round trip) and bound in
+    /// every later one, as the store's statements are: the server parses and plans it once, not in every transaction (at
+    /// 4feb634 it was text with literals, parsed anew each time); and still no extra round trip.
+    @Test func theOpeningCallIsPreparedOncePerConnection() throws {
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let prepared = "SELECT statement FROM pg_catalog.pg_prepared_statements WHERE statement LIKE 'SELECT tender.open_person_v1(%'"
+        _ = try db.readTransaction { () throws(TenderError) in try db.statement("SELECT 1").rows { $0.text(0) } }
+        let before = pool.roundTrips
+        for _ in 0..<3 {
+            let calls = try db.writeTransaction { () throws(TenderError) -> [String] in
+                try db.statement(prepared).rows { $0.text(0) ?? "" }
+            }
+            #expect(calls.count == 1)
+            #expect(calls.first?.contains("open_person_v1($1::pg_catalog.int8, $2::pg_catalog.bool, $3::pg_catalog.int4, $4::pg_catalog.int4)") == true)
+        }
+        // Each transaction: its opening with its one read, then COMMIT.
+        #expect(pool.roundTrips - before == 3 * 2)
+    }
+
     @Test func aTransactionOfWritesOnlyIsOneRoundTripAndKeepsItsRows() throws {
         let pool = try Self.pool()
         let db = try Self.database(pool)
