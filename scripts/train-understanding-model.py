@@ -901,7 +901,8 @@ def train_intent(args, rows, qt, tagger):
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
     extra = features(args.tender, custom_examples())
     reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline, extra=extra, tag=args.cv_tag)
-    print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
+    by = "dialogue" if SGD_UNRELATED_FOLDS == "dialogue" else "dialogue, other services by domain"
+    print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by {by}):")
     _, report = next(reports)
     for rule, figures_ in report.items():
         print(f"  classifier, {rule}: {json.dumps(figures_)}", flush=True)
