@@ -144,7 +144,7 @@ def sgd_rows(path):
             else:
                 label = "send_payment" if any(s["slot"] == "person" for s in slots) else "transfer_money"
         rows.append({"text": text, "label": label, "slots": slots, "tagger": True, "source": "sgd", "group": "sgd:" + row["dialogue"],
-                     "transfer": row.get("sgd_intent") == "TransferMoney", "expected": row.get("expected")})
+                     "service": row.get("service", ""), "transfer": row.get("sgd_intent") == "TransferMoney", "expected": row.get("expected")})
     return rows
 
 
@@ -311,6 +311,10 @@ def calibrate(scores, labels, classes):
     """The temperature that makes softmax(scores / T) the most likely given the true labels (out of fold)."""
     index = {c: i for i, c in enumerate(classes)}
     y = np.array([index[l] for l in labels])
+    # A line whose label its fold's model never saw (a held-out service, --sgd-unrelated-folds domain) has no score
+    # for it (-1e4): it says nothing of the temperature.
+    known = scores[np.arange(len(y)), y] > -1e3
+    scores, y = scores[known], y[known]
 
     def nll(t):
         z = scores / t
@@ -387,6 +391,8 @@ def figures(pool, scores, classes, temperature, threshold, rule=None):
 
 
 _CV = {}
+# How SGD's unrelated lines are put into folds: "dialogue" (each with its dialogue) or "domain" (--sgd-unrelated-folds).
+SGD_UNRELATED_FOLDS = "dialogue"
 JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
 
 
@@ -426,6 +432,15 @@ def custom_examples():
     return found
 
 
+def fold_group(row):
+    """The group a real line's fold is chosen by: its own (CLINC150's lines, SGD's dialogues); with
+    SGD_UNRELATED_FOLDS "domain", an SGD line of another service goes with its service's domain (Restaurants_1 and
+    Restaurants_2 together), so that a fold's model is measured on services it never saw, as SGD dev's Alarm_1."""
+    if SGD_UNRELATED_FOLDS == "domain" and row["source"] == "sgd" and target(row["label"]) == "out_of_scope":
+        return "sgd-domain:" + row.get("service", "").split("_")[0]
+    return row["group"]
+
+
 def real_cross_validation(rows, dev_rows, baseline=True, extra=(), tag=""):
     """FOLDS-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev, folds by dialogue): each
     fold's model learns from the other folds' real lines and every generated line; only real lines are measured.
@@ -439,7 +454,7 @@ def real_cross_validation(rows, dev_rows, baseline=True, extra=(), tag=""):
     at = {c: i for i, c in enumerate(classes)}
     ours = np.full((len(pool), len(classes)), -1e4)
     base = np.full((len(pool), len(classes)), -1e4)
-    folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[r["group"] for r in pool]))
+    folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[fold_group(r) for r in pool]))
     extra = list(extra)
     _CV.update(pool=pool, generated=generated, folds=folds, extra=extra)
     labels = [r["label"] for r in pool]
@@ -479,8 +494,14 @@ def _cv_report(pool, scores, classes, labels, extra_scores=None):
         if rule is decide_mass:
             report["rule"]["source_thresholds"] = {k: round(v, 4) for k, v in source_thresholds(masses, sources).items()}
             if extra_scores is not None and extra_scores.shape[1]:
-                taken = sum(decide_mass(classes, s, temperature, threshold)[0] != "out_of_scope" for fold in extra_scores for s in fold)
-                report["rule"]["custom_examples_taken"] = f"{taken} of {extra_scores.shape[0] * extra_scores.shape[1]}"
+                taken = [(k, n, decide_mass(classes, s, temperature, threshold)) for k, fold in enumerate(extra_scores)
+                         for n, s in enumerate(fold)]
+                taken = [(k, n, d) for k, n, d in taken if d[0] != "out_of_scope"]
+                report["rule"]["custom_examples_taken"] = f"{len(taken)} of {extra_scores.shape[0] * extra_scores.shape[1]}"
+                # Which example, by which fold's model, as which intent (with its in-scope probability).
+                names = [r["text"] for r in _CV.get("extra", [])]
+                report["rule"]["custom_examples_taken_as"] = [
+                    f"fold {k + 1}: {names[n] if n < len(names) else n!r} -> {d[0]} ({d[1]:.2f})" for k, n, d in taken]
     return report
 
 
@@ -820,10 +841,13 @@ def main():
                         help="only the real-data cross-validation (with --intent-only): print its figures, write nothing")
     parser.add_argument("--dev-only", action="store_true",
                         help="only measure the shipped classifier on dev as tender eval scores it: print its figures, write nothing")
+    parser.add_argument("--sgd-unrelated-folds", choices=["dialogue", "domain"], default=SGD_UNRELATED_FOLDS,
+                        help="real-data folds of SGD's other services: by dialogue, or by service domain (measures unseen services)")
     parser.add_argument("--cv-tag", default="", help="a suffix for the saved out-of-fold scores ($TMPDIR/tender-real-cv-NAME.npz)")
     args = parser.parse_args()
     globals()["FOLDS"] = args.folds
     globals()["GENERATED_WEIGHT"] = args.generated_weight
+    globals()["SGD_UNRELATED_FOLDS"] = args.sgd_unrelated_folds
     for item in args.kind_weight:
         kind, _, weight = item.partition("=")
         if kind not in ("en", "es", "en-lookalike", "es-lookalike"):
@@ -877,7 +901,8 @@ def train_intent(args, rows, qt, tagger):
         print("5-fold cross-validation on train (best label, generated lines included):", json.dumps(cross_validate(rows)))
     extra = features(args.tender, custom_examples())
     reports = real_cross_validation(rows, dev_rows, baseline=not args.no_baseline, extra=extra, tag=args.cv_tag)
-    print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by dialogue):")
+    by = "dialogue" if SGD_UNRELATED_FOLDS == "dialogue" else "dialogue, other services by domain"
+    print(f"{FOLDS}-fold cross-validation on real lines only (CLINC150 train+val, SGD train+dev by {by}):")
     _, report = next(reports)
     for rule, figures_ in report.items():
         print(f"  classifier, {rule}: {json.dumps(figures_)}", flush=True)

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The training script's real-data cross-validation (issue 31): with
+`--sgd-unrelated-folds domain` a fold's model is measured on SGD services it
+never saw (SGD dev's Alarm_1 is a service train lacks), so every domain of
+SGD's other services is in one fold only, while the banking lines and CLINC150's
+keep their own groups; a held-out line whose label its fold never saw does not
+decide the temperature; and the custom-intent examples a fold model takes are
+named, not only counted. Runs the script's functions in the model venv
+(`make model-venv`, or TENDER_MODEL_PYTHON); reads no data file."""
+import json
+import os
+import subprocess
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+PYTHON = os.environ.get("TENDER_MODEL_PYTHON") or os.path.join(ROOT, "build", "model-venv", "bin", "python")
+SCRIPT = os.path.join(ROOT, "scripts", "train-understanding-model.py")
+
+PRELUDE = f"""
+import importlib.util, json, numpy as np
+spec = importlib.util.spec_from_file_location("training", {SCRIPT!r})
+t = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(t)
+"""
+
+
+def has_model_packages():
+    if not os.path.exists(PYTHON):
+        return False
+    return subprocess.run([PYTHON, "-c", "import numpy, scipy, sklearn, pycrfsuite"], capture_output=True).returncode == 0
+
+
+def run(code):
+    out = subprocess.run([PYTHON, "-c", PRELUDE + code], capture_output=True, text=True, timeout=300, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+needs_venv = pytest.mark.skipif(not has_model_packages(), reason="needs the model venv (make model-venv or TENDER_MODEL_PYTHON)")
+
+
+@needs_venv
+def test_sgd_unrelated_lines_fold_by_domain():
+    found = run("""
+from sklearn.model_selection import GroupKFold
+pool = []
+for n, service in enumerate(["Alarm_1", "Restaurants_1", "Restaurants_2", "Flights_1", "Flights_3", "Music_2", "Homes_1"] * 30):
+    pool.append({"source": "sgd", "label": "sgd:" + service, "service": service, "group": f"sgd:d{n}"})
+for n in range(60):
+    pool.append({"source": "sgd", "label": "transfer_money", "service": "Banks_1", "group": f"sgd:b{n}"})
+    pool.append({"source": "clinc", "label": "clinc:weather", "group": f"clinc:train.jsonl:{n}"})
+out = {}
+for mode in ["dialogue", "domain"]:
+    t.SGD_UNRELATED_FOLDS = mode
+    folds = list(GroupKFold(n_splits=3).split(pool, groups=[t.fold_group(r) for r in pool]))
+    where = {}
+    for k, (_, test) in enumerate(folds):
+        for i in test:
+            r = pool[i]
+            key = r["service"].split("_")[0] if r["label"].startswith("sgd:") else r["label"]
+            where.setdefault(key, set()).add(k)
+    out[mode] = {key: sorted(ks) for key, ks in where.items()}
+    out[mode + " own groups"] = all(t.fold_group(r) == r["group"] for r in pool if not r["label"].startswith("sgd:"))
+print(json.dumps(out))
+""")
+    # By domain: Restaurants_1 and Restaurants_2 are held out together, and so is every other domain.
+    for domain in ["Alarm", "Restaurants", "Flights", "Music", "Homes"]:
+        assert len(found["domain"][domain]) == 1, (domain, found["domain"])
+    # The banking lines and CLINC150's keep their own groups (a dialogue, a line), so they spread over the folds.
+    assert found["domain own groups"] and found["dialogue own groups"]
+    assert len(found["domain"]["transfer_money"]) >= 2 and len(found["domain"]["clinc:weather"]) >= 2
+    # The default keeps the folds by dialogue: a domain's lines in every fold.
+    assert found["dialogue"]["Restaurants"] == [0, 1, 2]
+
+
+@needs_venv
+def test_a_label_its_fold_never_saw_does_not_decide_the_temperature():
+    found = run("""
+rng = np.random.default_rng(3)
+classes = ["a", "b", "c"]
+labels = [classes[i % 3] for i in range(300)]
+scores = rng.normal(0, 1, (300, 3))
+for i, l in enumerate(labels):
+    scores[i, classes.index(l)] += 2.0
+clean = t.calibrate(scores, labels, classes)
+# One more line of a label ("c") its fold's model did not have: that column holds the cross-validation's -1e4.
+unseen = np.vstack([scores, [[1.0, 0.5, -1e4]]])
+print(json.dumps({"clean": clean, "unseen": t.calibrate(unseen, labels + ["c"], classes)}))
+""")
+    assert 0.3 < found["clean"] < 3.0, found
+    assert abs(found["unseen"] - found["clean"]) < 0.05, found
+
+
+@needs_venv
+def test_the_custom_examples_a_fold_takes_are_named():
+    found = run("""
+classes = ["clinc:weather", "search_for_accounts"]
+pool = [{"label": "clinc:weather", "source": "clinc"}, {"label": "search_for_accounts", "source": "clinc"}] * 50
+scores = np.array([[5.0, -5.0], [-5.0, 5.0]] * 50)
+t._CV["extra"] = [{"text": "check my expenses"}, {"text": "round up by $5"}]
+extra = np.array([[[-5.0, 5.0], [5.0, -5.0]], [[5.0, -5.0], [5.0, -5.0]]])
+report = t._cv_report(pool, scores, classes, [r["label"] for r in pool], extra)
+print(json.dumps(report["rule"]))
+""")
+    assert found["custom_examples_taken"] == "1 of 4"
+    assert found["custom_examples_taken_as"] == ["fold 1: 'check my expenses' -> search_for_accounts (1.00)"], found
