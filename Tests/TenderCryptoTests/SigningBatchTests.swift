@@ -109,7 +109,8 @@ import TenderTestSupport
     }
     /// A worker the scheduler stops inside a signature (a busy machine) holds the batch's finish no longer than
     /// ``ParallelSigningBatch/stealAfterNanoseconds``: the caller signs that message itself, to the same signature.
-    @Test func aWorkerHeldInsideASignatureDoesNotHoldFinish() throws {
+    @Test(arguments: [SigningWait.spinning, .sleeping])
+    func aWorkerHeldInsideASignatureDoesNotHoldFinish(waiting: SigningWait) throws {
         final class Gate: Sendable {
             let entered = Atomic<Bool>(false)
             let open = Atomic<Bool>(false)
@@ -120,7 +121,7 @@ import TenderTestSupport
         let caller = pthread_self()
         for _ in 0..<100 {
             let gate = Gate()
-            let batch = ParallelSigningBatch(capacity: 1) { (bytes) throws(TenderError) in
+            let batch = ParallelSigningBatch(capacity: 1, waiting: waiting) { (bytes) throws(TenderError) in
                 if pthread_equal(pthread_self(), caller) == 0 {
                     gate.entered.store(true, ordering: .sequentiallyConsistent)
                     while !gate.open.load(ordering: .sequentiallyConsistent) { usleep(1_000) }

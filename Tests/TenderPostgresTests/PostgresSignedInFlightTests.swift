@@ -87,6 +87,17 @@ struct PostgresSignedInFlightTests {
         }
     }
 
+    /// A new person's store (its keys watched) with the directory imported and one payment, "a", made.
+    private static func personWhoPaidA() throws -> (uid: UInt32, home: String, keys: WatchedKeys, store: SQLiteStore, a: PaymentRecord) {
+        let uid = PostgresFixture.person()
+        let home = PostgresFixture.home()
+        let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
+        let store = try Self.store(uid: uid, home: home, keys: keys)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
+        let a = try #require(Self.paid(try store.submit(try PostgresFixture.payment("a"))), "a not paid")
+        return (uid, home, keys, store, a)
+    }
+
     /// The person `uid`'s store on `pool` (a tenderd of its own), its keys in `home`, watched by `keys`.
     private static func store(uid: UInt32, home: String, keys: WatchedKeys, pool: PostgresPool? = nil) throws -> SQLiteStore {
         let pool = try pool ?? PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2)
@@ -128,12 +139,7 @@ struct PostgresSignedInFlightTests {
     }
 
     @Test func aRecordSignedInFlightForAHeadThatMovedIsBuiltAgainAndKeptOnce() throws {
-        let uid = PostgresFixture.person()
-        let home = PostgresFixture.home()
-        let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
-        let store = try Self.store(uid: uid, home: home, keys: keys)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
-        guard let a = Self.paid(try store.submit(try PostgresFixture.payment("a"))) else { Issue.record("a not paid"); return }
+        let (uid, home, keys, store, a) = try Self.personWhoPaidA()
         // Another tenderd (its own pool, the same key files) pays b in a transaction that holds the person's lock until this
         // store's payment waits for it at the server, then commits: the head moves while that round trip is in flight.
         let other = try PostgresStore.open(pool: PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2), uid: uid, home: home)
@@ -176,12 +182,7 @@ struct PostgresSignedInFlightTests {
     }
 
     @Test func aRefusedPaymentsRecordSignedInFlightIsNeverAnswered() throws {
-        let uid = PostgresFixture.person()
-        let home = PostgresFixture.home()
-        let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
-        let store = try Self.store(uid: uid, home: home, keys: keys)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
-        guard let a = Self.paid(try store.submit(try PostgresFixture.payment("a"))) else { Issue.record("a not paid"); return }
+        let (_, _, keys, store, a) = try Self.personWhoPaidA()
         keys.armed.withLock { $0 = (1, 0) }
         let signedBefore = keys.signatures.withLock { $0.count }
         // $1,000 from an account of $99: refused by its checks, after its record was signed in flight.
