@@ -591,3 +591,65 @@ def test_two_daemons_first_opening_a_database_with_a_repeatable_read_default_bot
     finally:
         holder.wait(timeout=30)
     assert all("keys" in outcome for outcome in outcomes), outcomes
+
+
+def test_an_overload_with_a_default_made_after_the_call_was_prepared_runs_nothing_and_keeps_one_chain(world):
+    # Adversarial review (adv-pg, the opening call prepared once per connection): a role tenderd's role gave CREATE in
+    # the schema while a daemon runs makes, AFTER the daemon's connection prepared the call, an overload taking the
+    # call's four types exactly plus a fifth with a default (tender.open_person_v1(bigint, boolean, integer, integer,
+    # text DEFAULT '')), and one taking a VARIADIC tail. Neither may ever run as tenderd's role (a prepared plan re-made
+    # on the next invalidation, or a new connection, resolves the name again); at worst the call is ambiguous and the
+    # payment refused whole. Dropped again, the key pays once and the chain verifies.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "defaulted", "defaulted-0")
+    assert client(daemon, alice, "pay", world["password"], "defaulted-1")["code"] == "SUCCESS"  # the call prepared and reused
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC',
+              "defaulted")
+    done = world["cluster"].sql(role, f'GRANT USAGE, CREATE ON SCHEMA tender TO "{evil}"', database="defaulted")
+    assert done.returncode == 0, done.stderr
+    body = ("$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
+            "INSERT INTO trap.loot VALUES (current_user); END IF; "
+            "PERFORM pg_catalog.set_config('tender.uid', $1::text, true); END$$")
+    overloads = ("tender.open_person_v1(bigint, boolean, integer, integer, text)",
+                 "tender.open_person_v1(bigint, boolean, integer, integer, VARIADIC text[])")
+    done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
+                                "CREATE FUNCTION tender.open_person_v1(bigint, boolean, integer, integer, text DEFAULT '') "
+                                f"RETURNS void LANGUAGE plpgsql AS {body}; "
+                                "CREATE FUNCTION tender.open_person_v1(bigint, boolean, integer, integer, VARIADIC text[]) "
+                                f"RETURNS void LANGUAGE plpgsql AS {body}; "
+                                + "".join(f"GRANT EXECUTE ON FUNCTION {o} TO PUBLIC; " for o in overloads),
+                                database="defaulted")
+    assert done.returncode == 0, done.stderr
+    outcomes = [client(daemon, alice, "pay", world["password"], f"defaulted-{n}") for n in (2, 3)]
+    # A new connection (the daemon started again) resolves the name afresh.
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcomes.append(client(daemon, alice, "pay", world["password"], "defaulted-4"))
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="defaulted")
+    assert loot.stdout.strip() == "0", ("another role's overload ran as tenderd's role", loot.stdout, outcomes)
+    for outcome in outcomes:
+        assert outcome.get("code") == "SUCCESS" or outcome.get("error"), outcome
+    done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
+                                + "".join(f"DROP FUNCTION {o}; " for o in overloads), database="defaulted")
+    assert done.returncode == 0, done.stderr
+    done = world["cluster"].sql(role, f'REVOKE CREATE ON SCHEMA tender FROM "{evil}"', database="defaulted")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    for n in (2, 3, 4, 5):
+        outcome = client(daemon, alice, "pay", world["password"], f"defaulted-{n}")
+        assert outcome.get("code") == "SUCCESS", (n, outcome, outcomes)
+    # One chain: each key paid once (its sequence numbers distinct and gapless), and it verifies through the daemon.
+    ledger = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT sequence), max(sequence) - min(sequence) + 1 "
+                                  "FROM tender.ledger", database="defaulted")
+    count, distinct, span = ledger.stdout.strip().split("|")[:3] if ledger.returncode == 0 else ("?", "?", "?")
+    assert ledger.returncode == 0 and count == distinct == span, (ledger.stdout, ledger.stderr)
+    checkpoint = client(daemon, alice, "checkpoint")["checkpoint"]
+    path = os.path.join(world["base"], "defaulted-checkpoint")
+    with open(path, "w") as f:
+        f.write(checkpoint)
+    os.chmod(path, 0o644)
+    report = client(daemon, alice, "verify", path)["report"]
+    assert report["valid"], report
+    print("adv-pg overload outcomes:", outcomes)
