@@ -539,3 +539,30 @@ def test_every_transaction_opens_with_one_call_and_compiles_no_block(world, alic
     opens = [line for line in text.splitlines() if "SELECT tender.open_person_v1(" in line]
     assert "DO $$" not in text, [line for line in text.splitlines() if "DO $$" in line][:2]
     assert begins and len(opens) == len(begins), (len(begins), len(opens))
+
+
+def test_a_head_moved_by_the_other_daemon_drops_the_record_signed_ahead_unseen(world, alice):
+    # Adversarial review (adv-pg, a quiet submitter's record signed while its transaction's first round trip is at the
+    # server): daemon 0 pays, so it knows the head it left; daemon 1 then moves the head (two payments) and pays a key
+    # daemon 0 is asked next. Daemon 0's record, built and signed at the head it knew, must be dropped unseen: the key
+    # already paid answers daemon 1's record (the same JWS), a new key is built again at the real head, and the chain
+    # stays one line that verifies through both daemons.
+    password = world["passwords"][alice]
+    first, second = world["daemons"]
+    assert client(first, alice, "pay", password, "stale-0")["code"] == "SUCCESS"
+    for key in ("stale-1", "stale-2"):
+        assert client(second, alice, "pay", password, key)["code"] == "SUCCESS"
+    paid_by_second = client(second, alice, "pay", password, "stale-3")
+    assert paid_by_second["code"] == "SUCCESS", paid_by_second
+    again = client(first, alice, "pay", password, "stale-3")
+    assert again.get("code") == "SUCCESS" and again["jws"] == paid_by_second["jws"], (again, paid_by_second)
+    for key in ("stale-4", "stale-5"):  # the head moved again under daemon 0 between its two quiet payments
+        assert client(second, alice, "pay", password, key + "-other")["code"] == "SUCCESS"
+        assert client(first, alice, "pay", password, key)["code"] == "SUCCESS"
+    count, last, distinct, payments, paid_keys = ledger_rows(world, alice)
+    assert count == last == distinct and payments == paid_keys  # one line: 1..N, no fork, no key twice
+    for daemon in world["daemons"]:
+        listed = client(daemon, alice, "payments")["keys"]
+        assert listed.count("stale-3") == 1 and {"stale-4", "stale-5"} <= set(listed), listed
+        report = verify_on(world, daemon, alice)
+        assert report["valid"] and report["records"] == count, report
