@@ -653,3 +653,38 @@ def test_an_overload_with_a_default_made_after_the_call_was_prepared_runs_nothin
     report = client(daemon, alice, "verify", path)["report"]
     assert report["valid"], report
     print("adv-pg overload outcomes:", outcomes)
+
+
+def test_a_server_restarted_between_quiet_payments_resends_the_first_round_trip_once_and_keeps_one_chain(world):
+    # Adversarial review (adv-pg, the first round trip sent ahead while the record is signed): the server restarts while
+    # the daemon's connection is idle, so the next quiet payment's first round trip (BEGIN, the opening call prepared on
+    # the dead session, the reads) goes out on a broken connection while its record is signed. It must be sent again
+    # once on a new session (the call prepared anew there, not named by the old session's name), nothing done twice,
+    # and the connection not reused dirty: the payments after it pay once each, and the chain verifies.
+    alice = world["alice"]
+    daemon = paying_daemon(world, "restarted", "restarted-0")
+    assert client(daemon, alice, "pay", world["password"], "restarted-1")["code"] == "SUCCESS"
+    outcomes = []
+    for round_ in range(2):
+        world["cluster"].stop("fast")
+        world["cluster"].start()
+        outcomes.append(client(daemon, alice, "pay", world["password"], f"restarted-r{round_}"))
+        outcomes.append(client(daemon, alice, "pay", world["password"], f"restarted-s{round_}"))
+    assert all(o.get("code") == "SUCCESS" for o in outcomes), outcomes
+    # Asked again, each key answers its one record.
+    for round_ in range(2):
+        assert client(daemon, alice, "pay", world["password"], f"restarted-r{round_}")["code"] == "SUCCESS"
+    keys = client(daemon, alice, "payments")["keys"]
+    assert sorted(keys) == sorted(["restarted-0", "restarted-1", "restarted-r0", "restarted-s0", "restarted-r1", "restarted-s1"]), keys
+    ledger = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT sequence), max(sequence) - min(sequence) + 1 "
+                                  "FROM tender.ledger", database="restarted")
+    assert ledger.returncode == 0, ledger.stderr
+    count, distinct, span = ledger.stdout.strip().split("|")[:3]
+    assert count == distinct == span, ledger.stdout
+    checkpoint = client(daemon, alice, "checkpoint")["checkpoint"]
+    path = os.path.join(world["base"], "restarted-checkpoint")
+    with open(path, "w") as f:
+        f.write(checkpoint)
+    os.chmod(path, 0o644)
+    report = client(daemon, alice, "verify", path)["report"]
+    assert report["valid"], report
