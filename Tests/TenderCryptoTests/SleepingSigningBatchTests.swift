@@ -109,4 +109,34 @@ import TenderTestSupport
         }
         Issue.record("the pool was never free for this test's batch")
     }
+
+    /// Adversarial review (adv-pg): a lost wake-up. Batches never full (the worker, having signed what came, goes to sleep
+    /// for a message that never comes) are finished at once, before, while and after the worker falls asleep: the end must
+    /// wake it every time, its signatures equal to one-at-a-time signing. A worker that slept on would hold the pool for
+    /// ever (every later batch signed by its caller alone): each round waits at most 2 s for the pool to be free, then fails.
+    @Test func everyEndWakesAWorkerAsleepForAMessageThatNeverComes() throws {
+        let messages = messages(3)
+        var used = 0
+        for round in 0..<300 {
+            let batch = ParallelSigningBatch(key: key, capacity: 8, waiting: .sleeping)
+            let workers = batch.usesWorkers
+            let count = 1 + round % 3
+            for index in 0..<count {
+                try batch.add(messages[index])
+                if round % 4 == 1 { usleep(UInt32(50 * (round % 7))) }  // the worker signs, then sleeps, between messages
+            }
+            if round % 4 == 2 { usleep(UInt32(20 * (round % 11))) }  // ended around the moment it falls asleep
+            #expect(try batch.finish() == messages[0..<count].map { try key.sign($0) })
+            guard workers else { continue }
+            used += 1
+            var waited = 0
+            while WorkerPool.shared.runningWorkers > 0, waited < 2_000 {
+                usleep(1_000)
+                waited += 1
+            }
+            #expect(WorkerPool.shared.runningWorkers == 0, "round \(round): a worker slept on after its batch ended")
+            if WorkerPool.shared.runningWorkers > 0 { return }
+        }
+        #expect(used > 0, "the pool was never free for this test's batches")
+    }
 }
