@@ -271,9 +271,13 @@ final class PostgresConnection {
         if let failure = answers.failure {
             guard flight.opening != nil, needsReset || PQstatus(handle) != CONNECTION_OK else { throw failure }
             needsReset = true
+            // What the transaction queued after the round trip left (unsent, of this transaction) goes on the new session
+            // too: opening it again forgets everything unsent, and a write dropped here would be answered as committed.
+            let later = queued
             try reconnectIfBroken()
             answers = pipeline(flight.opening, flight.statements, nil, commit: false)
             if let failure = answers.failure { throw failure }
+            queued = later
         }
     }
 

@@ -350,6 +350,42 @@ struct PostgresRoundTripTests {
         #expect(pool.roundTrips == before)
     }
 
+    /// Adversarial review (adv-pg): the server ends the connection's session (a restart, an administrator's
+    /// pg_terminate_backend) under a transaction's first round trip sent ahead (``StoreDatabase/sendAhead()``), and the
+    /// transaction queues a write before it reads that round trip's answers. The round trip is sent again on a new session
+    /// (it changed nothing); the write queued meanwhile must go too, or the transaction fail: never a COMMIT answered
+    /// without it (a payment acknowledged and not kept).
+    @Test func aWriteQueuedWhileTheFirstRoundTripIsInFlightSurvivesItsResendOnANewSession() throws {
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
+        let db = try Self.database(pool)
+        let killer = try Self.database(PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1))
+        let insert = "INSERT INTO settings (key, value) VALUES (?, ?)"
+        let read = "SELECT value FROM settings WHERE key = ?"
+        try db.writeTransaction { () throws(TenderError) in try db.statement(insert, ["a", "1"]).run() }
+        let pid = try db.readTransaction { () throws(TenderError) in try db.statement("SELECT pg_catalog.pg_backend_pid()").rows { $0.text(0) ?? "" } }.first ?? ""
+        var committed = false
+        do {
+            let answer = try db.writeTransaction { () throws(TenderError) -> String? in
+                let row = try db.ahead(read, ["a"])
+                // The session ends now, after the transaction began (its check of the idle connection passed).
+                _ = try killer.readTransaction { () throws(TenderError) in
+                    try killer.statement("SELECT pg_catalog.pg_terminate_backend(?::pg_catalog.int4)", [pid]).rows { $0.text(0) ?? "" }
+                }
+                usleep(200_000)
+                try db.sendAhead()
+                try db.statement(insert, ["b", "2"]).run()
+                let statement = try row.statement()
+                return try statement.step() ? statement.text(0) : nil
+            }
+            committed = true
+            #expect(answer == "1")
+        } catch {
+            // Refused whole is acceptable; nothing of it may be kept.
+        }
+        let kept = try values(db)
+        #expect(kept == (committed ? ["a=1", "b=2"] : ["a=1"]), "committed: \(committed)")
+    }
+
     private func values(_ db: PostgresDatabase) throws -> [String] {
         try db.readTransaction { () throws(TenderError) in
             try db.statement("SELECT key, value FROM settings ORDER BY key").rows { "\($0.text(0) ?? "")=\($0.text(1) ?? "")" }
