@@ -108,6 +108,21 @@ def hold_lock(world, database, key, seconds, role=None):
 
 
 
+def assert_one_chain_that_verifies(world, daemon, person, database):
+    """The ledger in `database` is one chain (its sequence numbers distinct and gapless) that verifies through `daemon`."""
+    ledger = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT sequence), max(sequence) - min(sequence) + 1 "
+                                  "FROM tender.ledger", database=database)
+    assert ledger.returncode == 0, ledger.stderr
+    count, distinct, span = ledger.stdout.strip().split("|")[:3]
+    assert count == distinct == span, ledger.stdout
+    path = os.path.join(world["base"], f"{database}-checkpoint")
+    with open(path, "w") as f:
+        f.write(client(daemon, person, "checkpoint")["checkpoint"])
+    os.chmod(path, 0o644)
+    report = client(daemon, person, "verify", path)["report"]
+    assert report["valid"], report
+
+
 def test_a_connection_service_cannot_name_a_server_past_the_checks(world):
     # The service file names a server over TCP with no certificate check: the password would go to whoever answers there.
     services = os.path.join(world["base"], "pg_service.conf")
@@ -640,18 +655,7 @@ def test_an_overload_with_a_default_made_after_the_call_was_prepared_runs_nothin
     for n in (2, 3, 4, 5):
         outcome = client(daemon, alice, "pay", world["password"], f"defaulted-{n}")
         assert outcome.get("code") == "SUCCESS", (n, outcome, outcomes)
-    # One chain: each key paid once (its sequence numbers distinct and gapless), and it verifies through the daemon.
-    ledger = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT sequence), max(sequence) - min(sequence) + 1 "
-                                  "FROM tender.ledger", database="defaulted")
-    count, distinct, span = ledger.stdout.strip().split("|")[:3] if ledger.returncode == 0 else ("?", "?", "?")
-    assert ledger.returncode == 0 and count == distinct == span, (ledger.stdout, ledger.stderr)
-    checkpoint = client(daemon, alice, "checkpoint")["checkpoint"]
-    path = os.path.join(world["base"], "defaulted-checkpoint")
-    with open(path, "w") as f:
-        f.write(checkpoint)
-    os.chmod(path, 0o644)
-    report = client(daemon, alice, "verify", path)["report"]
-    assert report["valid"], report
+    assert_one_chain_that_verifies(world, daemon, alice, "defaulted")
     print("adv-pg overload outcomes:", outcomes)
 
 
@@ -676,15 +680,4 @@ def test_a_server_restarted_between_quiet_payments_resends_the_first_round_trip_
         assert client(daemon, alice, "pay", world["password"], f"restarted-r{round_}")["code"] == "SUCCESS"
     keys = client(daemon, alice, "payments")["keys"]
     assert sorted(keys) == sorted(["restarted-0", "restarted-1", "restarted-r0", "restarted-s0", "restarted-r1", "restarted-s1"]), keys
-    ledger = world["cluster"].sql(world["names"]["p"], "SELECT count(*), count(DISTINCT sequence), max(sequence) - min(sequence) + 1 "
-                                  "FROM tender.ledger", database="restarted")
-    assert ledger.returncode == 0, ledger.stderr
-    count, distinct, span = ledger.stdout.strip().split("|")[:3]
-    assert count == distinct == span, ledger.stdout
-    checkpoint = client(daemon, alice, "checkpoint")["checkpoint"]
-    path = os.path.join(world["base"], "restarted-checkpoint")
-    with open(path, "w") as f:
-        f.write(checkpoint)
-    os.chmod(path, 0o644)
-    report = client(daemon, alice, "verify", path)["report"]
-    assert report["valid"], report
+    assert_one_chain_that_verifies(world, daemon, alice, "restarted")
