@@ -119,6 +119,21 @@ def sql(world, statement, uid=None):
     return done.stdout.strip()
 
 
+def person_with_a_pending_key(world, prefix, machine):
+    """A new throwaway person (a name starting with `prefix`, removed with the module's throwaway users) who paid once
+    through machine A, then asked `machine` to pay, which made that machine's key for them, pending: (name, uid, the
+    pending key's kid, as `machine` lists it as its own; a uid freed by userdel may come back with rows)."""
+    person = f"{prefix}{secrets.token_hex(3)}"
+    world["throwaway"].user(person)
+    uid = pwd.getpwnam(person).pw_uid
+    assert client(world["daemons"]["A"], person, "setup") == {"ok": True}
+    assert client(world["daemons"]["A"], person, "pay", world["password"], "first")["code"] == "SUCCESS"
+    outcome = client(world["daemons"][machine], person, "pay", world["password"], f"{machine.lower()}-pending")
+    assert outcome.get("error") == "KeyFileError", outcome
+    listed = keys_tool(world, machine, "--keys", uid=uid)[1]["keys"]
+    return person, uid, next(key["kid"] for key in listed if key["state"] == "pending" and key["here"])
+
+
 def test_each_machine_signs_with_its_own_key_once_enrolled(machines):
     world, alice, password = machines, machines["alice"], machines["password"]
     a, b = world["daemons"]["A"], world["daemons"]["B"]
@@ -206,13 +221,7 @@ def test_a_revoked_key_set_back_to_pending_is_not_enrolled_again(machines):
     # signed again, and verify refused that entry, so the person's ledger failed verify from there on, for every machine.
     world, password = machines, machines["password"]
     a, c = world["daemons"]["A"], world["daemons"]["C"]
-    carol = f"tpkc{secrets.token_hex(3)}"
-    world["throwaway"].user(carol)  # removed with the module's throwaway users
-    uid = pwd.getpwnam(carol).pw_uid
-    assert client(a, carol, "setup") == {"ok": True}
-    assert client(a, carol, "pay", password, "first")["code"] == "SUCCESS"
-    assert client(c, carol, "pay", password, "c-pending").get("error") == "KeyFileError"
-    c_key = next(kid for kid, state in key_states(world, uid).items() if state == "pending")
+    carol, uid, c_key = person_with_a_pending_key(world, "tpkc", "C")
     assert keys_tool(world, "A", "--enroll-key", c_key, uid=uid)[0] == 0
     assert client(c, carol, "pay", password, "c-enrolled")["code"] == "SUCCESS"
     status, revoked = keys_tool(world, "A", "--revoke-key", c_key, uid=uid)
@@ -235,15 +244,8 @@ def test_a_revocation_racing_the_revoked_machines_payments_leaves_a_ledger_that_
     import threading
     import time
     world, password = machines, machines["password"]
-    a, b = world["daemons"]["A"], world["daemons"]["B"]
-    dave = f"tpke{secrets.token_hex(3)}"
-    world["throwaway"].user(dave)  # removed with the module's throwaway users
-    uid = pwd.getpwnam(dave).pw_uid
-    assert client(a, dave, "setup") == {"ok": True}
-    assert client(a, dave, "pay", password, "first")["code"] == "SUCCESS"
-    assert client(b, dave, "pay", password, "b-pending").get("error") == "KeyFileError"
-    listed = keys_tool(world, "B", "--keys", uid=uid)[1]["keys"]  # (a uid freed by userdel may come back with rows)
-    b_key = next(key["kid"] for key in listed if key["state"] == "pending" and key["here"])
+    b = world["daemons"]["B"]
+    dave, uid, b_key = person_with_a_pending_key(world, "tpke", "B")
     status, said = keys_tool(world, "A", "--enroll-key", b_key, uid=uid)
     assert status == 0, said
     burst = threading.Thread(target=lambda: as_user(dave, [sys.executable, CLIENT, b.socket, "burst", password, "25", "race"]))
@@ -350,13 +352,7 @@ def test_the_first_key_is_revoked_by_no_machine_and_a_revoked_keys_later_checkpo
     # revocation. Its checkpoints from before the revocation still verify.
     world, password = machines, machines["password"]
     a, b = world["daemons"]["A"], world["daemons"]["B"]
-    erin = f"tpkf{secrets.token_hex(3)}"
-    world["throwaway"].user(erin)  # removed with the module's throwaway users
-    uid = pwd.getpwnam(erin).pw_uid
-    assert client(a, erin, "setup") == {"ok": True}
-    assert client(a, erin, "pay", password, "first")["code"] == "SUCCESS"
-    assert client(b, erin, "pay", password, "b-pending").get("error") == "KeyFileError"
-    b_key = next(key["kid"] for key in keys_tool(world, "B", "--keys", uid=uid)[1]["keys"] if key["state"] == "pending" and key["here"])
+    erin, uid, b_key = person_with_a_pending_key(world, "tpkf", "B")
     a_key = next(key["kid"] for key in keys_tool(world, "A", "--keys", uid=uid)[1]["keys"] if key["state"] == "enrolled" and key["here"])
     assert keys_tool(world, "A", "--enroll-key", b_key, uid=uid)[0] == 0
     assert client(b, erin, "pay", password, "b-enrolled")["code"] == "SUCCESS"
@@ -398,13 +394,7 @@ def test_a_checkpoint_names_the_first_key_so_records_signed_again_by_another_do_
 
     world, password = machines, machines["password"]
     a, b = world["daemons"]["A"], world["daemons"]["B"]
-    fay = f"tpkr{secrets.token_hex(3)}"
-    world["throwaway"].user(fay)  # removed with the module's throwaway users
-    uid = pwd.getpwnam(fay).pw_uid
-    assert client(a, fay, "setup") == {"ok": True}
-    assert client(a, fay, "pay", password, "first")["code"] == "SUCCESS"
-    assert client(b, fay, "pay", password, "b-pending").get("error") == "KeyFileError"
-    b_key = next(key["kid"] for key in keys_tool(world, "B", "--keys", uid=uid)[1]["keys"] if key["state"] == "pending" and key["here"])
+    fay, uid, b_key = person_with_a_pending_key(world, "tpkr", "B")
     a_key = next(key["kid"] for key in keys_tool(world, "A", "--keys", uid=uid)[1]["keys"] if key["state"] == "enrolled" and key["here"])
     assert keys_tool(world, "A", "--enroll-key", b_key, uid=uid)[0] == 0
     assert client(b, fay, "pay", password, "b-enrolled")["code"] == "SUCCESS"
