@@ -80,7 +80,7 @@ final class ParallelSigningBatch: SigningBatch {
         end()
     }
 
-    static func monotonicNanoseconds() -> Int {
+    private static func monotonicNanoseconds() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec * 1_000_000_000 + now.tv_nsec

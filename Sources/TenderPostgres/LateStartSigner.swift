@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TenderCore
-import TenderCrypto
 
 /// A signer of the PostgreSQL store (``PostgresKeys``): `signer`'s own signatures and seals, whose batches start only
 /// when their first message comes (``Batch``). The store opens a batch as its transaction begins, and a batch of
@@ -40,13 +39,7 @@ struct LateStartSigner: RecordSigner {
 
         func add(_ message: [UInt8]) throws(TenderError) {
             guard !ended else { throw .internal("a signing batch got a message after it ended") }
-            if started == nil {
-                if let keyed = signer as? Ed25519Signer {
-                    started = keyed.startBatch(capacity: capacity, waiting: .sleeping)
-                } else {
-                    started = signer.startBatch(capacity: capacity)
-                }
-            }
+            if started == nil { started = signer.startBatch(capacity: capacity, waiting: .sleeping) }
             try started?.add(message)
         }
 

@@ -15,6 +15,10 @@ public protocol RecordSigner: Sendable {
     /// next message. The caller owns the batch and ends it with
     /// ``SigningBatch/finish()`` or ``SigningBatch/abandon()``.
     func startBatch(capacity: Int) -> any SigningBatch
+    /// As ``startBatch(capacity:)``, its workers and its caller waiting for each other as `waiting` says
+    /// (``SigningWait/sleeping`` for a caller that waits for a database server between its messages). A signer
+    /// without workers ignores it.
+    func startBatch(capacity: Int, waiting: SigningWait) -> any SigningBatch
 }
 
 /// Messages signed as a group (see ``RecordSigner/startBatch(capacity:)``).
@@ -31,6 +35,8 @@ public protocol SigningBatch: AnyObject {
 extension RecordSigner {
     /// A batch that signs its messages one after another when it finishes.
     public func startBatch(capacity: Int) -> any SigningBatch { SequentialSigningBatch(signer: self, capacity: capacity) }
+    /// ``startBatch(capacity:)``: a batch with no workers has nobody to wait for.
+    public func startBatch(capacity: Int, waiting: SigningWait) -> any SigningBatch { startBatch(capacity: capacity) }
 }
 
 /// Signs on the calling thread, at ``finish()``.

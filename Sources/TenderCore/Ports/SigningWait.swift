@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// How a signing batch's worker waits for the next message, and its caller at finish for a worker's signature
-/// (``Ed25519Signer/startBatch(capacity:waiting:)``).
+/// (``RecordSigner/startBatch(capacity:waiting:)``).
 public enum SigningWait: Sendable {
     /// Spinning, yielding the CPU: awake at once when the message comes (SQLite's store, whose next message comes
     /// within microseconds).
