@@ -58,9 +58,7 @@ final class PostgresConnection {
     /// Rows changed by the last statement run. Queued statements are sent first (one round trip), as the count is theirs;
     /// should that fail, the count is 0 and the failure is thrown by the next call (``queuedFailure``).
     var changes: Int {
-        if inFlight != nil, queuedFailure == nil {
-            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
-        }
+        keepInFlightFailure()
         if !queued.isEmpty, queuedFailure == nil {
             do throws(TenderError) { _ = try roundTrip(nil) } catch { queuedFailure = error }
         }
@@ -147,9 +145,7 @@ final class PostgresConnection {
     /// failure changes nothing (the transaction wrote nothing); a connection that broke is opened again before its
     /// next transaction.
     func settle() {
-        if inFlight != nil, queuedFailure == nil {
-            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
-        }
+        keepInFlightFailure()
         guard pendingCommit else { return }
         pendingCommit = false
         while let result = PQgetResult(handle) {
@@ -261,6 +257,13 @@ final class PostgresConnection {
         inFlight = InFlight(opening: opening, statements: statements, commands: sending.commands, sent: sending.sent)
     }
 
+    /// Reads the answers of the round trip in flight, if any and no failure waits already, keeping its failure as
+    /// ``queuedFailure`` (thrown by the transaction's next call) instead of throwing it.
+    private func keepInFlightFailure() {
+        guard inFlight != nil, queuedFailure == nil else { return }
+        do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
+    }
+
     /// Reads the answers of the round trip ``sendAhead()`` sent, if any. A connection that broke under the transaction's
     /// first round trip (idle through a server restart) is opened again and that round trip sent once more, as
     /// ``roundTrip(_:)`` does; throws the first failure.
@@ -291,9 +294,7 @@ final class PostgresConnection {
     /// connection broke before COMMIT was answered (the transaction may have been kept); else the first error, the
     /// transaction rolled back.
     func commit() throws(TenderError) {
-        if inFlight != nil, queuedFailure == nil {
-            do throws(TenderError) { try receiveInFlight() } catch { queuedFailure = error }
-        }
+        keepInFlightFailure()
         if let queuedFailure {
             abandon()
             throw queuedFailure
