@@ -79,6 +79,62 @@ final class PostgresDatabase: StoreDatabase {
         try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", lock: nil, body)
     }
 
+    /// True while the pool's database has the payment function (``PostgresSchema/payment``).
+    var paysPrepared: Bool { pool.paysWithFunction }
+
+    /// The payment function's call, each argument bound and cast to the exact type the function takes, by pg_catalog's
+    /// names, as ``openingCall`` (no overload matches better).
+    static let paymentCall =
+        "SELECT tender.\(PostgresSchema.paymentName)(?::pg_catalog.int8, ?::pg_catalog.int4, ?::pg_catalog.int4, ?::pg_catalog.text, "
+        + "?::pg_catalog.bytea, ?::pg_catalog.int8, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, "
+        + "?::pg_catalog.bytea, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.int8, "
+        + "?::pg_catalog.text[], ?::pg_catalog.int8[], ?::pg_catalog.text[], ?::pg_catalog.text, ?::pg_catalog.bool)"
+
+    /// Pays `payment` in one round trip: BEGIN, the payment function's call (``PostgresSchema/payment``: it opens the
+    /// transaction for the person, takes their lock and checks before it writes) and COMMIT, in one pipeline. Answers what
+    /// the function answered once COMMIT is; ``PreparedPaymentAnswer/unsupported`` when the function is missing (dropped
+    /// under the daemon: SQLSTATE 42883 naming it, nothing kept; the pool stops calling it until the next store open makes
+    /// it again). Throws ``TenderError/outcomeUnknown(_:)`` when the connection broke before COMMIT was answered, else the
+    /// first error (nothing kept).
+    func payPrepared(_ payment: PreparedPayment) throws(TenderError) -> PreparedPaymentAnswer {
+        guard pool.paysWithFunction else { return .unsupported }
+        guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
+        let connection = try pool.borrow()
+        current = connection
+        defer {
+            lastChanges = connection.changes
+            current = nil
+            pool.giveBack(connection)
+        }
+        try connection.reconnectIfBroken()
+        let call = try connection.statement(
+            Self.paymentCall,
+            [Int64(uid), Int64(PostgresSchema.lockNamespace), Int64(Int32(bitPattern: uid)), payment.signerKeyID, payment.signerPublicKey,
+             payment.previous.sequence, payment.previous.hash, payment.jws, payment.hash, payment.idempotencyKey, payment.fingerprintDigest,
+             payment.accountID, payment.payeeContactID, payment.payeeHandleID, payment.currency, payment.amountMinor,
+             Self.arrayLiteral(payment.movements.map(\.accountID)), "{" + payment.movements.map { String($0.delta) }.joined(separator: ",") + "}",
+             Self.arrayLiteral(payment.movements.map(\.currency.code)), payment.paidParty, payment.releasesClaim ? "true" : "false"])
+        // BEGIN only: the function opens the transaction for the person itself.
+        connection.begin([Self.writeBegin])
+        do throws(TenderError) {
+            try connection.queueRead(call)
+            try connection.commit()
+        } catch {
+            if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.paymentName) {
+                pool.notePaymentFunction(false)
+                return .unsupported
+            }
+            throw error
+        }
+        guard try call.step(), let answer = call.text(0) else { throw .store("PostgreSQL: the payment function answered nothing") }
+        return answer == "paid" ? .paid : .unfit(answer)
+    }
+
+    /// A PostgreSQL array literal of `texts`, each element quoted (a backslash or double quote in it escaped).
+    static func arrayLiteral(_ texts: [String]) -> String {
+        "{" + texts.map { "\"" + $0.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+    }
+
     /// A transaction failed because the opening function is gone (dropped under the daemon: SQLSTATE 42883, undefined
     /// function, naming it): the pool's next transactions open with statements of their own, and the next store open
     /// makes the function again (``PostgresSchema/migrate(_:)``).

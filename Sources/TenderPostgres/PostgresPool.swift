@@ -22,6 +22,23 @@ public final class PostgresPool: @unchecked Sendable {
     private var opened = 0
     private var waited = 0
     private var openingFunction = false
+    private var paymentFunction = false
+
+    /// Whether the schema's migration found or made the function that pays a signed record in one call
+    /// (``PostgresSchema/payment``) on this pool's database; until then, and once it is found missing, payments go
+    /// through their batch's transaction only.
+    var paysWithFunction: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return paymentFunction
+    }
+
+    /// Notes whether the payment function exists (``PostgresSchema/migrate(_:)`` made or found it; a call found it missing).
+    func notePaymentFunction(_ exists: Bool) {
+        pthread_mutex_lock(mutex)
+        paymentFunction = exists
+        pthread_mutex_unlock(mutex)
+    }
 
     /// Whether the schema's migration found or made the function tenderd's transactions open with (``PostgresSchema/opening``)
     /// on this pool's database; until then they open with statements of their own.

@@ -138,6 +138,7 @@ enum PostgresSchema {
             try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
         }
         db.pool.noteOpeningFunction()
+        db.pool.notePaymentFunction(true)
     }
 
     /// Makes the opening function (``opening``) when the schema has none of that name and signature.
@@ -146,6 +147,10 @@ enum PostgresSchema {
         let exists = try found.step() && found.text(0) == "t"
         _ = try found.step()
         if !exists { for statement in opening { try db.execute(statement) } }
+        let paying = try db.statement("SELECT to_regprocedure('tender.\(paymentName)(\(paymentSignature))') IS NOT NULL")
+        let pays = try paying.step() && paying.text(0) == "t"
+        _ = try paying.step()
+        if !pays { for statement in payment { try db.execute(statement) } }
     }
 
     /// The name of the function opening tenderd's transactions (``opening``). Versioned: a build that changes what it
@@ -181,5 +186,89 @@ enum PostgresSchema {
         $body$
         """,
         "REVOKE ALL ON FUNCTION tender.\(openingName)(bigint, boolean, integer, integer) FROM PUBLIC",
+    ]
+
+    /// The name of the function that pays a quiet submitter's signed record in one call (``payment``). Versioned as
+    /// ``openingName``: a build that changes what it does makes one of a new name.
+    static let paymentName = "pay_prepared_v1"
+
+    /// Its argument types, in order (``payment``; ``PostgresDatabase/paymentCall`` casts each argument to its type).
+    static let paymentSignature =
+        "bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean"
+
+    /// The function that pays a quiet submitter's record, signed at the head tenderd expects, in one statement of a
+    /// transaction (BEGIN, this call, COMMIT: one round trip, where the batch's transaction runs the opening, four reads,
+    /// the writes and COMMIT in two). It opens as ``opening`` does (the role refused when a superuser or BYPASSRLS, the
+    /// person named for the transaction only, the person's advisory lock taken before anything is read, so every read
+    /// after it sees what the lock's last holder committed), then inserts the record only when what the batch's
+    /// transaction checks holds: the signing key enrolled with the public key this machine's key was checked against,
+    /// the ledger's head the one the record was signed after, its idempotency key unpaid, each account there in its
+    /// currency with the funds a debit takes. Then it moves the balances, inserts the row (no seal: signed), the paid
+    /// party (once) and removes the claim, as the batch's transaction does. Else it writes nothing and answers which
+    /// check failed, and tenderd pays the submission through the batch's transaction, which decides as it always did.
+    /// Rows are read and written through row-level security (the person's only). Same guards as ``opening``: SECURITY
+    /// INVOKER, every function, operator and table named with its schema (no search path resolves one to another's code),
+    /// EXECUTE revoked from PUBLIC, made by ``migrate(_:)`` when missing without a new schema version.
+    static let payment = [
+        """
+        CREATE FUNCTION tender.\(paymentName)(person bigint, lock_space integer, lock_key integer, signer_kid text, signer_key bytea,
+            head_sequence bigint, head_hash text, record_jws text, record_hash text, record_key text, record_fingerprint bytea,
+            record_account text, record_contact text, record_handle text, record_currency text, record_amount bigint,
+            movement_accounts text[], movement_deltas bigint[], movement_currencies text[], paid_party text, releases_claim boolean)
+        RETURNS text LANGUAGE plpgsql VOLATILE AS $body$
+        DECLARE
+            found_sequence bigint;
+            found_hash text;
+            balance bigint;
+            account_currency text;
+            movements integer := COALESCE(pg_catalog.array_length(movement_accounts, 1), 0);
+        BEGIN
+            IF (SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user) IS NOT FALSE THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would '
+                    'see every person''s rows; connect as a role of its own (docs/scale.md)';
+            END IF;
+            PERFORM pg_catalog.set_config('tender.uid', person::text, true);
+            PERFORM pg_catalog.pg_advisory_xact_lock(lock_space, lock_key);
+            PERFORM FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
+                AND k.public_key OPERATOR(pg_catalog.=) signer_key;
+            IF NOT FOUND THEN
+                RETURN 'key';
+            END IF;
+            SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l ORDER BY l.sequence DESC LIMIT 1;
+            IF NOT FOUND OR found_sequence OPERATOR(pg_catalog.<>) head_sequence OR found_hash OPERATOR(pg_catalog.<>) head_hash THEN
+                RETURN 'head';
+            END IF;
+            PERFORM FROM tender.ledger l WHERE l.idempotency_key OPERATOR(pg_catalog.=) record_key;
+            IF FOUND THEN
+                RETURN 'paid before';
+            END IF;
+            FOR i IN 1 .. movements LOOP
+                SELECT a.balance_minor, a.currency INTO balance, account_currency FROM tender.accounts a
+                    WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[i];
+                IF NOT FOUND OR account_currency OPERATOR(pg_catalog.<>) movement_currencies[i] OR (movement_deltas[i] OPERATOR(pg_catalog.<) 0
+                    AND balance OPERATOR(pg_catalog.<) OPERATOR(pg_catalog.-) movement_deltas[i]) THEN
+                    RETURN 'checks';
+                END IF;
+            END LOOP;
+            FOR i IN 1 .. movements LOOP
+                UPDATE tender.accounts a SET balance_minor = a.balance_minor OPERATOR(pg_catalog.+) movement_deltas[i]
+                    WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[i];
+            END LOOP;
+            INSERT INTO tender.ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
+                payee_handle_id, currency, amount_minor)
+            VALUES (head_sequence OPERATOR(pg_catalog.+) 1, 'payment', record_jws, NULL, record_hash, record_key, record_fingerprint,
+                record_account, record_contact, record_handle, record_currency, record_amount);
+            IF paid_party IS NOT NULL THEN
+                INSERT INTO tender.paid_parties (party, first_sequence) VALUES (paid_party, head_sequence OPERATOR(pg_catalog.+) 1)
+                    ON CONFLICT (uid, party) DO NOTHING;
+            END IF;
+            IF releases_claim THEN
+                DELETE FROM tender.claims c WHERE c.idempotency_key OPERATOR(pg_catalog.=) record_key;
+            END IF;
+            RETURN 'paid';
+        END
+        $body$
+        """,
+        "REVOKE ALL ON FUNCTION tender.\(paymentName)(\(paymentSignature)) FROM PUBLIC",
     ]
 }

@@ -22,6 +22,7 @@ extension SQLiteStore {
                 // The recorded public key spares deriving it from the seed; the key store takes it only if it is the key's.
                 let signer = try keys.signer(keyID: row.kid, recordedPublicKey: row.publicKey)
                 noteSigner(row.kid)
+                chosenSigner.withLock { $0 = (row.kid, row.publicKey) }
                 return signer
             } catch {
                 if firstError == nil { firstError = error }

@@ -91,7 +91,78 @@ extension SQLiteStore {
     /// A submission is answered once its record is durable and its signature computed; those
     /// signatures are stored by the next write transaction (or signed again
     /// by the next open). If the transaction fails, every submission of the batch fails.
+    /// A quiet submitter alone in its batch, on an engine that pays a signed record in one call
+    /// (``StoreDatabase/payPrepared(_:)``: PostgreSQL), is paid that way first (``payInOneCall(_:)``).
     private func commit(_ batch: [QueuedSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
+        guard batch.count == 1, batch[0].preparesInFlight, let attempt = payInOneCall(batch[0]) else { return commitBatch(batch) }
+        if let paid = attempt.paid { return [.success(paid)] }
+        if let failure = attempt.failure { return [.failure(failure)] }
+        // Not paid there (unfit, or its answer lost): the batch's transaction decides, its record built again under the lock.
+        var again = batch[0]
+        again.preparesInFlight = false
+        let results = commitBatch([again])
+        // Its answer lost, the call may have committed: the record found under that key is this one (its JWS), paid now.
+        if let sent = attempt.sentJWS, case let .success(.alreadyPaid(record)) = results[0], record.jws == sent { return [.success(.paid(record))] }
+        return results
+    }
+
+    /// A quiet submitter's payment paid in one call at the server (``StoreDatabase/payPrepared(_:)``): its record built and
+    /// signed at the expected head with the key the last batch chose, then inserted by the server only when that head, that
+    /// key, the unpaid idempotency key and the funds are what it finds under the person's lock. Nil when the payment does
+    /// not go this way (the engine cannot, the head or key is unknown, it pays a bill, or anything waits to be written
+    /// first by a write transaction: computed signatures, audit rows, a kept checkpoint); else `paid`, or `failure` (the
+    /// payment's error, as its batch's transaction would throw it), or neither when the call answered unfit or unsupported,
+    /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
+    private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
+        let submission = queued.submission
+        guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
+            computedSignatures.withLock({ $0.isEmpty }), pendingAudit.withLock({ $0.isEmpty }),
+            let head = expectedHead.withLock({ $0 }), head.keyIDs.count == 1, let publicKey = head.publicKeys[head.keyIDs[0]]
+        else { return nil }
+        let outcome = writer.withLock { (db: inout any StoreDatabase) -> (record: PreparedRecord, answer: Result<PreparedPaymentAnswer, TenderError>)? in
+            guard db.paysPrepared, let record = prepare(submission, at: head), record.keyID == head.keyIDs[0] else { return nil }
+            let payment = PreparedPayment(
+                previous: (head.sequence, head.hash), signerKeyID: record.keyID, signerPublicKey: publicKey, jws: record.jws, hash: record.hash,
+                idempotencyKey: submission.idempotencyKey, fingerprintDigest: queued.fingerprintDigest,
+                accountID: submission.movements.first?.accountID, payeeContactID: submission.payee?.contactID,
+                payeeHandleID: submission.payee?.handleID, currency: submission.amount.currency.code, amountMinor: submission.amount.minorUnits,
+                movements: submission.movements, paidParty: submission.paidParty, releasesClaim: submission.releasesClaim)
+            let connection = db
+            return (record, Result { () throws(TenderError) in try connection.payPrepared(payment) })
+        }
+        guard let outcome else { return nil }
+        switch outcome.answer {
+        case .success(.paid):
+            expectedHead.withLock {
+                $0 = ExpectedHead(
+                    sequence: outcome.record.position.sequence, hash: outcome.record.hash, keyIDs: [outcome.record.keyID],
+                    publicKeys: [outcome.record.keyID: publicKey])
+            }
+            let record = PaymentRecord(
+                json: outcome.record.payload, jws: outcome.record.jws, sequence: outcome.record.position.sequence,
+                idempotencyKey: submission.idempotencyKey)
+            return (.paid(record), nil, nil)
+        case .success(.unsupported):
+            return (nil, nil, nil)
+        case let .success(.unfit(reason)):
+            // Another writer moved the head or changed the key: the next ones do not sign ahead for a while. (A key paid before
+            // or a check refused leaves the head as expected: the batch answers it, as it would have.)
+            if reason == "head" || reason == "key" {
+                preparePause.withLock { $0 = Self.preparePauseSubmissions }
+                expectedHead.withLock { $0 = nil }
+            }
+            return (nil, nil, nil)
+        case let .failure(error):
+            expectedHead.withLock { $0 = nil }
+            // Only a lost answer is decided again by the batch (which finds the record if it was kept); any other error is the payment's.
+            guard case .outcomeUnknown = error else { return (nil, nil, error) }
+            return (nil, outcome.record.jws, nil)
+        }
+    }
+
+    /// The batch's transaction (``commit(_:)``).
+    private func commitBatch(_ batch: [QueuedSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
+
         var signing: CompactJWS.Batch?
         defer { signing?.abandon() }
         do throws(TenderError) {
@@ -172,6 +243,7 @@ extension SQLiteStore {
                     decided.pending.append(entry)
                 }
                 decided.head = ExpectedHead(sequence: head.sequence, hash: head.hash, keyIDs: [signer.keyID])
+                if let chosen = chosenSigner.withLock({ $0 }), chosen.kid == signer.keyID { decided.head?.publicKeys = [chosen.kid: chosen.publicKey] }
                 return decided
             }
             expectedHead.withLock { $0 = decided.head }

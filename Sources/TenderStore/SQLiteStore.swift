@@ -29,6 +29,9 @@ public final class SQLiteStore: Directory, PaymentLedger {
     /// Where this store's next payment record is expected to go (the head its last batch left, and the key that
     /// signed there), so a submitter can sign it before the write lock (``PreparedRecord``); nil when unknown.
     let expectedHead = PthreadLocked<ExpectedHead?>(nil)
+    /// The key ``activeSigner(_:ahead:)`` last chose and the public key the store records for it (which the key store checked):
+    /// kept with ``expectedHead`` after a batch, so a record signed ahead can name it to ``StoreDatabase/payPrepared(_:)``.
+    let chosenSigner = PthreadLocked<(kid: String, publicKey: [UInt8])?>(nil)
     /// Submissions left that do not prepare their record, after one prepared did not fit (``preparePauseSubmissions``).
     let preparePause = PthreadLocked(0)
     /// Signatures of payments this store committed and acknowledged, by

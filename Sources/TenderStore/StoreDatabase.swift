@@ -24,6 +24,12 @@ package protocol StoreDatabase: AnyObject {
     /// first step of one of them): the caller's work overlaps the server's. Nothing on SQLite. Throws what the
     /// transaction's earlier round trips left to throw.
     func sendAhead() throws(TenderError)
+    /// Whether ``payPrepared(_:)`` may pay (PostgreSQL, while its function exists); false on SQLite.
+    var paysPrepared: Bool { get }
+    /// Pays `payment`, a record signed at the expected head, in one write transaction of one round trip, committed
+    /// when its checks hold (``PreparedPayment``); answers ``PreparedPaymentAnswer/unsupported`` on SQLite. Throws as a
+    /// write transaction does (``TenderError/outcomeUnknown(_:)`` when the answer to its COMMIT is lost).
+    func payPrepared(_ payment: PreparedPayment) throws(TenderError) -> PreparedPaymentAnswer
     /// Runs `body` in a write transaction that excludes every other writer of the same ledger (this process's
     /// and other processes'), committing durably when it returns and rolling back when it throws.
     func writeTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
@@ -42,6 +48,12 @@ extension StoreDatabase {
 
     /// Nothing: the reads made ahead are made when first used (SQLite's way).
     package func sendAhead() throws(TenderError) {}
+
+    /// False: SQLite pays through its batch's transaction only.
+    package var paysPrepared: Bool { false }
+
+    /// Unsupported: SQLite pays through its batch's transaction only.
+    package func payPrepared(_ payment: PreparedPayment) throws(TenderError) -> PreparedPaymentAnswer { .unsupported }
 
     /// The statement made when the read is first used: nothing is sent or stepped before (SQLite's way).
     package func ahead(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> AheadRead {

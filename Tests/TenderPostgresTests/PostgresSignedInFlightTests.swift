@@ -124,6 +124,8 @@ struct PostgresSignedInFlightTests {
         let store = try Self.store(uid: uid, home: home, keys: keys, pool: pool)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         _ = try store.submit(try PostgresFixture.payment("warm"))
+        // Without the payment function (as while it is missing), the batch's transaction pays, its record signed in flight.
+        pool.notePaymentFunction(false)
         // The payment's own transaction holds the lock (its opening is at the server), nobody waits: then it is signed.
         keys.armed.withLock { $0 = (1, 0) }
         let before = (trips: pool.roundTrips, signatures: keys.signatures.withLock { $0.count })
@@ -135,6 +137,27 @@ struct PostgresSignedInFlightTests {
         #expect(store.preparePause.withLock { $0 } == 0)
         #expect(pool.roundTrips - before.trips == 2)
         #expect(try store.records().map(\.idempotencyKey) == ["warm", "in-flight"])
+        #expect(try store.verify().count == 3)
+    }
+
+    /// With the payment function: the record is signed once, before its call leaves (no lock held or waited for at the
+    /// server yet), and inserted signed in one round trip.
+    @Test func aQuietPaymentsRecordIsSignedOnceBeforeItsOneCall() throws {
+        let uid = PostgresFixture.person()
+        let home = PostgresFixture.home()
+        let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2)
+        let store = try Self.store(uid: uid, home: home, keys: keys, pool: pool)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
+        _ = try store.submit(try PostgresFixture.payment("warm"))
+        keys.armed.withLock { $0 = (0, 0) }
+        let before = (trips: pool.roundTrips, signatures: keys.signatures.withLock { $0.count })
+        guard let record = Self.paid(try store.submit(try PostgresFixture.payment("one-call"))) else { Issue.record("not paid"); return }
+        #expect(keys.seen.withLock { $0 } == [true])
+        #expect(keys.signatures.withLock { $0.count } == before.signatures + 1)
+        #expect(try CompactJWS(parsing: record.jws).signature == keys.signatures.withLock { $0.last })
+        #expect(pool.roundTrips - before.trips == 1)
+        #expect(try store.records().map(\.idempotencyKey) == ["warm", "one-call"])
         #expect(try store.verify().count == 3)
     }
 
@@ -162,7 +185,8 @@ struct PostgresSignedInFlightTests {
         while !holding.withLock({ $0 }) { usleep(1_000) }
         // Signed while its opening waits for the lock at the server (held by the other, waited for by this one), at the head a
         // left: b is committed before its reads are answered, so that record does not fit and the batch builds it again.
-        keys.armed.withLock { $0 = (1, 1) }
+        // (The payment function's call leaves once the record is signed: the other's lock held then, nobody waiting yet.)
+        keys.armed.withLock { $0 = (1, 0) }
         let signedBefore = keys.signatures.withLock { $0.count }
         let outcome = try store.submit(try PostgresFixture.payment("x"))
         thread.join()
@@ -183,7 +207,8 @@ struct PostgresSignedInFlightTests {
 
     @Test func aRefusedPaymentsRecordSignedInFlightIsNeverAnswered() throws {
         let (_, _, keys, store, a) = try Self.personWhoPaidA()
-        keys.armed.withLock { $0 = (1, 0) }
+        // Signed before its one call leaves: no lock held or waited for yet.
+        keys.armed.withLock { $0 = (0, 0) }
         let signedBefore = keys.signatures.withLock { $0.count }
         // $1,000 from an account of $99: refused by its checks, after its record was signed in flight.
         let money = try Money(decimal: "1000.00", currency: try Currency(code: "USD"))
@@ -210,7 +235,7 @@ struct PostgresSignedInFlightTests {
     }
 
     /// A POSIX thread running `body` (not Swift concurrency's pool, which may run it after the test's own wait).
-    private final class Thread {
+    final class Thread {
         private var thread = pthread_t()
         init(_ body: @escaping @Sendable () -> Void) {
             let box = Unmanaged.passRetained(Box(body)).toOpaque()

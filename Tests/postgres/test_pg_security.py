@@ -681,3 +681,147 @@ def test_a_server_restarted_between_quiet_payments_resends_the_first_round_trip_
     keys = client(daemon, alice, "payments")["keys"]
     assert sorted(keys) == sorted(["restarted-0", "restarted-1", "restarted-r0", "restarted-s0", "restarted-r1", "restarted-s1"]), keys
     assert_one_chain_that_verifies(world, daemon, alice, "restarted")
+
+
+# --- the function that pays a quiet submitter's signed record in one call (tender.pay_prepared_v1) ---
+
+PAYMENT = ("tender.pay_prepared_v1(bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, "
+           "text, bigint, text[], bigint[], text[], text, boolean)")
+PAYMENT_TYPES = PAYMENT[len("tender.pay_prepared_v1("):-1]
+LOOT_BODY = ("$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
+             "INSERT INTO trap.loot VALUES (current_user); END IF; RETURN 'paid'; END$$")
+
+
+def payment_calls(world, daemon, database):
+    """The calls of the payment function `daemon`'s sessions made (their statistics are written when they end: the daemon is
+    stopped, then started again)."""
+    daemon.kill(signal.SIGTERM)
+    time.sleep(0.5)
+    done = world["cluster"].sql(world["names"]["p"], "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions "
+                                "WHERE schemaname = 'tender' AND funcname = 'pay_prepared_v1'", database=database)
+    daemon.start()
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout.strip())
+
+
+def test_the_payment_function_pays_brokered_payments_is_tenderds_alone_and_a_grant_of_it_is_refused(world):
+    evil, role = world["names"]["e"], world["names"]["d"]
+    daemon = paying_daemon(world, "paying", "paying-0")
+    superuser(world, "ALTER DATABASE paying SET track_functions = 'pl'", "postgres")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    for key in ("paying-1", "paying-2", "paying-3"):
+        assert client(daemon, world["alice"], "pay", world["password"], key)["code"] == "SUCCESS"
+    # Brokered payments go through it (a quiet payment is one call of it).
+    assert payment_calls(world, daemon, "paying") >= 2
+    # tenderd made it: its role's, running with its caller's rights, EXECUTE for its owner alone.
+    done = world["cluster"].sql(world["names"]["p"], "SELECT pg_get_userbyid(proowner), prosecdef, "
+                                "(SELECT string_agg(CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END, ',') "
+                                "FROM aclexplode(coalesce(proacl, acldefault('f', proowner)))) FROM pg_proc "
+                                f"WHERE oid = '{PAYMENT}'::regprocedure", database="paying")
+    assert done.returncode == 0 and done.stdout.strip() == f"{role}|f|{role}", done.stdout + done.stderr
+    # Another role cannot call it (to insert a record of its making at a person's head): no use of the schema, no EXECUTE.
+    call = (f'SET ROLE "{evil}"; SELECT tender.pay_prepared_v1(1, 1, 1, \'k\', \'\\x00\', 1, \'h\', \'j\', \'h\', \'i\', \'\\x00\', '
+            "NULL, NULL, NULL, 'USD', 1, '{}', '{}', '{}', NULL, false)")
+    done = world["cluster"].sql(world["names"]["p"], call, database="paying")
+    assert done.returncode != 0 and "permission denied for schema tender" in done.stderr, done.stderr
+    done = world["cluster"].sql(role, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', database="paying")
+    assert done.returncode == 0, done.stderr
+    done = world["cluster"].sql(world["names"]["p"], call, database="paying")
+    assert done.returncode != 0 and "permission denied for function pay_prepared_v1" in done.stderr, done.stderr
+    # A grant of it is refused at the next open, as a grant of the opening function is.
+    done = world["cluster"].sql(role, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"; GRANT EXECUTE ON FUNCTION {PAYMENT} TO PUBLIC',
+                                database="paying")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcome = client(daemon, world["alice"], "pay", world["password"], "granted")
+    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function pay_prepared_v1 of the role PUBLIC" in outcome["message"], outcome
+    done = world["cluster"].sql(role, f"REVOKE EXECUTE ON FUNCTION {PAYMENT} FROM PUBLIC", database="paying")
+    assert done.returncode == 0, done.stderr
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, world["alice"], "pay", world["password"], "revoked")["code"] == "SUCCESS"
+    assert_one_chain_that_verifies(world, daemon, world["alice"], "paying")
+
+
+def test_a_dropped_payment_function_leaves_payments_paying_and_is_made_again(world):
+    role = world["names"]["d"]
+    daemon = paying_daemon(world, "paydropped", "paydropped-0")
+    assert client(daemon, world["alice"], "pay", world["password"], "paydropped-1")["code"] == "SUCCESS"
+    # Dropped under a running daemon: the call finds it missing (nothing kept) and the batch's transaction pays.
+    assert world["cluster"].sql(role, f"DROP FUNCTION {PAYMENT}", database="paydropped").returncode == 0
+    for key in ("while-dropped", "after-drop"):
+        assert client(daemon, world["alice"], "pay", world["password"], key)["code"] == "SUCCESS", key
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    assert client(daemon, world["alice"], "pay", world["password"], "second")["code"] == "SUCCESS"
+    done = world["cluster"].sql(role, f"SELECT to_regprocedure('{PAYMENT}') IS NOT NULL", database="paydropped")
+    assert done.stdout.strip() == "t", done.stdout + done.stderr
+    keys = client(daemon, world["alice"], "payments")["keys"]
+    assert sorted(keys) == sorted(["paydropped-0", "paydropped-1", "while-dropped", "after-drop", "second"]), keys
+    assert_one_chain_that_verifies(world, daemon, world["alice"], "paydropped")
+
+
+def test_another_role_can_neither_replace_shadow_nor_overload_the_payment_function(world):
+    # Adversary (pg36): a role of the database's owner's, its search path set to a schema of theirs, tries to run its code in
+    # place of tender.pay_prepared_v1 (one that inserts a record without the lock, or at another person's head, forks a
+    # chain): CREATE OR REPLACE, ALTER, DROP; a shadow taking looser types on its search path; and, once tenderd's role gives
+    # it CREATE in the schema while a daemon runs, overloads in the schema itself (looser types; the exact types plus a
+    # defaulted or VARIADIC tail) made after the call was prepared. None of theirs ever runs as tenderd's role: at worst the
+    # call is ambiguous and payments are refused whole; dropped, every key pays once and the chain verifies.
+    evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
+    superuser(world, f'CREATE DATABASE payshadow OWNER "{evil}"', "postgres")
+    superuser(world, f'GRANT CONNECT, CREATE ON DATABASE payshadow TO "{role}"', "postgres")
+    daemon = start_daemon(world, "payshadow", database="payshadow")
+    assert client(daemon, alice, "setup") == {"ok": True}
+    for key in ("payshadow-0", "payshadow-1"):
+        assert client(daemon, alice, "pay", world["password"], key)["code"] == "SUCCESS"
+    loose = PAYMENT_TYPES.replace("bigint", "numeric").replace("integer", "numeric")
+    superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
+              f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
+              f"CREATE FUNCTION trap.pay_prepared_v1({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
+              f'ALTER FUNCTION trap.pay_prepared_v1({loose}) OWNER TO "{evil}"; '
+              "ALTER DATABASE payshadow SET search_path = trap, tender, pg_catalog", "payshadow")
+    superuser(world, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', "payshadow")
+    for attempt, refusal in (
+        (f"CREATE OR REPLACE FUNCTION {PAYMENT} RETURNS text LANGUAGE sql AS $$SELECT 'paid'$$", "permission denied for schema tender"),
+        (f'ALTER FUNCTION {PAYMENT} OWNER TO "{evil}"', "must be owner of function"),
+        (f"ALTER FUNCTION {PAYMENT} SET search_path = trap", "must be owner of function"),
+        (f"DROP FUNCTION {PAYMENT}", "must be owner of function"),
+    ):
+        done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; {attempt}', database="payshadow")
+        assert done.returncode != 0 and refusal in done.stderr, (attempt, done.stderr)
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    outcomes = [client(daemon, alice, "pay", world["password"], "payshadow-2")]
+    # Overloads in tenderd's schema, made while the daemon runs, after its call was prepared.
+    done = world["cluster"].sql(role, f'GRANT CREATE ON SCHEMA tender TO "{evil}"', database="payshadow")
+    assert done.returncode == 0, done.stderr
+    overloads = (f"tender.pay_prepared_v1({loose})", f"tender.pay_prepared_v1({PAYMENT_TYPES}, text)",
+                 f"tender.pay_prepared_v1({PAYMENT_TYPES}, VARIADIC text[])")
+    done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
+                                f"CREATE FUNCTION tender.pay_prepared_v1({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
+                                f"CREATE FUNCTION tender.pay_prepared_v1({PAYMENT_TYPES}, extra text DEFAULT '') RETURNS text "
+                                f"LANGUAGE plpgsql AS {LOOT_BODY}; "
+                                f"CREATE FUNCTION tender.pay_prepared_v1({PAYMENT_TYPES}, VARIADIC extra text[]) RETURNS text "
+                                f"LANGUAGE plpgsql AS {LOOT_BODY}; "
+                                + "".join(f"GRANT EXECUTE ON FUNCTION {o} TO PUBLIC; " for o in overloads), database="payshadow")
+    assert done.returncode == 0, done.stderr
+    outcomes += [client(daemon, alice, "pay", world["password"], f"payshadow-{n}") for n in (3, 4)]
+    loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="payshadow")
+    assert loot.stdout.strip() == "0", ("another role's function ran as tenderd's role", loot.stdout, outcomes)
+    for outcome in outcomes:
+        assert outcome.get("code") == "SUCCESS" or outcome.get("error"), outcome
+    done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; ' + "".join(f"DROP FUNCTION {o}; " for o in overloads),
+                                database="payshadow")
+    assert done.returncode == 0, done.stderr
+    superuser(world, f'REVOKE CREATE, USAGE ON SCHEMA tender FROM "{evil}"', "payshadow")
+    daemon.kill(signal.SIGTERM)
+    daemon.start()
+    for n in (2, 3, 4, 5):
+        assert client(daemon, alice, "pay", world["password"], f"payshadow-{n}")["code"] == "SUCCESS", n
+    keys = client(daemon, alice, "payments")["keys"]
+    assert sorted(keys) == sorted(f"payshadow-{n}" for n in range(6)), keys
+    assert_one_chain_that_verifies(world, daemon, alice, "payshadow")
+    print("pg36 payment function overload outcomes:", outcomes)
