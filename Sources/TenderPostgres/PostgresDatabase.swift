@@ -88,7 +88,8 @@ final class PostgresDatabase: StoreDatabase {
         "SELECT tender.\(PostgresSchema.paymentName)(?::pg_catalog.int8, ?::pg_catalog.int4, ?::pg_catalog.int4, ?::pg_catalog.text, "
         + "?::pg_catalog.bytea, ?::pg_catalog.int8, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, "
         + "?::pg_catalog.bytea, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.text, ?::pg_catalog.int8, "
-        + "?::pg_catalog.text[], ?::pg_catalog.int8[], ?::pg_catalog.text[], ?::pg_catalog.text, ?::pg_catalog.bool)"
+        + "?::pg_catalog.text[], ?::pg_catalog.int8[], ?::pg_catalog.text[], ?::pg_catalog.text, ?::pg_catalog.bool, "
+        + "?::pg_catalog.int8[], ?::pg_catalog.text[], ?::pg_catalog.text[], ?::pg_catalog.text[], ?::pg_catalog.text[])"
 
     /// Pays `payment` in one round trip: BEGIN, the payment function's call (``PostgresSchema/payment``: it opens the
     /// transaction for the person, takes their lock and checks before it writes) and COMMIT, in one pipeline. Answers what
@@ -113,7 +114,10 @@ final class PostgresDatabase: StoreDatabase {
              payment.previous.sequence, payment.previous.hash, payment.jws, payment.hash, payment.idempotencyKey, payment.fingerprintDigest,
              payment.accountID, payment.payeeContactID, payment.payeeHandleID, payment.currency, payment.amountMinor,
              Self.arrayLiteral(payment.movements.map(\.accountID)), "{" + payment.movements.map { String($0.delta) }.joined(separator: ",") + "}",
-             Self.arrayLiteral(payment.movements.map(\.currency.code)), payment.paidParty, payment.releasesClaim ? "true" : "false"])
+             Self.arrayLiteral(payment.movements.map(\.currency.code)), payment.paidParty, payment.releasesClaim ? "true" : "false",
+             "{" + payment.audit.map { String($0.at) }.joined(separator: ",") + "}", Self.arrayLiteral(payment.audit.map(\.user)),
+             Self.arrayLiteral(payment.audit.map(\.event)), Self.arrayLiteral(payment.audit.map(\.intent)),
+             Self.arrayLiteral(payment.audit.map(\.detail))])
         // BEGIN only: the function opens the transaction for the person itself.
         connection.begin([Self.writeBegin])
         do throws(TenderError) {

@@ -194,7 +194,8 @@ enum PostgresSchema {
 
     /// Its argument types, in order (``payment``; ``PostgresDatabase/paymentCall`` casts each argument to its type).
     static let paymentSignature =
-        "bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean"
+        "bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, "
+        + "bigint[], text[], text[], text[], text[]"
 
     /// The function that pays a quiet submitter's record, signed at the head tenderd expects, in one statement of a
     /// transaction (BEGIN, this call, COMMIT: one round trip, where the batch's transaction runs the opening, four reads,
@@ -204,7 +205,8 @@ enum PostgresSchema {
     /// transaction checks holds: the signing key enrolled with the public key this machine's key was checked against,
     /// the ledger's head the one the record was signed after, its idempotency key unpaid, each account there in its
     /// currency with the funds a debit takes. Then it moves the balances, inserts the row (no seal: signed), the paid
-    /// party (once) and removes the claim, as the batch's transaction does. Else it writes nothing and answers which
+    /// party (once), removes the claim and inserts the audit entries waiting for the store's next write, as the batch's
+    /// transaction does. Else it writes nothing and answers which
     /// check failed, and tenderd pays the submission through the batch's transaction, which decides as it always did.
     /// Rows are read and written through row-level security (the person's only). Same guards as ``opening``: SECURITY
     /// INVOKER, every function, operator and table named with its schema (no search path resolves one to another's code),
@@ -214,7 +216,8 @@ enum PostgresSchema {
         CREATE FUNCTION tender.\(paymentName)(person bigint, lock_space integer, lock_key integer, signer_kid text, signer_key bytea,
             head_sequence bigint, head_hash text, record_jws text, record_hash text, record_key text, record_fingerprint bytea,
             record_account text, record_contact text, record_handle text, record_currency text, record_amount bigint,
-            movement_accounts text[], movement_deltas bigint[], movement_currencies text[], paid_party text, releases_claim boolean)
+            movement_accounts text[], movement_deltas bigint[], movement_currencies text[], paid_party text, releases_claim boolean,
+            audit_at bigint[], audit_user text[], audit_event text[], audit_intent text[], audit_detail text[])
         RETURNS text LANGUAGE plpgsql VOLATILE AS $body$
         DECLARE
             found_sequence bigint;
@@ -265,6 +268,10 @@ enum PostgresSchema {
             IF releases_claim THEN
                 DELETE FROM tender.claims c WHERE c.idempotency_key OPERATOR(pg_catalog.=) record_key;
             END IF;
+            FOR i IN 1 .. COALESCE(pg_catalog.array_length(audit_at, 1), 0) LOOP
+                INSERT INTO tender.audit (at_ms, "user", event, intent, detail)
+                VALUES (audit_at[i], audit_user[i], audit_event[i], audit_intent[i], audit_detail[i]);
+            END LOOP;
             RETURN 'paid';
         END
         $body$

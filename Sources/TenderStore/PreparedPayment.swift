@@ -28,6 +28,9 @@ package struct PreparedPayment: Sendable {
     package let paidParty: String?
     /// Whether the payment's claim leaves in its transaction.
     package let releasesClaim: Bool
+    /// The audit entries kept in memory for the store's next write (the authentication that let this payment through),
+    /// written with the record: at, user, event, intent, detail.
+    package let audit: [(at: Int64, user: String, event: String, intent: String, detail: String)]
 }
 
 /// What an engine answered for a ``PreparedPayment``.

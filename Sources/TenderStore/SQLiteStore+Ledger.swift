@@ -109,14 +109,17 @@ extension SQLiteStore {
     /// A quiet submitter's payment paid in one call at the server (``StoreDatabase/payPrepared(_:)``): its record built and
     /// signed at the expected head with the key the last batch chose, then inserted by the server only when that head, that
     /// key, the unpaid idempotency key and the funds are what it finds under the person's lock. Nil when the payment does
-    /// not go this way (the engine cannot, the head or key is unknown, it pays a bill, or anything waits to be written
-    /// first by a write transaction: computed signatures, audit rows, a kept checkpoint); else `paid`, or `failure` (the
+    /// not go this way (the engine cannot, the head or key is unknown, it pays a bill, or a write transaction has more to
+    /// write first: computed signatures, a testing mode's mark, a kept checkpoint); the audit entries waiting for the next
+    /// write are written with the record (forgotten once it is committed). Else `paid`, or `failure` (the
     /// payment's error, as its batch's transaction would throw it), or neither when the call answered unfit or unsupported,
     /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
     private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
         let submission = queued.submission
+        // The audit entries waiting for the next write go with it (none that needs the testing mode's mark first).
+        let audit = pendingAudit.withLock { $0 }
         guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
-            computedSignatures.withLock({ $0.isEmpty }), pendingAudit.withLock({ $0.isEmpty }),
+            computedSignatures.withLock({ $0.isEmpty }), !audit.contains(where: \.testing),
             let head = expectedHead.withLock({ $0 }), head.keyIDs.count == 1, let publicKey = head.publicKeys[head.keyIDs[0]]
         else { return nil }
         let outcome = writer.withLock { (db: inout any StoreDatabase) -> (record: PreparedRecord, answer: Result<PreparedPaymentAnswer, TenderError>)? in
@@ -126,13 +129,15 @@ extension SQLiteStore {
                 idempotencyKey: submission.idempotencyKey, fingerprintDigest: queued.fingerprintDigest,
                 accountID: submission.movements.first?.accountID, payeeContactID: submission.payee?.contactID,
                 payeeHandleID: submission.payee?.handleID, currency: submission.amount.currency.code, amountMinor: submission.amount.minorUnits,
-                movements: submission.movements, paidParty: submission.paidParty, releasesClaim: submission.releasesClaim)
+                movements: submission.movements, paidParty: submission.paidParty, releasesClaim: submission.releasesClaim,
+                audit: audit.map { ($0.at, $0.user, $0.event, $0.intent, $0.detail) })
             let connection = db
             return (record, Result { () throws(TenderError) in try connection.payPrepared(payment) })
         }
         guard let outcome else { return nil }
         switch outcome.answer {
         case .success(.paid):
+            if !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
             expectedHead.withLock {
                 $0 = ExpectedHead(
                     sequence: outcome.record.position.sequence, hash: outcome.record.hash, keyIDs: [outcome.record.keyID],

@@ -686,7 +686,7 @@ def test_a_server_restarted_between_quiet_payments_resends_the_first_round_trip_
 # --- the function that pays a quiet submitter's signed record in one call (tender.pay_prepared_v1) ---
 
 PAYMENT = ("tender.pay_prepared_v1(bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, "
-           "text, bigint, text[], bigint[], text[], text, boolean)")
+           "text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], text[], text[], text[])")
 PAYMENT_TYPES = PAYMENT[len("tender.pay_prepared_v1("):-1]
 LOOT_BODY = ("$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
              "INSERT INTO trap.loot VALUES (current_user); END IF; RETURN 'paid'; END$$")
@@ -722,7 +722,7 @@ def test_the_payment_function_pays_brokered_payments_is_tenderds_alone_and_a_gra
     assert done.returncode == 0 and done.stdout.strip() == f"{role}|f|{role}", done.stdout + done.stderr
     # Another role cannot call it (to insert a record of its making at a person's head): no use of the schema, no EXECUTE.
     call = (f'SET ROLE "{evil}"; SELECT tender.pay_prepared_v1(1, 1, 1, \'k\', \'\\x00\', 1, \'h\', \'j\', \'h\', \'i\', \'\\x00\', '
-            "NULL, NULL, NULL, 'USD', 1, '{}', '{}', '{}', NULL, false)")
+            "NULL, NULL, NULL, 'USD', 1, '{}', '{}', '{}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
     done = world["cluster"].sql(world["names"]["p"], call, database="paying")
     assert done.returncode != 0 and "permission denied for schema tender" in done.stderr, done.stderr
     done = world["cluster"].sql(role, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', database="paying")
