@@ -10,5 +10,11 @@ struct PostgresKeys: KeyStore {
 
     func signer(keyID: String) throws(TenderError) -> any RecordSigner { LateStartSigner(signer: try keys.signer(keyID: keyID)) }
 
+    /// As ``signer(keyID:)``, passing the public key the store records for the key on to `keys` (which takes it only if it
+    /// is the key's, sparing the derivation from the seed), as the SQLite store's key directory is asked.
+    func signer(keyID: String, recordedPublicKey: [UInt8]) throws(TenderError) -> any RecordSigner {
+        LateStartSigner(signer: try keys.signer(keyID: keyID, recordedPublicKey: recordedPublicKey))
+    }
+
     func destroyKey(keyID: String) throws(TenderError) { try keys.destroyKey(keyID: keyID) }
 }

@@ -182,10 +182,14 @@ public struct PostgresLocation: Sendable, Equatable {
         return String(uri[..<scheme.upperBound]) + rest
     }
 
-    /// A new connection (nil only when libpq is out of memory): the URI, with a 10 s connect timeout unless it gives one.
+    /// A new connection (nil only when libpq is out of memory): the URI, with a 10 s connect timeout unless it gives one, its
+    /// client encoding UTF-8 whatever it gives.
     func connect() -> OpaquePointer? {
-        let keywords = ["connect_timeout", "dbname"]
-        let values = ["10", uri]
+        // client_encoding after the URI, so it wins over the URI's, PGCLIENTENCODING and the role's or database's default
+        // (ALTER ... SET client_encoding): tenderd sends and reads UTF-8 only, and another encoding would have the server
+        // convert its records' text (or refuse it) on the way.
+        let keywords = ["connect_timeout", "dbname", "client_encoding"]
+        let values = ["10", uri, "UTF8"]
         return withCStrings(keywords) { keys in
             withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }

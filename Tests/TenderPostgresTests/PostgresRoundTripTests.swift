@@ -317,6 +317,18 @@ struct PostgresRoundTripTests {
     /// The arguments go to the server as given, from one buffer of their bytes (``PostgresStatement``): NULL stays NULL,
     /// empty text and empty bytes stay empty (not NULL), bytes holding 0 keep it, integers and text whole; text holding a
     /// NUL character is refused, wherever it stands among the arguments, and nothing is sent.
+    /// tenderd's connections speak UTF-8 whatever the URI, PGCLIENTENCODING or the role's or database's default says (at
+    /// 2467df6 a URI's `client_encoding=LATIN1` was taken: the server converted text on the way, and refused what LATIN1 lacks).
+    @Test func theClientEncodingIsUTF8WhateverTheURISays() throws {
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI! + "&client_encoding=LATIN1"), size: 1)
+        let db = try Self.database(pool)
+        let text = "Zoë pays €5 ✓"
+        let answer = try db.readTransaction { () throws(TenderError) in
+            try db.statement("SELECT pg_catalog.current_setting('client_encoding'), ?::text", [text]).rows { [$0.text(0) ?? "", $0.text(1) ?? ""] }
+        }
+        #expect(answer == [["UTF8", text]])
+    }
+
     @Test func argumentsReachTheServerAsGiven() throws {
         let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let db = try Self.database(pool)
