@@ -141,7 +141,8 @@ enum PostgresSchema {
         db.pool.notePaymentFunction(true)
     }
 
-    /// Makes the opening function (``opening``) when the schema has none of that name and signature.
+    /// Makes the opening function (``opening``) and the payment function (``payment``), each when the schema has none of that
+    /// name and signature.
     private static func createOpeningIfMissing(_ db: PostgresDatabase) throws(TenderError) {
         let found = try db.statement("SELECT to_regprocedure('tender.\(openingName)(bigint, boolean, integer, integer)') IS NOT NULL")
         let exists = try found.step() && found.text(0) == "t"

@@ -6,8 +6,8 @@ import TenderCore
 /// (table, view, sequence, function, type) owned by another role (a function or view of theirs could be resolved in place
 /// of tenderd's, or read what it is given), or one where another role may create objects. Checked inside the schema's
 /// migration transaction, before anything in it is read, each time tenderd opens a person's store. tenderd makes no trigger,
-/// rule nor grant on its tables, and grants no one its function (``PostgresSchema/opening``, whose EXECUTE it revokes from
-/// PUBLIC): any is refused too (a trigger or rule runs its code inside tenderd's transactions, as tenderd's role; a grant
+/// rule nor grant on its tables, and grants no one its functions (``PostgresSchema/opening``, ``PostgresSchema/payment``,
+/// whose EXECUTE it revokes from PUBLIC): any is refused too (a trigger or rule runs its code inside tenderd's transactions, as tenderd's role; a grant
 /// lets another role set `tender.uid` and read or write any person's rows).
 enum PostgresSchemaOwner {
     /// Throws ``TenderError/store(_:)`` naming the schema's owner, or the first object another role owns or may create.

@@ -138,6 +138,8 @@ extension SQLiteStore {
         switch outcome.answer {
         case .success(.paid):
             if !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
+            // The key signed, as the batch's choice of it notes (a key later removed from the store is then named so).
+            noteSigner(outcome.record.keyID)
             expectedHead.withLock {
                 $0 = ExpectedHead(
                     sequence: outcome.record.position.sequence, hash: outcome.record.hash, keyIDs: [outcome.record.keyID],
