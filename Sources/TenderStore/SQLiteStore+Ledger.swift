@@ -116,14 +116,16 @@ extension SQLiteStore {
     /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
     private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
         let submission = queued.submission
-        // The audit entries waiting for the next write go with it (none that needs the testing mode's mark first).
-        let audit = pendingAudit.withLock { $0 }
         guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
-            computedSignatures.withLock({ $0.isEmpty }), !audit.contains(where: \.testing),
             let head = expectedHead.withLock({ $0 }), head.keyIDs.count == 1, let publicKey = head.publicKeys[head.keyIDs[0]]
         else { return nil }
+        // Under the write lock, as a write transaction reads and forgets them: the audit entries waiting for the next write go
+        // with the record (none that needs the testing mode's mark first), and are forgotten once it is committed.
         let outcome = writer.withLock { (db: inout any StoreDatabase) -> (record: PreparedRecord, answer: Result<PreparedPaymentAnswer, TenderError>)? in
-            guard db.paysPrepared, let record = prepare(submission, at: head), record.keyID == head.keyIDs[0] else { return nil }
+            let audit = pendingAudit.withLock { $0 }
+            guard db.paysPrepared, computedSignatures.withLock({ $0.isEmpty }), !audit.contains(where: \.testing),
+                let record = prepare(submission, at: head), record.keyID == head.keyIDs[0]
+            else { return nil }
             let payment = PreparedPayment(
                 previous: (head.sequence, head.hash), signerKeyID: record.keyID, signerPublicKey: publicKey, jws: record.jws, hash: record.hash,
                 idempotencyKey: submission.idempotencyKey, fingerprintDigest: queued.fingerprintDigest,
@@ -132,12 +134,13 @@ extension SQLiteStore {
                 movements: submission.movements, paidParty: submission.paidParty, releasesClaim: submission.releasesClaim,
                 audit: audit.map { ($0.at, $0.user, $0.event, $0.intent, $0.detail) })
             let connection = db
-            return (record, Result { () throws(TenderError) in try connection.payPrepared(payment) })
+            let answer = Result { () throws(TenderError) in try connection.payPrepared(payment) }
+            if case .success(.paid) = answer, !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
+            return (record, answer)
         }
         guard let outcome else { return nil }
         switch outcome.answer {
         case .success(.paid):
-            if !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
             // The key signed, as the batch's choice of it notes (a key later removed from the store is then named so).
             noteSigner(outcome.record.keyID)
             expectedHead.withLock {
@@ -169,7 +172,6 @@ extension SQLiteStore {
 
     /// The batch's transaction (``commit(_:)``).
     private func commitBatch(_ batch: [QueuedSubmission]) -> [Result<SubmissionOutcome, TenderError>] {
-
         var signing: CompactJWS.Batch?
         defer { signing?.abandon() }
         do throws(TenderError) {
