@@ -116,14 +116,18 @@ extension SQLiteStore {
     /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
     private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
         let submission = queued.submission
-        // The audit entries waiting for the next write go with it (none that needs the testing mode's mark first).
-        let audit = pendingAudit.withLock { $0 }
         guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
-            computedSignatures.withLock({ $0.isEmpty }), !audit.contains(where: \.testing),
+            computedSignatures.withLock({ $0.isEmpty }),
             let head = expectedHead.withLock({ $0 }), head.keyIDs.count == 1, let publicKey = head.publicKeys[head.keyIDs[0]]
         else { return nil }
         let outcome = writer.withLock { (db: inout any StoreDatabase) -> (record: PreparedRecord, answer: Result<PreparedPaymentAnswer, TenderError>)? in
-            guard db.paysPrepared, let record = prepare(submission, at: head), record.keyID == head.keyIDs[0] else { return nil }
+            // The audit entries waiting for the next write go with it (none that needs the testing mode's mark first): taken
+            // and, once committed, forgotten under the write lock, as every write transaction does (``write(lazy:_:)``). Taken
+            // before it, another write (a denial's, a device remembered) could store and forget them meanwhile: they were then
+            // written twice, and the entries kept after them forgotten unwritten, or the forgetting trapped on too few.
+            let audit = pendingAudit.withLock { $0 }
+            guard !audit.contains(where: \.testing), db.paysPrepared, let record = prepare(submission, at: head), record.keyID == head.keyIDs[0]
+            else { return nil }
             let payment = PreparedPayment(
                 previous: (head.sequence, head.hash), signerKeyID: record.keyID, signerPublicKey: publicKey, jws: record.jws, hash: record.hash,
                 idempotencyKey: submission.idempotencyKey, fingerprintDigest: queued.fingerprintDigest,
@@ -132,12 +136,13 @@ extension SQLiteStore {
                 movements: submission.movements, paidParty: submission.paidParty, releasesClaim: submission.releasesClaim,
                 audit: audit.map { ($0.at, $0.user, $0.event, $0.intent, $0.detail) })
             let connection = db
-            return (record, Result { () throws(TenderError) in try connection.payPrepared(payment) })
+            let answer = Result { () throws(TenderError) in try connection.payPrepared(payment) }
+            if case .success(.paid) = answer, !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
+            return (record, answer)
         }
         guard let outcome else { return nil }
         switch outcome.answer {
         case .success(.paid):
-            if !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
             // The key signed, as the batch's choice of it notes (a key later removed from the store is then named so).
             noteSigner(outcome.record.keyID)
             expectedHead.withLock {
