@@ -6,6 +6,7 @@ import os
 import pwd
 import sys
 import threading
+import time
 
 import pytest
 
@@ -13,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
-from test_pg_security import assert_one_chain_that_verifies, new_database, paying_daemon, start_daemon, world  # noqa: E402,F401
+from test_pg_security import assert_one_chain_that_verifies, new_database, paying_daemon, start_daemon, superuser, world  # noqa: E402,F401
 
 
 def test_the_payment_function_given_nulls_or_another_persons_lock_writes_nothing(world):
@@ -125,3 +126,47 @@ def test_a_tenderd_of_another_build_on_the_same_database_pays_each_key_once_on_o
     for daemon in (ours, theirs):
         assert sorted(client(daemon, alice, "payments")["keys"]) == expected
         assert_one_chain_that_verifies(world, daemon, alice, "mixed")
+
+
+def test_a_call_kept_whose_commit_answer_is_lost_is_paid_once_and_audited_once(world):
+    # Adversary: the server loses the answer to the call's COMMIT after it kept the transaction (its session terminated while
+    # COMMIT waits for a synchronous standby: committed locally, answered never). The batch's transaction decides on a new
+    # session, under the lock: the record kept is this one, paid. The audit entry that let the payment through went in the
+    # call: at 8403c45 the batch's transaction wrote it again (two entries for one authentication).
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "lostcommit", "lostcommit-0")
+    uid = pwd.getpwnam(alice).pw_uid
+
+    def audited():
+        done = world["cluster"].sql(role, f"SET tender.uid = '{uid}'; SELECT count(*) FROM tender.audit WHERE event IN "
+                                    "('notRequired', 'reused', 'authenticated')", database="lostcommit")
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout.strip())
+
+    assert client(daemon, alice, "pay", world["password"], "lostcommit-1")["code"] == "SUCCESS"
+    before = audited()
+    assert before >= 2
+    outcome = {}
+    superuser(world, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "postgres")
+    superuser(world, "SELECT pg_reload_conf()", "postgres")
+    try:
+        paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", world["password"], "lostcommit-2")))
+        paying.start()
+        waiting = ""
+        deadline = time.monotonic() + 20
+        while not waiting and time.monotonic() < deadline:
+            done = world["cluster"].sql(world["names"]["p"], "SELECT pid FROM pg_catalog.pg_stat_activity WHERE datname = 'lostcommit' "
+                                        "AND wait_event = 'SyncRep'", database="postgres")
+            waiting = done.stdout.strip()
+            time.sleep(0.02)
+        assert waiting, "the call's COMMIT never waited for the standby"
+        superuser(world, f"SELECT pg_catalog.pg_terminate_backend({waiting.splitlines()[0]})", "postgres")
+    finally:
+        superuser(world, "ALTER SYSTEM RESET synchronous_standby_names", "postgres")
+        superuser(world, "SELECT pg_reload_conf()", "postgres")
+    paying.join(timeout=30)
+    assert outcome.get("code") == "SUCCESS", outcome
+    keys = client(daemon, alice, "payments")["keys"]
+    assert sorted(keys) == ["lostcommit-0", "lostcommit-1", "lostcommit-2"], keys
+    assert audited() == before + 1
+    assert_one_chain_that_verifies(world, daemon, alice, "lostcommit")
