@@ -111,9 +111,9 @@ extension SQLiteStore {
     /// key, the unpaid idempotency key and the funds are what it finds under the person's lock. Nil when the payment does
     /// not go this way (the engine cannot, the head or key is unknown, it pays a bill, or a write transaction has more to
     /// write first: computed signatures, a testing mode's mark, a kept checkpoint); the audit entries waiting for the next
-    /// write are written with the record (forgotten once it is committed, or found kept after its answer was lost). Else `paid`, or `failure` (the
-    /// payment's error, as its batch's transaction would throw it), or neither when the call answered unfit or unsupported,
-    /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
+    /// write are written with the record (forgotten once it is committed, or found kept after its answer was lost). Else
+    /// `paid`, or `failure` (the payment's error, as its batch's transaction would throw it), or neither when the call
+    /// answered unfit or unsupported, with `sentJWS` the record sent when its answer was lost (the batch then decides).
     private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
         let submission = queued.submission
         guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
