@@ -71,4 +71,35 @@ struct PostgresPaymentCallAttackTests {
         #expect(try store.auditEntries().filter { $0.detail == "alone A" }.count == 1)
         #expect(try store.verify().count == 3)
     }
+
+    /// The call's arrays travel as array literals (``PostgresDatabase/arrayLiteral(_:)``): an account id, an intent or an audit
+    /// detail holding what such a literal gives meaning to (quotes, backslashes, commas, braces, NULL, spaces) stays one
+    /// element, as given: the payment moves that account's balance alone, in one call, and its entry reads back whole.
+    @Test func textThatMeansSomethingInAnArrayLiteralStaysOneElementAsGiven() throws {
+        let odd = #"c"h\e,{ck} NULL "#
+        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2)
+        let store = try PostgresStore.open(pool: pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
+        let directory = PostgresFixture.directory.replacing(#""accounts": ["#, with: #""accounts": [{"id": "#
+            + JSONWriter.string(.string(odd)) + #", "nickname": "Odd", "type": "checking", "balance": {"amount": "5.00", "currency": "USD"}}, "#)
+        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(directory)))
+        _ = try #require(Self.paid(try store.submit(try PostgresFixture.payment("warm"))), "warm not paid")
+        try store.audit(user: "alice", event: .authenticated, intent: odd, detail: odd + #"\"}"#)
+        let money = try Money(decimal: "2.00", currency: try Currency(code: "USD"))
+        let movements = [BalanceMovement(accountID: odd, currency: money.currency, delta: -money.minorUnits)]
+        let columns: JSONValue = .object([
+            ("idempotencyKey", .string("odd")), ("fingerprint", .string("fp")), ("account", .string(odd)), ("payeeContact", .string("tim-cook")),
+            ("payeeHandle", .string("tc-work")), ("currency", .string("USD")), ("amountMinor", .number(String(money.minorUnits))),
+            ("effects", PaymentEffects(movements: movements, onCompletion: [], bill: nil).json),
+        ])
+        let submission = PaymentSubmission(
+            idempotencyKey: "odd", fingerprint: "fp", amount: money, movements: movements, payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
+        ) { position in JSONWriter.string(.object(position.members(type: "payment") + [("ledger", columns)])) }
+        let before = pool.roundTrips
+        _ = try #require(Self.paid(try store.submit(submission)), "odd not paid")
+        #expect(pool.roundTrips - before == 1)
+        let balances = Dictionary(uniqueKeysWithValues: try store.accounts().map { ($0.id, $0.balance.minorUnits) })
+        #expect(balances == [odd: 300, "checking": 9_900])
+        #expect(try store.auditEntries().filter { $0.intent == odd }.map(\.detail) == [odd + #"\"}"#])
+        #expect(try store.verify().count == 3)
+    }
 }
