@@ -231,6 +231,17 @@ enum PostgresSchema {
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would '
                     'see every person''s rows; connect as a role of its own (docs/scale.md)';
             END IF;
+            -- A NULL compared is neither equal nor unequal, and a lock not the person's serializes nothing: refused first.
+            IF person IS NULL OR (lock_space OPERATOR(pg_catalog.=) \(lockNamespace) AND (lock_key::pg_catalog.int8 OPERATOR(pg_catalog.&)
+                4294967295) OPERATOR(pg_catalog.=) person) IS NOT TRUE OR signer_kid IS NULL OR signer_key IS NULL OR head_sequence IS NULL
+                OR head_hash IS NULL OR record_jws IS NULL OR record_hash IS NULL OR record_key IS NULL OR record_fingerprint IS NULL
+                OR record_currency IS NULL OR record_amount IS NULL OR releases_claim IS NULL
+                OR COALESCE(pg_catalog.array_length(movement_deltas, 1), 0) OPERATOR(pg_catalog.<>) movements
+                OR COALESCE(pg_catalog.array_length(movement_currencies, 1), 0) OPERATOR(pg_catalog.<>) movements
+                OR pg_catalog.array_position(movement_accounts, NULL) IS NOT NULL OR pg_catalog.array_position(movement_deltas, NULL) IS NOT NULL
+                OR pg_catalog.array_position(movement_currencies, NULL) IS NOT NULL THEN
+                RETURN 'arguments';
+            END IF;
             PERFORM pg_catalog.set_config('tender.uid', person::text, true);
             PERFORM pg_catalog.pg_advisory_xact_lock(lock_space, lock_key);
             PERFORM FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
@@ -239,7 +250,7 @@ enum PostgresSchema {
                 RETURN 'key';
             END IF;
             SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l ORDER BY l.sequence DESC LIMIT 1;
-            IF NOT FOUND OR found_sequence OPERATOR(pg_catalog.<>) head_sequence OR found_hash OPERATOR(pg_catalog.<>) head_hash THEN
+            IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
                 RETURN 'head';
             END IF;
             PERFORM FROM tender.ledger l WHERE l.idempotency_key OPERATOR(pg_catalog.=) record_key;
@@ -249,7 +260,7 @@ enum PostgresSchema {
             FOR i IN 1 .. movements LOOP
                 SELECT a.balance_minor, a.currency INTO balance, account_currency FROM tender.accounts a
                     WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[i];
-                IF NOT FOUND OR account_currency OPERATOR(pg_catalog.<>) movement_currencies[i] OR (movement_deltas[i] OPERATOR(pg_catalog.<) 0
+                IF NOT FOUND OR (account_currency OPERATOR(pg_catalog.=) movement_currencies[i]) IS NOT TRUE OR (movement_deltas[i] OPERATOR(pg_catalog.<) 0
                     AND balance OPERATOR(pg_catalog.<) OPERATOR(pg_catalog.-) movement_deltas[i]) THEN
                     RETURN 'checks';
                 END IF;

@@ -39,7 +39,7 @@ package enum PreparedPaymentAnswer: Sendable, Equatable {
     case unsupported
     /// Committed: the record is the ledger's head.
     case paid
-    /// Nothing was kept (the transaction committed nothing): `reason` names the check that failed (`key`, `head`,
-    /// `paid before`, `checks`).
+    /// Nothing was kept (the transaction committed nothing): `reason` names the check that failed (`arguments`: one NULL,
+    /// arrays of unequal lengths or a lock not the person's; `key`, `head`, `paid before`, `checks`).
     case unfit(String)
 }

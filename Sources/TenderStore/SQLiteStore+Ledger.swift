@@ -111,9 +111,9 @@ extension SQLiteStore {
     /// key, the unpaid idempotency key and the funds are what it finds under the person's lock. Nil when the payment does
     /// not go this way (the engine cannot, the head or key is unknown, it pays a bill, or a write transaction has more to
     /// write first: computed signatures, a testing mode's mark, a kept checkpoint); the audit entries waiting for the next
-    /// write are written with the record (forgotten once it is committed). Else `paid`, or `failure` (the
-    /// payment's error, as its batch's transaction would throw it), or neither when the call answered unfit or unsupported,
-    /// with `sentJWS` the record sent when its answer was lost (the batch then decides).
+    /// write are written with the record (forgotten once it is committed, or found kept after its answer was lost). Else
+    /// `paid`, or `failure` (the payment's error, as its batch's transaction would throw it), or neither when the call
+    /// answered unfit or unsupported, with `sentJWS` the record sent when its answer was lost (the batch then decides).
     private func payInOneCall(_ queued: QueuedSubmission) -> (paid: SubmissionOutcome?, sentJWS: String?, failure: TenderError?)? {
         let submission = queued.submission
         guard submission.paidBill == nil, ReadPin.current(for: ObjectIdentifier(self)) == nil, checkpointFile.withLock({ $0 }) == nil,
@@ -136,6 +136,13 @@ extension SQLiteStore {
             let connection = db
             let answer = Result { () throws(TenderError) in try connection.payPrepared(payment) }
             if case .success(.paid) = answer, !audit.isEmpty { pendingAudit.withLock { $0.removeFirst(audit.count) } }
+            // Its answer lost, the call may have kept the record and these entries with it: read under the person's lock (after
+            // the lost session's transaction ended) whether it did, so the batch that decides does not write them again.
+            if case .failure(.outcomeUnknown) = answer, !audit.isEmpty,
+                (try? Self.keeps(jws: record.jws, idempotencyKey: submission.idempotencyKey, connection)) == true
+            {
+                pendingAudit.withLock { $0.removeFirst(audit.count) }
+            }
             return (record, answer)
         }
         guard let outcome else { return nil }
@@ -167,6 +174,18 @@ extension SQLiteStore {
             // Only a lost answer is decided again by the batch (which finds the record if it was kept); any other error is the payment's.
             guard case .outcomeUnknown = error else { return (nil, nil, error) }
             return (nil, outcome.record.jws, nil)
+        }
+    }
+
+    /// Whether the ledger holds `jws` under `idempotencyKey`, read in a write transaction of `db` (under the person's lock,
+    /// so after any other transaction of theirs ended) that writes nothing, not even what waits for the store's next write.
+    private static func keeps(jws: String, idempotencyKey: String, _ db: any StoreDatabase) throws(TenderError) -> Bool {
+        try db.writeTransaction { () throws(TenderError) -> Bool in
+            let row = try db.statement("SELECT jws FROM ledger WHERE idempotency_key = ?", [idempotencyKey])
+            guard try row.step() else { return false }
+            let found = row.text(0)
+            _ = try row.step()
+            return found == jws
         }
     }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Swift ledger tests on PostgreSQL (Tests/TenderPostgresTests/PostgresLedgerTests): a throwaway cluster, a role
 `root` of the tests' own (not a superuser: row-level security holds it; peer login, as root runs swift test) owning a
-database of its own, then `swift test --filter "PostgresLedgerTests|PostgresRoundTripTests|PostgresSignedInFlightTests|PostgresPaymentCallTests"` with TENDER_TEST_POSTGRES_URI naming it.
+database of its own, then `swift test --filter "PostgresLedgerTests|PostgresRoundTripTests|PostgresSignedInFlightTests|PostgresPaymentCallTests|PostgresPaymentCallAttackTests"` with TENDER_TEST_POSTGRES_URI naming it.
 
     python3 Tests/postgres/swift_on_postgres.py SWIFT SCRATCH     (root; scripts/test-postgres.sh)
 """
@@ -23,7 +23,7 @@ def main(swift, scratch):
             done = world.cluster.sql(world.names["p"], statement, database="postgres")
             assert done.returncode == 0, done.stderr
         env = dict(os.environ, TENDER_TEST_POSTGRES_URI=world.cluster.uri("swifttest"))
-        done = subprocess.run([swift, "test", "--scratch-path", scratch, "--filter", "PostgresLedgerTests|PostgresRoundTripTests|PostgresSignedInFlightTests|PostgresPaymentCallTests"], cwd=ROOT, env=env, timeout=1800)
+        done = subprocess.run([swift, "test", "--scratch-path", scratch, "--filter", "PostgresLedgerTests|PostgresRoundTripTests|PostgresSignedInFlightTests|PostgresPaymentCallTests|PostgresPaymentCallAttackTests"], cwd=ROOT, env=env, timeout=1800)
         return done.returncode
 
 
