@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <tender.h>
 
@@ -400,6 +401,119 @@ static void test_threads(tender_engine *engine) {
     char balance[64];
     checking_balance(engine, balance, sizeof balance);
     CHECK(strcmp(balance, "850.00") == 0);
+}
+
+/* A payer that runs until told to stop (cents, so the balance lasts). */
+struct payer { tender_engine *engine; pthread_mutex_t lock; int stop; int ok; int tried; };
+
+static int pay_cent(tender_engine *engine) {
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"0.01\", \"currency\": \"USD\"}}";
+    tender_session *s = NULL;
+    tender_response_code code = 0;
+    char *json = NULL;
+    int ok = tender_session_new(engine, intent, strlen(intent), &s) == TENDER_OK &&
+             tender_session_resolve(s, &json, NULL) == TENDER_OK &&
+             tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
+             tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
+    tender_string_free(json);
+    tender_session_free(s);
+    return ok;
+}
+
+static void *pay_until_stopped(void *arg) {
+    struct payer *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int stop = p->stop;
+        pthread_mutex_unlock(&p->lock);
+        if (stop) return NULL;
+        p->tried++;
+        p->ok += pay_cent(p->engine);
+    }
+}
+
+/* Issue 34 (checkpoints off the payment's path): a host forks while another of its threads pays and the library's
+ * checkpoint workers checkpoint its log (one every ~190 payments). Each child opens its own engine (an engine opened
+ * before fork is the parent's: tender.h), pays past its own first checkpoint and closes it, within 60 s (a worker
+ * caught inside SQLite at the fork would have left a lock the child waits on forever); the parent's payments all
+ * land and verify. */
+static void test_fork_while_checkpointing(void) {
+    enum { FORKS = 12, CHILD_PAYMENTS = 260 };
+    tender_engine *engine = open_engine("forking");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    struct payer payer = {.engine = engine};
+    pthread_mutex_init(&payer.lock, NULL);
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, pay_until_stopped, &payer) == 0);
+    for (int i = 0; i < FORKS; i++) {
+        struct timespec pause = {0, 40000000};
+        nanosleep(&pause, NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            alarm(60);
+            char name[64];
+            snprintf(name, sizeof name, "forked-%d", i);
+            tender_engine *mine = open_engine(name);
+            int ok = tender_engine_import_directory(mine, DIRECTORY, strlen(DIRECTORY)) == TENDER_OK;
+            for (int n = 0; ok && n < CHILD_PAYMENTS; n++) ok = pay_cent(mine);
+            char *report = NULL;
+            ok = ok && tender_engine_verify(mine, NULL, 0, NULL, 0, &report, NULL) == TENDER_OK;
+            tender_string_free(report);
+            tender_engine_free(mine);
+            char wal[700];
+            snprintf(wal, sizeof wal, "%s/%s/tender.sqlite3-wal", scratch, name);
+            struct stat info;
+            ok = ok && stat(wal, &info) != 0;  /* closed as before: no log left behind */
+            _exit(ok ? 0 : 1);
+        }
+        CHECK(pid > 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    pthread_mutex_lock(&payer.lock);
+    payer.stop = 1;
+    pthread_mutex_unlock(&payer.lock);
+    pthread_join(thread, NULL);
+    CHECK(payer.ok == payer.tried && payer.ok > 0);
+    CHECK(count_payments(engine) == payer.ok);
+    char *report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    tender_engine_free(engine);
+    pthread_mutex_destroy(&payer.lock);
+}
+
+/* Issue 34 (confirm reuses its resolve's reading while the store is unchanged): another process lowers the balance
+ * between this session's resolve and its confirm; confirm sees it. */
+static void test_confirm_sees_another_process(void) {
+    tender_engine *engine = open_engine("other-process");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"600.00\", \"currency\": \"USD\"}}";
+    tender_session *session = new_session(engine, intent);
+    char *json = NULL;
+    CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_OK);
+    tender_string_free(json);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(60);
+        const char *poorer = "{\"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
+                             " \"balance\": {\"amount\": \"10.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+        tender_engine *mine = open_engine("other-process");
+        int ok = tender_engine_import_directory(mine, poorer, strlen(poorer)) == TENDER_OK;
+        tender_engine_free(mine);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    tender_response_code code = 0;
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS);
+    tender_session_free(session);
+    tender_engine_free(engine);
 }
 
 /* Several processes, each with its own engine on the same home, handle the
@@ -1143,6 +1257,8 @@ int main(int argc, char **argv) {
     test_host_callbacks();
     test_understanding();
     test_processes();
+    test_confirm_sees_another_process();
+    test_fork_while_checkpointing();
     test_session_outlives_engine();
     test_ledger();
     if (argc > 2) test_authentication(argv[2]);
