@@ -140,4 +140,35 @@ import TenderCrypto
         stores.removeAll()
         #expect(eventually { SQLiteStore.checkpointThreads.live == 0 })
     }
+
+    private func bytes(_ path: String) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let got = fread(&chunk, 1, chunk.count, file)
+            if got <= 0 { break }
+            all += chunk[0..<got]
+        }
+        return all
+    }
+
+    /// Adversary: the store file is replaced (renamed over) after the engine opened it. The checkpoint connection opens
+    /// the store by name, so it checks, as the reading connection does (``LazyReader``), that the file is still the one
+    /// the writer opened: the worker refuses, and nothing is copied into the file put in the store's place.
+    @Test func aStoreFileReplacedAfterTheOpenIsNeverCheckpointedInto() throws {
+        let home = TemporaryHome()
+        let foreignHome = TemporaryHome()
+        let store = try store(home)
+        store.checkpointFrames(worker: 10, committer: 1_000_000)
+        do { _ = try self.store(foreignHome) }  // a whole other store, closed: no log of its own
+        let before = bytes(foreignHome.path + "/tender.sqlite3")
+        #expect(!before.isEmpty)
+        #expect(rename(foreignHome.path + "/tender.sqlite3", home.path + "/tender.sqlite3") == 0)
+        for index in 0..<20 { try pay(store, "replaced-\(index)") }
+        #expect(eventually { store.checkpointCounts.failed >= 1 })
+        #expect(store.checkpointCounts.background == 0)
+        #expect(bytes(home.path + "/tender.sqlite3") == before)
+    }
 }

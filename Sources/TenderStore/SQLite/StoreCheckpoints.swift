@@ -43,12 +43,16 @@ final class StoreCheckpoints: @unchecked Sendable {
     var queued = false
     var running = false
     var closed = false
+    /// Counted among the checkpointer's open stores (until ``close()``).
+    let registered: Bool
 
     /// Checkpoints for the store file at `opener`'s path (the writing connection's file).
     init(opener: LazyReader, frames: Int = StoreCheckpoints.defaultFrames, bound: Int = StoreCheckpoints.defaultBound) {
         self.opener = opener
         framesSetting = Atomic(frames)
         boundSetting = Atomic(bound)
+        WALCheckpointer.shared.register()
+        registered = true
     }
 
     /// The frames from which a worker checkpoints.

@@ -2,9 +2,11 @@
 internal import Glibc
 
 /// The process's checkpoint workers, shared by every open SQLite store (``StoreCheckpoints``): a queue of stores
-/// whose log is due, and at most ``maxThreads`` threads, started when a store is queued and none is free, each ending
-/// as soon as the queue is empty. So a host with 100 engines open has no checkpoint thread while none is due, and at
-/// most ``maxThreads`` while many are; a thread holds a store's ``StoreCheckpoints`` only while it is queued or
+/// whose log is due, and at most ``maxThreads`` threads, started when a store is queued and none is free. A worker
+/// whose queue is empty waits up to ``idleMilliseconds`` for the next store (so a busy store's committer wakes one
+/// instead of starting a thread every few dozen payments), then ends; it ends at once when no store is open. So a
+/// host with 100 engines open has no checkpoint thread once none has been due for a second, and at most
+/// ``maxThreads`` while many are; a thread holds a store's ``StoreCheckpoints`` only while it is queued or
 /// checkpointing, and the store's close (``cancel(_:)``) takes it out of the queue and waits for its checkpoint.
 ///
 /// `fork`: a `pthread_atfork` handler stops (``Database/interrupt()``) and waits for every running checkpoint
@@ -31,11 +33,30 @@ final class WALCheckpointer: @unchecked Sendable {
     private var forking = false
     /// Threads ever started, for tests and the bench.
     private var started = 0
+    /// Workers waiting for a store (``arrived``).
+    private var idle = 0
+    /// Stores open that may ask for a checkpoint (``register()``); none: idle workers end.
+    private var stores = 0
+    private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// How long a worker with nothing to do waits for the next store before it ends.
+    static let idleMilliseconds = 1000
 
     init(maxThreads: Int) {
         self.maxThreads = max(1, maxThreads)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(finished, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(arrived, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    /// A store that may ask for checkpoints opened; ``cancel(_:)`` counts it closed.
+    func register() {
+        pthread_mutex_lock(mutex)
+        stores += 1
+        pthread_mutex_unlock(mutex)
     }
 
     /// Asks a worker to checkpoint `checkpoints`' store (nothing when one is queued or running for it already).
@@ -46,6 +67,10 @@ final class WALCheckpointer: @unchecked Sendable {
         if checkpoints.closed || checkpoints.queued || checkpoints.running { return true }
         queue.append(checkpoints)
         checkpoints.queued = true
+        if idle > 0 {
+            pthread_cond_signal(arrived)
+            return true
+        }
         // A worker alive and not checkpointing takes it next; else one more starts, up to the most.
         if live - running.count < queue.count, live < maxThreads, !startWorker(), live == 0 {
             queue.removeLast()
@@ -59,6 +84,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// connection (outside the mutex). After it returns no worker holds or touches them.
     func cancel(_ checkpoints: StoreCheckpoints) {
         pthread_mutex_lock(mutex)
+        if !checkpoints.closed, checkpoints.registered {
+            stores = max(0, stores - 1)
+            // No store left to serve: idle workers end now.
+            if stores == 0 { pthread_cond_broadcast(arrived) }
+        }
         checkpoints.closed = true
         if checkpoints.queued {
             queue.removeAll { $0 === checkpoints }
@@ -109,7 +139,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// A worker: checkpoints queued stores one after another, and ends when the queue is empty (or a fork is prepared).
     private func work() {
         pthread_mutex_lock(mutex)
-        while !forking, !queue.isEmpty {
+        while !forking {
+            if queue.isEmpty {
+                guard stores > 0, waitForStore() else { break }
+                continue
+            }
             let checkpoints = queue.removeFirst()
             checkpoints.queued = false
             checkpoints.running = true
@@ -130,6 +164,22 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// With the mutex held: waits for a store to be queued, at most ``idleMilliseconds``; false when none came (or no
+    /// store is open, or a fork is prepared): the worker ends.
+    private func waitForStore() -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = deadline.tv_nsec + Self.idleMilliseconds * 1_000_000
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        idle += 1
+        defer { idle -= 1 }
+        while queue.isEmpty, stores > 0, !forking {
+            if pthread_cond_timedwait(arrived, mutex, &deadline) != 0 { return !queue.isEmpty }
+        }
+        return !queue.isEmpty
+    }
+
     // MARK: fork
 
     /// Before a fork: no new checkpoint starts, and the running ones are stopped and waited for; the mutex stays
@@ -137,6 +187,9 @@ final class WALCheckpointer: @unchecked Sendable {
     private func prepareFork() {
         pthread_mutex_lock(mutex)
         forking = true
+        // Idle workers end (they would not be in the child anyway).
+        pthread_cond_broadcast(arrived)
+        while idle > 0 { pthread_cond_wait(finished, mutex) }
         while !running.isEmpty {
             for checkpoints in running { checkpoints.connection?.interrupt() }
             pthread_cond_wait(finished, mutex)
@@ -156,6 +209,9 @@ final class WALCheckpointer: @unchecked Sendable {
         queue.removeAll()
         running.removeAll()
         live = 0
+        idle = 0
+        // The parent's stores are the parent's: only the child's own count here.
+        stores = 0
         forking = false
         pthread_mutex_unlock(mutex)
     }
