@@ -7,7 +7,8 @@ import TenderWiring
 
 /// Issue 34, lever 2, on a real store: a confirm may reuse its resolve's reading only while the store is unchanged, so
 /// every change between the two (a directory edit, a payment, another connection's write: another process's, as
-/// SQLite sees it) is still seen by confirm.
+/// SQLite sees it) is still seen by confirm. Each test confirms once first, so the session's reading holds everything
+/// a confirm reads (the paying account, the signed-in flag), then changes the store and confirms again.
 @Suite struct ConfirmReadingReuseTests {
     private static let directory = """
         {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
@@ -51,6 +52,7 @@ import TenderWiring
         let (engine, store) = try engine(home)
         let session = try session(engine, amount: "50")
         _ = try session.resolve()
+        #expect(try session.confirm().code == .ready)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.poorer)))
         #expect(try session.confirm().code == .failureInsufficientFunds)
     }
@@ -60,6 +62,7 @@ import TenderWiring
         let (engine, _) = try engine(home)
         let session = try session(engine, amount: "60")
         _ = try session.resolve()
+        #expect(try session.confirm().code == .ready)
         let other = try self.session(engine, amount: "60")
         #expect(try other.confirm().code == .ready)
         #expect(try other.handle().record != nil)
@@ -72,6 +75,7 @@ import TenderWiring
         let (engine, _) = try engine(home)
         let session = try session(engine, amount: "50")
         _ = try session.resolve()
+        #expect(try session.confirm().code == .ready)
         let other = try EngineFactory.openStore(home: home.path + "/home", access: .readWrite(newLedger: false))
         try other.setSignedIn(false)
         #expect(try session.confirm().code == .failureCredentialsUnverified)
