@@ -55,6 +55,11 @@ final class StoreCheckpoints: @unchecked Sendable {
         registered = true
     }
 
+    deinit {
+        // Never closed (the store's open failed after these were made): no longer counted among the open stores.
+        if registered, !closed { WALCheckpointer.shared.forget() }
+    }
+
     /// The frames from which a worker checkpoints.
     var frames: Int { framesSetting.load(ordering: .relaxed) }
     /// The frames from which the committer checkpoints itself.

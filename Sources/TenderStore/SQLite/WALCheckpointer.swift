@@ -59,6 +59,14 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// A store counted by ``register()`` went away without ``cancel(_:)`` (its open failed): no longer counted.
+    func forget() {
+        pthread_mutex_lock(mutex)
+        stores = max(0, stores - 1)
+        if stores == 0 { pthread_cond_broadcast(arrived) }
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Asks a worker to checkpoint `checkpoints`' store (nothing when one is queued or running for it already).
     /// False when no worker can (no thread could be started): the committer then checkpoints itself.
     func request(_ checkpoints: StoreCheckpoints) -> Bool {
