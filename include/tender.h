@@ -47,6 +47,17 @@
  *  - Thread safety: an engine is thread-safe and may be shared by any number
  *    of threads and sessions. A session is one dialog and belongs to one
  *    thread at a time; it keeps its engine alive.
+ *  - fork(): an engine and its sessions belong to the process that opened
+ *    them. A child process must neither use nor free one opened before the
+ *    fork (SQLite forbids carrying a connection across fork()); it opens
+ *    engines of its own, which work as in any process. Fork while no other
+ *    thread of the host is inside a tender_* call (a thread inside one may
+ *    hold a SQLite or allocator lock the child would wait on forever). The
+ *    library's own threads (signing workers; the workers that checkpoint a
+ *    store's log off the payments' path) are not in the child: before fork()
+ *    returns, any checkpoint running is stopped or finished, so no library
+ *    thread holds such a lock; the child's engines sign on the calling thread
+ *    and start checkpoint workers of their own.
  *
  * The JSON schemas are documented one kind per file, indexed in
  * docs/json.md: docs/configuration.md, docs/directory.md, docs/dialog.md

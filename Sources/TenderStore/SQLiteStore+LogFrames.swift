@@ -5,8 +5,8 @@ extension SQLiteStore {
     /// How many write-ahead log frames (database pages) the commits `body` makes on this store write: the
     /// deterministic part of a commit's cost, which `tender bench` reports and tests bound. The log is
     /// checkpointed and emptied first (`PRAGMA wal_checkpoint(TRUNCATE)`), then its frames are counted after
-    /// `body`; `body` must write fewer than SQLite's automatic checkpoint (1,000 frames), or the count is
-    /// short. SQLite stores only; nothing else may use the store meanwhile. Throws ``TenderError/store(_:)``
+    /// `body`; `body` must write fewer frames than start a checkpoint (``StoreCheckpoints/defaultFrames``, 1,000), or the
+    /// count is short. SQLite stores only; nothing else may use the store meanwhile. Throws ``TenderError/store(_:)``
     /// when the log cannot be emptied (a reader holds it), and what `body` throws.
     package func logFrames(_ body: () throws -> Void) throws -> Int64 {
         let emptied = try checkpointLog("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import Glibc
+import Synchronization
 import TenderCore
 
 /// The embedded default store: one SQLite file, `tender.sqlite3` in the home
@@ -20,6 +21,11 @@ public final class SQLiteStore: Directory, PaymentLedger {
     let reader: PthreadLocked<(any StoreDatabase)?>
     /// Opens the reading connection when ``reader`` is still nil (see ``LazyReader``).
     let openReader: LazyReader?
+    /// The writing connection's checkpoints, run by the process's workers (``StoreCheckpoints``); nil but for a SQLite
+    /// store opened for writing. Closed by deinit, before the connections.
+    let checkpoints: StoreCheckpoints?
+    /// Write transactions this store ran (committed, failed or rolled back), for ``stateMark()``.
+    let writeGeneration = Atomic<Int64>(0)
     let writer: PthreadLocked<any StoreDatabase>
     let keys: any KeyStore
     let crypto: any LedgerCrypto
@@ -109,7 +115,12 @@ public final class SQLiteStore: Directory, PaymentLedger {
             // The reading connection is opened at the first read that needs one (most engines of a host serving many
             // people never do): it is checked then to be the store file the writer opened (LazyReader).
             let lazy = try LazyReader(path: path)
-            try self.init(home: home, writer: writer, reader: nil, lazy: lazy, keys: keys, crypto: crypto, access: access, clock: clock)
+            // Checkpoints run off the committers' path (``StoreCheckpoints``), on a connection of their own.
+            let checkpoints = StoreCheckpoints(opener: lazy)
+            writing.checkpointAfterCommits(checkpoints)
+            try self.init(
+                home: home, writer: writer, reader: nil, lazy: lazy, checkpoints: checkpoints, keys: keys, crypto: crypto, access: access,
+                clock: clock)
             return
         }
         try self.init(home: home, writer: writer, reader: reader, keys: keys, crypto: crypto, access: access, clock: clock)
@@ -129,11 +140,14 @@ public final class SQLiteStore: Directory, PaymentLedger {
             storeName: storeName)
     }
 
-    /// The store on `writer` and `reader`, or, with `reader` nil, a reading connection `lazy` opens when first needed.
+    /// The store on `writer` and `reader`, or, with `reader` nil, a reading connection `lazy` opens when first needed;
+    /// `checkpoints`: the writing connection's checkpoints, taken off its committers' path (SQLite).
     private init(
-        home: String, writer: any StoreDatabase, reader: (any StoreDatabase)?, lazy: LazyReader?, keys: any KeyStore, crypto: any LedgerCrypto,
-        access: StoreAccess, clock: any TenderClock, continuity: Bool = true, storeName: String? = nil
+        home: String, writer: any StoreDatabase, reader: (any StoreDatabase)?, lazy: LazyReader?, checkpoints: StoreCheckpoints? = nil,
+        keys: any KeyStore, crypto: any LedgerCrypto, access: StoreAccess, clock: any TenderClock, continuity: Bool = true,
+        storeName: String? = nil
     ) throws(TenderError) {
+        self.checkpoints = checkpoints
         self.clock = clock
         self.home = home
         self.storeName = storeName ?? home + "/" + SQLiteStore.fileName
@@ -192,6 +206,8 @@ public final class SQLiteStore: Directory, PaymentLedger {
         // engine costs no flush of its own. Audit entries are stored durably.
         let auditing = !pendingAudit.withLock({ $0.isEmpty })
         if !isReadOnly, !computedSignatures.withLock({ $0.isEmpty }) || auditing { try? write(lazy: !auditing) { _ in } }
+        // No worker checkpoints this store any more, nor holds its connection; the store's own close checkpoints as before.
+        checkpoints?.close()
     }
 
     /// Checks `home` as the store needs it (owner, modes, continuity) and, for
@@ -279,6 +295,10 @@ public final class SQLiteStore: Directory, PaymentLedger {
     private func writeHolding<T: Sendable>(
         _ db: any StoreDatabase, lazy: Bool, _ body: (any StoreDatabase) throws(TenderError) -> T
     ) throws(TenderError) -> (T, (count: Int64, text: String)?) {
+        // Before anything changes and after (under the writing connection's lock, as ``stateMark()`` is read): a mark
+        // taken before this write never equals one taken after it.
+        writeGeneration.add(1, ordering: .sequentiallyConsistent)
+        defer { writeGeneration.add(1, ordering: .sequentiallyConsistent) }
         var stored: [Int64] = []
         var audited = (count: 0, marked: false)
         var checkpoint: (count: Int64, text: String)?
@@ -321,5 +341,15 @@ public final class SQLiteStore: Directory, PaymentLedger {
         }
         guard let pinned else { return try body() }
         return try pinned.get()
+    }
+
+    /// Inside ``readingTogether(_:)`` holding the writing connection on this thread: the store's state as this read
+    /// transaction sees it, as SQLite's `PRAGMA data_version` on that connection (changed by any other connection's
+    /// commit since, this process's or another's) and this store's write transactions (``writeGeneration``: the
+    /// connection's own commits, which `data_version` does not count). Nil otherwise (no such read transaction, a
+    /// store that cannot tell: PostgreSQL). Equal marks: nothing in the store changed between the two transactions.
+    public func stateMark() throws(TenderError) -> DirectoryMark? {
+        guard let pin = ReadPin.current(for: ObjectIdentifier(self)), let version = try pin.db.dataVersion() else { return nil }
+        return DirectoryMark(dataVersion: version, writes: writeGeneration.load(ordering: .sequentiallyConsistent))
     }
 }

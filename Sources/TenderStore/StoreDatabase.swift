@@ -37,11 +37,17 @@ package protocol StoreDatabase: AnyObject {
     func lazyWriteTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
     /// Runs `body` in a read transaction, a consistent snapshot.
     func readTransaction<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+    /// Inside a read transaction: a number that changes whenever another connection committed since this one's last
+    /// transaction (SQLite's `PRAGMA data_version`); nil when the engine cannot tell (PostgreSQL).
+    func dataVersion() throws(TenderError) -> Int64?
 }
 
 extension StoreDatabase {
     /// A statement for `sql` without arguments.
     package func statement(_ sql: String) throws(TenderError) -> Row { try statement(sql, []) }
+
+    /// Nil: this engine cannot tell whether another connection committed.
+    package func dataVersion() throws(TenderError) -> Int64? { nil }
 
     /// False: the reads made ahead are made when first used (SQLite's way).
     package var sendsAhead: Bool { false }

@@ -156,6 +156,11 @@ struct BenchCommand: ParsableCommand {
         table.addLatencies("concurrent_dialog", "  latency of a whole dialog, \(threads) at once", dialogs.dialogs)
         table.addLatencies("concurrent_handle", "  latency of its handle, \(threads) at once", dialogs.handles)
 
+        // Where the log's checkpoints ran, over every payment above: on the process's workers, or inside a commit (past the bound).
+        let checkpoints = workload.store.checkpointCounts
+        table.add("checkpoints_background", "log checkpoints run by the workers, off the payments' path (all runs above)", Double(checkpoints.background), unit: "")
+        table.add("checkpoints_inline", "  run inside a payment's commit (the log past its bound)", Double(checkpoints.inline), unit: "")
+
         if homes > 0 { try manyHomes(base: base, table: table, progress: progress) }
 
         let have = Int(try workload.store.ledgerEntries().count)

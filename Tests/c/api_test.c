@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <tender.h>
 
@@ -400,6 +401,110 @@ static void test_threads(tender_engine *engine) {
     char balance[64];
     checking_balance(engine, balance, sizeof balance);
     CHECK(strcmp(balance, "850.00") == 0);
+}
+
+/* A home with a large balance, for tests that pay many times. */
+static const char *RICH =
+    "{\"contacts\": [{\"id\": \"tim-cook\", \"displayName\": \"Tim Cook\", \"handles\": ["
+    "   {\"id\": \"tc-work\", \"label\": \"work\", \"type\": \"email\", \"value\": \"tim@example.com\"}]}],"
+    " \"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
+    "   \"balance\": {\"amount\": \"100000000.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+
+static int pay_one(tender_engine *engine) {
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"1.00\", \"currency\": \"USD\"}}";
+    tender_session *s = NULL;
+    tender_response_code code = 0;
+    char *json = NULL;
+    int ok = tender_session_new(engine, intent, strlen(intent), &s) == TENDER_OK &&
+             tender_session_resolve(s, &json, NULL) == TENDER_OK &&
+             tender_session_confirm(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_READY &&
+             tender_session_handle(s, &code, NULL, NULL) == TENDER_OK && code == TENDER_RESPONSE_SUCCESS;
+    tender_string_free(json);
+    tender_session_free(s);
+    return ok;
+}
+
+/* Issue 34 (checkpoints off the payment's path): a single-threaded host forks between its payments while the
+ * library's checkpoint workers may be checkpointing its log (one is asked every ~50 payments past the log's first
+ * 1,000 frames, so most forks below land while one runs or was just asked). The host's own thread is not inside the
+ * library at the fork (tender.h: a host that forks while another of its threads uses the library forks SQLite's
+ * locks with it); the library's threads must not change that. Each child opens its own engine, pays past its own
+ * first checkpoint and closes it within 60 s (a worker caught inside SQLite at the fork would leave a lock the child
+ * waits on forever) with no log left; the parent's payments all land and verify. */
+static void test_fork_while_checkpointing(void) {
+    enum { FORKS = 16, BETWEEN = 60, CHILD_PAYMENTS = 260 };
+    tender_engine *engine = open_engine("forking");
+    CHECK_RC(tender_engine_import_directory(engine, RICH, strlen(RICH)), TENDER_OK);
+    int paid = 0;
+    for (int n = 0; n < 200; n++) paid += pay_one(engine);  /* the log past its first 1,000 frames */
+    for (int i = 0; i < FORKS; i++) {
+        for (int n = 0; n < BETWEEN; n++) paid += pay_one(engine);
+        pid_t pid = fork();
+        if (pid == 0) {
+            alarm(60);
+            char name[64];
+            snprintf(name, sizeof name, "forked-%d", i);
+            tender_engine *mine = open_engine(name);
+            int ok = tender_engine_import_directory(mine, RICH, strlen(RICH)) == TENDER_OK;
+            for (int n = 0; ok && n < CHILD_PAYMENTS; n++) ok = pay_one(mine);
+            char *report = NULL;
+            ok = ok && tender_engine_verify(mine, NULL, 0, NULL, 0, &report, NULL) == TENDER_OK;
+            tender_string_free(report);
+            tender_engine_free(mine);
+            char wal[700];
+            snprintf(wal, sizeof wal, "%s/%s/tender.sqlite3-wal", scratch, name);
+            struct stat info;
+            int closed = stat(wal, &info) != 0;  /* closed as before: no log left behind */
+            if (!ok || !closed) fprintf(stderr, "forked child %d: ok %d, log removed %d: %s\n", i, ok, closed, tender_last_error());
+            _exit(ok && closed ? 0 : 1);
+        }
+        CHECK(pid > 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    int expected = 200 + FORKS * BETWEEN;
+    printf("api_test: %d forks between %d payments (a checkpoint asked every ~50)\n", FORKS, paid);
+    CHECK(paid == expected);
+    CHECK(count_payments(engine) == expected);
+    char *report = NULL;
+    CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
+    tender_string_free(report);
+    tender_engine_free(engine);
+}
+
+/* Issue 34 (confirm reuses its resolve's reading while the store is unchanged): another process lowers the balance
+ * after this session's resolve and first confirm (whose reading holds the account); the next confirm sees it. */
+static void test_confirm_sees_another_process(void) {
+    tender_engine *engine = open_engine("other-process");
+    CHECK_RC(tender_engine_import_directory(engine, DIRECTORY, strlen(DIRECTORY)), TENDER_OK);
+    const char *intent = "{\"intent\": \"send_payment\", \"payee\": {\"id\": \"tim-cook\"},"
+                         " \"currencyAmount\": {\"amount\": \"600.00\", \"currency\": \"USD\"}}";
+    tender_session *session = new_session(engine, intent);
+    char *json = NULL;
+    CHECK_RC(tender_session_resolve(session, &json, NULL), TENDER_OK);
+    tender_string_free(json);
+    tender_response_code code = 0;
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_READY);  /* the session's reading now holds the account it pays from */
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(60);
+        const char *poorer = "{\"accounts\": [{\"id\": \"checking\", \"nickname\": \"Checking\", \"type\": \"checking\","
+                             " \"balance\": {\"amount\": \"10.00\", \"currency\": \"USD\"}, \"default\": true}]}";
+        tender_engine *mine = open_engine("other-process");
+        int ok = tender_engine_import_directory(mine, poorer, strlen(poorer)) == TENDER_OK;
+        tender_engine_free(mine);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
+    CHECK(code == TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS);
+    tender_session_free(session);
+    tender_engine_free(engine);
 }
 
 /* Several processes, each with its own engine on the same home, handle the
@@ -1143,6 +1248,8 @@ int main(int argc, char **argv) {
     test_host_callbacks();
     test_understanding();
     test_processes();
+    test_confirm_sees_another_process();
+    test_fork_while_checkpointing();
     test_session_outlives_engine();
     test_ledger();
     if (argc > 2) test_authentication(argv[2]);

@@ -10,12 +10,13 @@ struct DialogContext {
     /// The directory as this call sees it (each list read once).
     let directory: any Directory
 
-    init(engine: Engine, intent: Intent, state: DialogState, idempotencyKey: String) {
+    /// `directory`: the reading this call uses (default: a new one of the engine's directory).
+    init(engine: Engine, intent: Intent, state: DialogState, idempotencyKey: String, directory: DirectorySnapshot? = nil) {
         self.engine = engine
         self.intent = intent
         self.state = state
         self.idempotencyKey = idempotencyKey
-        self.directory = DirectorySnapshot(engine.directory)
+        self.directory = directory ?? DirectorySnapshot(engine.directory)
         self.state.questions = [:]
     }
 

@@ -35,6 +35,8 @@ public final class DialogSession {
     /// The person's yes to the question of the last ready confirm; nil until asked and answered.
     var agreed = false
     let recordID = RandomID.make()
+    /// The directory as the last store-reading call read it, with the store's mark then (``reading()``).
+    private var lastReading: (mark: DirectoryMark, directory: DirectorySnapshot)?
 
     /// The key naming this payment: the host's, else one the session makes (32 hex digits, unique, in the order this process made them).
     public let idempotencyKey: String
@@ -119,7 +121,7 @@ public final class DialogSession {
     public func resolve() throws(TenderError) -> [ParameterResolution] {
         try checkOpen()
         let (results, offers, resolved) = try readingTogether { () throws(TenderError) in
-            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
+            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey, directory: try reading())
             let raw: [ParameterResolution]
             if intent.asksDestination {
                 // Where the money goes decides the intent, so it is the only question until answered.
@@ -227,7 +229,7 @@ public final class DialogSession {
         }
         // The store is read in one transaction; the host's canSend, if any, is called after it.
         let checked = try readingTogether { () throws(TenderError) -> Result<(Confirmation, retry: Bool, signedIn: Bool), ConfirmFailure> in
-            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey)
+            var context = DialogContext(engine: engine, intent: intent, state: state, idempotencyKey: idempotencyKey, directory: try reading())
             if let open = try dialog.resolve(&context).first(where: { !$0.result.isResolved }) {
                 // An amount outside the limits is a confirm failure in SiriKit's codes, not a wrong call.
                 if case let .unsupported(reason) = open.result, let code = ResponseCode.failure(for: reason, of: intent.schema) {
@@ -278,6 +280,23 @@ public final class DialogSession {
     private func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T {
         guard intent.schema.custom == nil else { return try body() }
         return try engine.directory.readingTogether(body)
+    }
+
+    /// The directory reading for a call running inside ``readingTogether(_:)``: the last call's, when the store's mark
+    /// is the one it was read at (nothing in the store changed since: no directory edit, no payment, no other process's
+    /// write), else a new one, kept with the mark. A confirm resolves again and decides on what it reads, so reusing its
+    /// resolve's reading changes nothing it answers while the store is unchanged; the payment is checked again in its
+    /// write transaction (paid before, funds, bill, account) whatever confirm read. Without a mark (a host's
+    /// directory, a custom intent, a store busy writing, PostgreSQL) every call reads afresh.
+    private func reading() throws(TenderError) -> DirectorySnapshot? {
+        guard intent.schema.custom == nil, let mark = try engine.directory.stateMark() else {
+            lastReading = nil
+            return nil
+        }
+        if let last = lastReading, last.mark == mark { return last.directory }
+        let fresh = DirectorySnapshot(engine.directory)
+        lastReading = (mark, fresh)
+        return fresh
     }
 
     /// A host's failure code as this intent answers it: one of its own failure codes, else plain failure.

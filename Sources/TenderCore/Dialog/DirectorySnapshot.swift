@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The directory as one session call (or one parse) sees it: each list
-/// read once, then kept, so a resolve and the confirm that checks it read
-/// the store once. Used by one thread during one call and then dropped.
+/// read once, then kept. A session keeps its last one with the store's
+/// mark (``Directory/stateMark()``) and its next call uses it again while
+/// the mark is the same (nothing changed in the store): a confirm right after
+/// its resolve reads nothing again. Used by one thread at a time.
 final class DirectorySnapshot: Directory, @unchecked Sendable {
     private let base: any Directory
     private var cachedContacts: [String: Contact?] = [:]

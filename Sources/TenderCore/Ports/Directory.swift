@@ -26,10 +26,16 @@ public protocol Directory: Sendable {
     /// and must not hand work to other threads. Answers what `body` answers; throws what it throws.
     /// The default runs `body` as it is.
     func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T
+    /// Inside ``readingTogether(_:)``, on its thread: a mark of the state this read sees; two equal marks mean
+    /// nothing in the directory or the ledger changed between the two reads (a write of this process or of any
+    /// other), so what the first read found may stand for the second. Nil when the implementation cannot tell
+    /// (outside one read transaction, a host's directory): the caller reads again. The default is nil.
+    func stateMark() throws(TenderError) -> DirectoryMark?
 }
 
 extension Directory {
     public func readingTogether<T>(_ body: () throws(TenderError) -> T) throws(TenderError) -> T { try body() }
+    public func stateMark() throws(TenderError) -> DirectoryMark? { nil }
 }
 
 extension Directory {

@@ -11,6 +11,8 @@ final class Database: StoreDatabase {
 
     private let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
+    /// What ``checkpointAfterCommits(_:)`` handed SQLite's WAL hook, retained until the connection closes.
+    private var commitHook: Unmanaged<StoreCheckpoints>?
 
     /// Opens (creating) the database file at `path`; with `readOnly`, opens it
     /// read-only (SQLITE_OPEN_READONLY, no pragma that writes), and with
@@ -70,7 +72,66 @@ final class Database: StoreDatabase {
 
     deinit {
         cache.removeAll()
-        sqlite3_close_v2(handle)
+        if let commitHook {
+            sqlite3_wal_hook(handle, nil, nil)
+            sqlite3_close_v2(handle)
+            commitHook.release()
+        } else {
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    /// Turns SQLite's automatic checkpoint off on this connection and lets `checkpoints` decide after each
+    /// commit (SQLite's WAL hook, called on the committing thread with the log's frames once the write lock is
+    /// released): a worker's checkpoint, or none, or, past its bound, a passive one here, as the automatic one did.
+    /// `checkpoints` is retained until the connection closes. Call once, before the first write.
+    func checkpointAfterCommits(_ checkpoints: StoreCheckpoints) {
+        let retained = Unmanaged.passRetained(checkpoints)
+        commitHook?.release()
+        commitHook = retained
+        sqlite3_wal_hook(handle, Database.walHook, retained.toOpaque())
+    }
+
+    /// SQLite's WAL hook: asks the store's ``StoreCheckpoints`` whether this commit checkpoints the log itself.
+    private static let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+        context, db, name, frames in
+        guard let context else { return SQLITE_OK }
+        let checkpoints = Unmanaged<StoreCheckpoints>.fromOpaque(context).takeUnretainedValue()
+        if checkpoints.afterCommit(frames: Int(frames)) {
+            var log: Int32 = 0
+            var done: Int32 = 0
+            let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+            checkpoints.noteInline(code: code, log: Int(log), checkpointed: Int(done))
+        }
+        // As SQLite's own hook: a checkpoint that could not run does not fail the commit, which is durable already.
+        return SQLITE_OK
+    }
+
+    /// A passive checkpoint of the log into the database file (`sqlite3_wal_checkpoint_v2`, PASSIVE: it waits for
+    /// no reader or writer, copies what no reader still needs, and syncs the log first and the database file after, as
+    /// `synchronous=FULL` asks): SQLite's result code, the frames in the log and the frames checkpointed.
+    func checkpointPassive() -> (code: Int32, log: Int, checkpointed: Int) {
+        var log: Int32 = 0
+        var done: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+        return (code, Int(log), Int(done))
+    }
+
+    /// Makes the operation running on this connection on another thread stop at its next check (a checkpoint stops
+    /// between pages, SQLITE_INTERRUPT, having moved nothing the log does not still hold). The one call SQLite allows
+    /// from another thread while the connection is in use; never after the connection closed.
+    func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
+    /// `PRAGMA data_version` inside the running read transaction: it changes when another connection (this process's or
+    /// another's) committed since this connection's last transaction, never for this connection's own commits.
+    func dataVersion() throws(TenderError) -> Int64? {
+        let row = try statement("PRAGMA data_version")
+        guard try row.step() else { return nil }
+        let version = row.int64(0)
+        _ = try row.step()
+        return version
     }
 
     /// Runs SQL without arguments (one or more statements), ignoring rows.

@@ -34,6 +34,20 @@ final class FakeDirectory: Directory {
         return try body()
     }
 
+    /// The mark ``stateMark()`` answers inside ``readingTogether(_:)`` (nil: the directory cannot tell, as a host's).
+    let mark = Mutex<DirectoryMark?>(nil)
+
+    func stateMark() throws(TenderError) -> DirectoryMark? {
+        together.withLock { $0.depth > 0 } ? mark.withLock { $0 } : nil
+    }
+
+    /// Moves the mark on, as a store does for every write.
+    func bumpMark() {
+        let writes = markBumps.add(1, ordering: .relaxed).newValue
+        mark.withLock { $0 = DirectoryMark(dataVersion: 0, writes: writes) }
+    }
+    private let markBumps = Atomic<Int64>(0)
+
     private func noteRead() {
         together.withLock { if $0.depth > 0 { $0.readsInside += 1 } else { $0.readsOutside += 1 } }
     }
