@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Adversary of issue 34 (checkpoints off the payment's path, fork safety through
 pthread_atfork), from Python: a host forks (os.fork, multiprocessing's fork start)
-while another of its threads pays and the library's workers checkpoint the log.
-The fork returns, the child is never stuck on a lock the parent's threads held,
+between another thread's payments while the library's workers checkpoint the log.
+The fork returns, the child is never stuck on a lock the library's threads held,
 a child's engine of its own pays past its own checkpoints, a child that frees the
 parent's engine (which tender.h forbids but Python's finalizers do in a child
 leaving through the interpreter's exit) harms nothing of the
 parent's, and the parent's payments all land and verify. Hold on 05b6bd5."""
 
+import contextlib
 import copy
 import multiprocessing
 import os
@@ -41,21 +42,41 @@ def pay(engine):
 
 
 class Payer:
-    """A host thread paying on `engine` until stopped (the checkpoints run meanwhile)."""
+    """A host thread paying on `engine` until stopped (the checkpoints run meanwhile). ``paused()`` holds it between
+    two payments while the host forks: a host thread inside SQLite at fork() can hold one of SQLite's process-wide
+    mutexes (its allocator's), which the child then waits on for ever at its first open; no library can release a
+    host thread's lock. The library's own checkpoint workers it quiesces itself."""
 
     def __init__(self, engine):
         self.engine, self.paid, self.error = engine, 0, None
         self.stop = threading.Event()
+        self.pause = threading.Event()
+        self.idle = threading.Event()
         self.thread = threading.Thread(target=self.run)
         self.thread.start()
 
     def run(self):
         try:
             while not self.stop.is_set():
+                if self.pause.is_set():
+                    self.idle.set()
+                    time.sleep(0.0002)
+                    continue
                 pay(self.engine)
                 self.paid += 1
         except Exception as exc:  # noqa: BLE001 - reported by finish()
             self.error = exc
+        self.idle.set()
+
+    @contextlib.contextmanager
+    def paused(self):
+        self.idle.clear()
+        self.pause.set()
+        self.idle.wait(30)
+        try:
+            yield
+        finally:
+            self.pause.clear()
 
     def finish(self):
         self.stop.set()
@@ -64,9 +85,10 @@ class Payer:
         return self.paid
 
 
-def child(body):
-    """Runs `body` in a forked child with a 60 s alarm; returns its exit status."""
-    pid = os.fork()
+def child(body, payer):
+    """Runs `body` in a child forked between two of `payer`'s payments, with a 60 s alarm; returns its exit status."""
+    with payer.paused():
+        pid = os.fork()
     if pid == 0:
         signal.alarm(60)
         try:
@@ -114,7 +136,7 @@ def test_child_with_an_engine_of_its_own_while_the_parent_checkpoints(parent, tm
                 assert len(mine.payments()) == PAST_A_CHECKPOINT and mine.verify()["valid"]
             return 0 if not os.path.exists(str(tmp_path / f"child-{index}" / "tender.sqlite3-wal")) else 4
 
-        statuses.append(child(own))
+        statuses.append(child(own, payer))
     paid = payer.finish()
     assert statuses == [0] * 4
     check_parent(engine, home, PAST_A_CHECKPOINT + paid)
@@ -129,7 +151,8 @@ def test_child_freeing_the_parents_engine_harms_nothing(parent):
     statuses = []
     for _ in range(4):
         time.sleep(0.05)
-        pid = os.fork()
+        with payer.paused():
+            pid = os.fork()
         if pid == 0:
             signal.alarm(60)
             engine.close()  # what Engine.__del__ does at a normal interpreter exit (not run here: pytest's own child)
@@ -152,8 +175,33 @@ def test_multiprocessing_fork_children_pay_on_engines_of_their_own(parent, tmp_p
     engine, home = parent
     payer = Payer(engine)
     context = multiprocessing.get_context("fork")
-    with context.Pool(2) as pool:
+    with payer.paused():
+        pool = context.Pool(2)  # forks its workers now
+    with pool:
         counts = pool.map_async(_pool_payer, [str(tmp_path / f"pool-{i}") for i in range(3)]).get(timeout=120)
     paid = payer.finish()
     assert counts == [PAST_A_CHECKPOINT] * 3
+    check_parent(engine, home, PAST_A_CHECKPOINT + paid)
+
+
+def test_child_using_the_parents_engine_is_refused_at_once(parent):
+    """Fails on 05b6bd5: the child's call on the parent's engine was accepted (and, had the parent's thread been
+    committing at the fork, waited for ever for a group-commit leader that is not in the child). Now it raises
+    WrongStateError at once, and the parent's payments go on."""
+    engine, home = parent
+    payer = Payer(engine)
+    statuses = []
+    for _ in range(6):
+        time.sleep(0.02)
+
+        def use():
+            try:
+                pay(engine)
+            except tender.WrongStateError as error:
+                return 0 if "fork" in str(error) else 5
+            return 6
+
+        statuses.append(child(use, payer))
+    paid = payer.finish()
+    assert statuses == [0] * 6
     check_parent(engine, home, PAST_A_CHECKPOINT + paid)
