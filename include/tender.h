@@ -57,7 +57,11 @@
  *    the payments' path) are not in the child: before fork() returns, any
  *    checkpoint running is stopped or finished, so no library thread holds a
  *    lock the child could wait on; the child's engines sign on the calling
- *    thread and start checkpoint workers of their own.
+ *    thread and start checkpoint workers of their own. The host's own
+ *    threads are the host's to quiesce: one inside the library (inside
+ *    SQLite) at fork() may hold a lock of SQLite's (its allocator's) that the
+ *    child's first open then waits on for ever, so a multithreaded host forks
+ *    while none of its other threads is in a call, or execs at once.
  *
  * The JSON schemas are documented one kind per file, indexed in
  * docs/json.md: docs/configuration.md, docs/directory.md, docs/dialog.md
