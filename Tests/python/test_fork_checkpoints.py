@@ -6,7 +6,8 @@ The fork returns, the child is never stuck on a lock the library's threads held,
 a child's engine of its own pays past its own checkpoints, a child that frees the
 parent's engine (which tender.h forbids but Python's finalizers do in a child
 leaving through the interpreter's exit) harms nothing of the
-parent's, and the parent's payments all land and verify. Hold on 05b6bd5."""
+parent's, and the parent's payments all land and verify (these hold on 05b6bd5);
+a child's call on the parent's engine is refused at once (it was accepted on 05b6bd5)."""
 
 import contextlib
 import copy
