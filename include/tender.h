@@ -47,17 +47,21 @@
  *  - Thread safety: an engine is thread-safe and may be shared by any number
  *    of threads and sessions. A session is one dialog and belongs to one
  *    thread at a time; it keeps its engine alive.
- *  - fork(): an engine and its sessions belong to the process that opened
- *    them. A child process must neither use nor free one opened before the
- *    fork (SQLite forbids carrying a connection across fork()); it opens
- *    engines of its own, which work as in any process. Fork while no other
- *    thread of the host is inside a tender_* call (a thread inside one may
- *    hold a SQLite or allocator lock the child would wait on forever). The
- *    library's own threads (signing workers; the workers that checkpoint a
- *    store's log off the payments' path) are not in the child: before fork()
- *    returns, any checkpoint running is stopped or finished, so no library
- *    thread holds such a lock; the child's engines sign on the calling thread
- *    and start checkpoint workers of their own.
+ *  - fork(): an engine, its sessions and an engine cache belong to the
+ *    process that opened them (SQLite forbids carrying a connection across
+ *    fork()). In a child process every call on one opened before the fork
+ *    fails at once with TENDER_E_WRONG_STATE, and its _free releases nothing
+ *    (the parent's connections are left alone); the child opens engines of
+ *    its own, which work as in any process. The library's own
+ *    threads (signing workers; the workers that checkpoint a store's log off
+ *    the payments' path) are not in the child: before fork() returns, any
+ *    checkpoint running is stopped or finished, so no library thread holds a
+ *    lock the child could wait on; the child's engines sign on the calling
+ *    thread and start checkpoint workers of their own. The host's own
+ *    threads are the host's to quiesce: one inside the library (inside
+ *    SQLite) at fork() may hold a lock of SQLite's (its allocator's) that the
+ *    child's first open then waits on for ever, so a multithreaded host forks
+ *    while none of its other threads is in a call, or execs at once.
  *
  * The JSON schemas are documented one kind per file, indexed in
  * docs/json.md: docs/configuration.md, docs/directory.md, docs/dialog.md

@@ -20,6 +20,7 @@ typedef struct fault_file {
     struct fault_file *next_open;
     undo *undo_log;
     sqlite3_int64 synced_size; /* -1: no unsynced write */
+    int main_db;               /* opened as a main database file (SQLITE_OPEN_MAIN_DB) */
     sqlite3_file *real;        /* the unix file, allocated right after this struct */
 } fault_file;
 
@@ -31,6 +32,17 @@ static fault_kind armed_kind;
 static unsigned long armed_nth;
 static fault_mode armed_mode;
 static int fired, crashed, disk_full;
+static int database_fault = -1; /* fault_vfs_fail_database(): every write and sync of a main database file fails */
+static unsigned long database_faults;
+
+/* The mode every write and sync of `f` fails with (fault_vfs_fail_database()), or -1. */
+static int database_fails(fault_file *f) {
+    pthread_mutex_lock(&lock);
+    int mode = f->main_db ? database_fault : -1;
+    if (mode >= 0) database_faults++;
+    pthread_mutex_unlock(&lock);
+    return mode;
+}
 static fault_file *open_files;
 
 const char *fault_kind_name(fault_kind kind) {
@@ -120,6 +132,9 @@ static int shim_read(sqlite3_file *file, void *buf, int amount, sqlite3_int64 of
 
 static int shim_write(sqlite3_file *file, const void *buf, int amount, sqlite3_int64 offset) {
     fault_file *f = (fault_file *)file;
+    int database = database_fails(f);
+    if (database == FAULT_ENOSPC) return SQLITE_FULL;
+    if (database >= 0) return SQLITE_IOERR_WRITE;
     int mode = should_fail(FAULT_WRITE);
     if (mode == FAULT_ENOSPC) return SQLITE_FULL;
     if (mode >= 0 && mode != FAULT_SHORT_WRITE) return SQLITE_IOERR_WRITE;
@@ -142,6 +157,7 @@ static int shim_truncate(sqlite3_file *file, sqlite3_int64 size) {
 
 static int shim_sync(sqlite3_file *file, int flags) {
     fault_file *f = (fault_file *)file;
+    if (database_fails(f) >= 0) return SQLITE_IOERR_FSYNC;
     int mode = should_fail(FAULT_SYNC);
     if (mode == FAULT_POWER_LOSS) {
         pthread_mutex_lock(&lock);
@@ -247,6 +263,7 @@ static int shim_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int
     int rc = real_vfs->xOpen(real_vfs, name, f->real, flags, out_flags);
     if (rc != SQLITE_OK) return rc;
     f->base.pMethods = &methods;
+    f->main_db = (flags & SQLITE_OPEN_MAIN_DB) != 0;
     pthread_mutex_lock(&lock);
     f->next_open = open_files;
     open_files = f;
@@ -324,4 +341,17 @@ int fault_vfs_fired(void) {
     int f = fired;
     pthread_mutex_unlock(&lock);
     return f;
+}
+
+void fault_vfs_fail_database(int mode) {
+    pthread_mutex_lock(&lock);
+    database_fault = mode;
+    pthread_mutex_unlock(&lock);
+}
+
+unsigned long fault_vfs_database_faults(void) {
+    pthread_mutex_lock(&lock);
+    unsigned long n = database_faults;
+    pthread_mutex_unlock(&lock);
+    return n;
 }

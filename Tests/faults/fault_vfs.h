@@ -29,6 +29,13 @@ unsigned long fault_vfs_count(fault_kind kind);
 /* Whether the armed fault happened since the last arm. */
 int fault_vfs_fired(void);
 
+/* From now on every write and sync of a main database file (never its -wal or -shm) fails, with mode FAULT_EIO
+   (SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC) or FAULT_ENOSPC (SQLITE_FULL for writes); -1 stops. In WAL mode a commit
+   writes the log only, so this fails the checkpoints (a worker's, a committer's, the close's) and nothing else. */
+void fault_vfs_fail_database(int mode);
+/* Calls failed by fault_vfs_fail_database() so far. */
+unsigned long fault_vfs_database_faults(void);
+
 const char *fault_kind_name(fault_kind kind);
 const char *fault_mode_name(fault_mode mode);
 

@@ -173,4 +173,6 @@ final class EngineCache: CHandle {
     }
 
     static let argumentName = "cache"
+    /// The process that made it (``CHandle/process``).
+    let process = getpid()
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import Glibc
 import TenderCore
 import TenderStore
 import TenderWiring
@@ -26,4 +27,6 @@ final class EngineHandle: CHandle {
     func parseContext() throws(TenderError) -> ParseContext { try assembled.parseContext() }
 
     static let argumentName = "engine"
+    /// The process that opened it (``CHandle/process``).
+    let process = getpid()
 }

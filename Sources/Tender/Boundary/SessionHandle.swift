@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import Glibc
 import TenderCore
 
 /// What a `tender_session *` points to: one dialog (in process, or in the broker), keeping its engine alive.
@@ -12,4 +13,6 @@ final class SessionHandle: CHandle {
     }
 
     static let argumentName = "session"
+    /// The process that opened it (``CHandle/process``).
+    let process = getpid()
 }
