@@ -7,8 +7,9 @@ import TenderCore
 /// (``Database/checkpointAfterCommits(_:)``); after each commit its WAL hook asks ``afterCommit(frames:)``:
 /// - under ``frames`` frames in the log, nothing;
 /// - from there, the shared ``WALCheckpointer`` runs a PASSIVE checkpoint on a worker thread, on a connection of
-///   this store's own (opened at its first checkpoint, with the same checks as the reading one, ``LazyReader``;
-///   SQLite forbids using one connection from two threads at once, and the writing one is the committers');
+///   this store's own (opened for each checkpoint and closed after it, with the same checks as the reading one,
+///   ``LazyReader``; SQLite forbids using one connection from two threads at once, and the writing one is the
+///   committers');
 /// - from ``bound`` frames (the worker lags, or a reader pins the log), or when no worker can run, the committer
 ///   checkpoints itself, PASSIVE, as SQLite's automatic checkpoint did: the log never grows without bound.
 ///
@@ -38,7 +39,8 @@ final class StoreCheckpoints: @unchecked Sendable {
     private let failed = Atomic<Int>(0)
 
     // Guarded by WALCheckpointer.shared's mutex.
-    /// The checkpoint connection, once opened; set and read under the checkpointer's mutex, used by the one worker running.
+    /// The checkpoint connection while a worker's checkpoint runs; set and read under the checkpointer's mutex, used by
+    /// the one worker running.
     var connection: Database?
     var queued = false
     var running = false

@@ -162,6 +162,13 @@ final class WALCheckpointer: @unchecked Sendable {
                 checkpoints.connection = opened
                 pthread_mutex_unlock(mutex)
             }
+            // Closed again before the run ends (a checkpoint comes every ~190 payments): an engine between its
+            // checkpoints holds its own descriptors and memory only, not a third connection's.
+            pthread_mutex_lock(mutex)
+            let used = checkpoints.connection
+            checkpoints.connection = nil
+            pthread_mutex_unlock(mutex)
+            withExtendedLifetime(used) {}
             pthread_mutex_lock(mutex)
             checkpoints.running = false
             running.removeAll { $0 === checkpoints }
