@@ -47,20 +47,28 @@ enum StoreBench {
         let first = Int64(base)
         // Each row: the store's payments a second and round trips per payment, and each raw shape's transactions a second;
         // this process's CPU time (user and system, every thread) per payment of the store and per transaction of the raw payment.
-        var rows: [(label: String, store: Double, trips: Double, old: Double, raw: Double, storeCPU: Double, rawCPU: Double)] = []
+        // And this process's context switches (voluntary and not, every thread) per store payment and per raw payment transaction.
+        var rows: [(
+            label: String, store: Double, trips: Double, old: Double, raw: Double, storeCPU: Double, rawCPU: Double, storeSwitches: Double,
+            rawSwitches: Double
+        )] = []
         func row(
             _ label: String, threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void,
             person: @escaping @Sendable (Int) -> Int64
         ) throws(TenderError) {
             let count = Double((total / threads) * threads)
-            let before = (trips: pool.roundTrips, cpu: cpuSeconds())
+            let before = (trips: pool.roundTrips, cpu: cpuSeconds(), switches: contextSwitches())
             let store = try rate(threads: threads, pay)
             let trips = Double(pool.roundTrips - before.trips) / count
             let storeCPU = (cpuSeconds() - before.cpu) / count
+            let storeSwitches = Double(contextSwitches() - before.switches) / count
             let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
-            let rawBefore = cpuSeconds()
+            let rawBefore = (cpu: cpuSeconds(), switches: contextSwitches())
             let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person)
-            rows.append((label, store, trips, old, raw, storeCPU, (cpuSeconds() - rawBefore) / count))
+            rows.append((
+                label, store, trips, old, raw, storeCPU, (cpuSeconds() - rawBefore.cpu) / count, storeSwitches,
+                Double(contextSwitches() - rawBefore.switches) / count
+            ))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
         try row("8 (one person)", threads: 8, { thread, index throws(TenderError) in try one.pay("eight-\(thread)-\(index)") }) { _ in first }
@@ -69,15 +77,17 @@ enum StoreBench {
         let load = loadAverage()
         say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
         say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that"
-            + "   CPU us/pay   raw CPU us/tx")
+            + "   CPU us/pay   raw CPU us/tx   switches/pay   raw switches/tx")
         for row in rows {
             say(pad(row.label, 18) + pad(fixed(row.store, 1), 14) + pad(fixed(row.trips, 2), 18) + pad(fixed(row.raw, 1), 19)
                 + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13)
-                + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16))
+                + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16) + pad(fixed(row.storeSwitches, 2), 15)
+                + pad(fixed(row.rawSwitches, 2), 18))
         }
         say("raw payment: BEGIN, lock, head, key and funds read (1 round trip); insert, debit, COMMIT (1); "
             + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips); "
-            + "CPU: tenderd's own (user and system, every thread) per store payment and per raw payment transaction")
+            + "CPU and switches: tenderd's own (user and system time; context switches, voluntary and not; every thread) "
+            + "per store payment and per raw payment transaction")
     }
 
     /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).
@@ -111,6 +121,13 @@ enum StoreBench {
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// This process's context switches so far, voluntary and involuntary, every thread.
+    private static func contextSwitches() -> Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Int(usage.ru_nvcsw + usage.ru_nivcsw)
     }
 
     /// The first three fields of /proc/loadavg.

@@ -73,10 +73,11 @@ struct PostgresPaymentCallAttackTests {
     }
 
     /// The call's arrays travel as array literals (``PostgresDatabase/arrayLiteral(_:)``): an account id, an intent or an audit
-    /// detail holding what such a literal gives meaning to (quotes, backslashes, commas, braces, NULL, spaces) stays one
-    /// element, as given: the payment moves that account's balance alone, in one call, and its entry reads back whole.
+    /// detail holding what such a literal gives meaning to (quotes, backslashes, commas, braces, NULL, spaces), beside
+    /// characters of several UTF-8 bytes (the literal is built byte by byte), stays one element, as given: the payment moves
+    /// that account's balance alone, in one call, and its entry reads back whole.
     @Test func textThatMeansSomethingInAnArrayLiteralStaysOneElementAsGiven() throws {
-        let odd = #"c"h\e,{ck} NULL "#
+        let odd = #"c"h\e,{ck} NULL é"€\😀 "#
         let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2)
         let store = try PostgresStore.open(pool: pool, uid: PostgresFixture.person(), home: PostgresFixture.home())
         let directory = PostgresFixture.directory.replacing(#""accounts": ["#, with: #""accounts": [{"id": "#
@@ -101,5 +102,13 @@ struct PostgresPaymentCallAttackTests {
         #expect(balances == [odd: 300, "checking": 9_900])
         #expect(try store.auditEntries().filter { $0.intent == odd }.map(\.detail) == [odd + #"\"}"#])
         #expect(try store.verify().count == 3)
+    }
+
+    /// The literal itself: each element quoted, only a backslash or a double quote escaped, every other byte as given (a
+    /// character of several UTF-8 bytes holds neither), an empty element kept, no element an empty array.
+    @Test func anArrayLiteralQuotesEachElementAndEscapesOnlyQuotesAndBackslashes() {
+        #expect(PostgresDatabase.arrayLiteral([]) == "{}")
+        #expect(PostgresDatabase.arrayLiteral([""]) == #"{""}"#)
+        #expect(PostgresDatabase.arrayLiteral([#"a"b"#, #"c\d"#, "é€😀", "{x,y}", "NULL"]) == #"{"a\"b","c\\d","é€😀","{x,y}","NULL"}"#)
     }
 }
