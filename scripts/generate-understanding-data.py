@@ -615,6 +615,69 @@ for intent, templates in grammar.spanish().items():
     TES[intent][0].extend(templates * GRAMMAR_WEIGHT)
 
 
+# Unrelated look-alikes around "transferir" / "pasar" / "mover" in their other senses (issue 31, new-user trials: files,
+# photos and data moved to the cloud or another device, a phone number moved to another carrier, a person moving to
+# another school), as broad classes crossed from word lists, never a sentence seen in a trial or a dev file. Written
+# after every other line, each file with its own generator (TRANSFER_LOOKALIKE_SEED), so the lines before are unchanged.
+# Measured, not in the data yet (counts 0; docs/understanding.md, issue 31 seventh pass): at 300 Spanish and 150
+# English lines they keep all ten held-out Spanish file and data transfers out (7 of 10 taken before) and lower the
+# Spanish false accepts, but cost a line of CLINC150 val and of independent Spanish in scope (under its floor).
+DATA_ES = ["mis fotos", "las fotos", "mis archivos", "los archivos", "mis documentos", "mis contactos", "mi música",
+           "mis videos", "mis datos", "mis chats", "mis mensajes de whatsapp", "la información", "mis notas",
+           "mis correos", "la copia de seguridad", "mis canciones", "mi lista de reproducción", "las fotos del viaje",
+           "los documentos del trabajo", "mis apps", "el archivo", "la carpeta", "mis películas"]
+PLACES_ES = ["la nube", "google drive", "dropbox", "icloud", "mi computadora", "mi laptop", "la computadora",
+             "el disco duro", "un disco externo", "una memoria usb", "mi teléfono nuevo", "otro celular", "mi tableta",
+             "mi correo", "la tarjeta sd", "el otro teléfono", "mi iphone", "mi android", "la tele", "la impresora"]
+
+
+def to_place(place, question=False):
+    """ "a la nube", "al disco duro" (and "?" on each choice of a question: a "?" after a group makes it optional)."""
+    said = "al " + place[3:] if place.startswith("el ") else "a " + place
+    return said + ("?" if question else "")
+
+
+def from_place(place):
+    return "del " + place[3:] if place.startswith("el ") else "de " + place
+
+
+def alts(words):
+    return "(" + "|".join(words) + ")"
+
+
+MOVE_ES = ["transferir", "pasar", "mover", "subir", "copiar", "enviar", "mandar", "respaldar", "sincronizar"]
+MOVE_ES_ORDER = ["transfiere", "pasa", "mueve", "sube", "copia", "manda", "envía", "respalda"]
+MOVE_ES_HOW = ["transfiero", "paso", "muevo", "subo", "copio", "mando", "envío", "respaldo"]
+WANT_ES = ["quiero", "necesito", "tengo que", "me gustaría", "quisiera", "ayúdame a", "¿puedes", "hay que", "oye, quiero"]
+PLEASE_ES = "(por favor |oye, |hola, )?"
+TRANSFER_LOOKALIKES_ES = [
+    alts(WANT_ES) + " " + alts(MOVE_ES) + " " + alts(DATA_ES) + " " + alts([to_place(p) for p in PLACES_ES]) + "{end}",
+    PLEASE_ES + alts(MOVE_ES_ORDER) + " " + alts(DATA_ES) + " " + alts([to_place(p) for p in PLACES_ES]) + "{end}",
+    "¿cómo " + alts(MOVE_ES_HOW) + " " + alts(DATA_ES) + " " + alts([to_place(p, True) for p in PLACES_ES]),
+    alts(WANT_ES) + " (transferir|pasar|mover) " + alts(DATA_ES) + " " + alts([from_place(p) for p in PLACES_ES]) + " " + alts([to_place(p) for p in PLACES_ES]) + "{end}",
+    "(quiero|necesito|me gustaría) (transferir|pasar|cambiar|portar) mi (número|línea|plan|contrato|servicio de internet) a (otra compañía|otro operador|otra persona|otra empresa){end}",
+    "(quiero|necesito|me gustaría|voy a) (transferirme|cambiarme|pasarme) a (otra|una nueva) (universidad|escuela|carrera|oficina|ciudad|facultad|sede){end}",
+    "(quiero|necesito) (hacer|pedir) (una|mi) transferencia de (universidad|escuela|carrera|créditos|materias|sede){end}",
+    PLEASE_ES + "(transfiere|pasa|desvía) (la llamada|esta llamada|las llamadas) a (recepción|soporte técnico|mi jefe|mi oficina|{P}|mi celular){end}",
+    PLEASE_ES + "(transfiere|pasa|manda) (la conversación|el caso|mi solicitud|el chat) a (un agente|otra persona|un supervisor|{P}){end}",
+    "¿(se pueden|puedo) (transferir|pasar) " + alts(DATA_ES) + " " + alts([to_place(p, True) for p in PLACES_ES]),
+    alts(WANT_ES) + " transferir (la cuenta de|mi perfil de|mis puntos de|mi partida de) (netflix|spotify|instagram|un juego|minecraft|la consola){end}",
+]
+DATA_EN = ["my photos", "the photos", "my files", "the files", "my documents", "my contacts", "my music", "my videos",
+           "my data", "my chats", "the whatsapp messages", "the backup", "my notes", "my playlist", "the folder"]
+PLACES_EN = ["the cloud", "google drive", "dropbox", "icloud", "my computer", "my laptop", "the hard drive",
+             "an external drive", "a usb stick", "my new phone", "another phone", "my tablet", "the sd card"]
+TRANSFER_LOOKALIKES_EN = [
+    "{open}(transfer|move|copy|upload|sync|back up|send) (" + "|".join(DATA_EN) + ") (to|onto) (" + "|".join(PLACES_EN) + "){end}",
+    "how (do|can) i (transfer|move|copy|send) " + alts(DATA_EN) + " (to|onto) " + alts([p + "?" for p in PLACES_EN]),
+    "{open}(transfer|port|move) my (number|phone number|line|plan) to (another carrier|a new carrier|another company){end}",
+    "{open}(i want to|i need to|i'd like to) transfer to (another|a different|a new) (school|university|college|office|team|campus){end}",
+    "{open}transfer (the|this) (call|chat|case) to (an agent|a supervisor|the front desk|support|{P}){end}",
+]
+TRANSFER_LOOKALIKE_SEED = 20
+TRANSFER_LOOKALIKE_COUNT = {"train-es.jsonl": 0, "train-en.jsonl": 0}  # measured at 300 and 150
+
+
 def pick(rng, values):
     return rng.choice(values)
 
@@ -810,6 +873,11 @@ def main():
         "train-es.jsonl": generate(TES, 0, True, train_pools, values, counts_es, random.Random(args.seed + 2)),
         "dev-es.jsonl": generate(TES, 1, True, dev_pools, values, 80, random.Random(args.seed + 3)),
     }
+    # The transfer look-alikes, after every other line, with generators of their own (the lines above stay as they were).
+    for name, spanish, templates in [("train-es.jsonl", True, TRANSFER_LOOKALIKES_ES), ("train-en.jsonl", False, TRANSFER_LOOKALIKES_EN)]:
+        rng = random.Random(args.seed + TRANSFER_LOOKALIKE_SEED + spanish)
+        outputs[name] += generate({"out_of_scope": (templates, [])}, 0, spanish, train_pools, values,
+                                  TRANSFER_LOOKALIKE_COUNT[name], rng)
     for name, rows in outputs.items():
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as out:
             for row in rows:

@@ -105,3 +105,53 @@ print(json.dumps(report["rule"]))
 """)
     assert found["custom_examples_taken"] == "1 of 4"
     assert found["custom_examples_taken_as"] == ["fold 1: 'check my expenses' -> search_for_accounts (1.00)"], found
+
+
+@needs_venv
+def test_the_generated_lines_label_mix_stays_out_of_the_real_intercepts():
+    # Real lines: one payment request in ten; generated lines: every one a payment request, with the same words. Without
+    # their own intercepts the generated lines pull the model's prior towards the request; with --generated-bias the
+    # model scores a real line as real lines are labelled, and its weights keep the vocabulary's width.
+    found = run("""
+rng = np.random.default_rng(5)
+def line(source, label):
+    return {"features": [int(x) for x in rng.integers(0, 40, 6)], "source": source, "label": label}
+rows = [line("clinc", "send_payment" if i % 10 == 0 else "clinc:weather") for i in range(600)]
+rows += [line("generated-en", "send_payment") for _ in range(600)]
+probe = [line("clinc", "?") for _ in range(400)]
+out = {}
+for bias in [0.0, 1.0]:
+    t.GENERATED_BIAS = bias
+    vectorizer, model = t.fit_intent(rows)
+    X = vectorizer.transform([[str(h) for h in r["features"]] for r in probe])
+    p = model.predict_proba(X)[:, list(model.classes_).index("send_payment")]
+    out[str(bias)] = {"send": float(p.mean()), "width": model.coef_.shape[1], "vocabulary": len(vectorizer.vocabulary_)}
+print(json.dumps(out))
+""")
+    plain, biased = found["0.0"], found["1.0"]
+    assert biased["width"] == biased["vocabulary"] == plain["width"], found
+    assert plain["send"] > 0.18, found  # (60 + 600 × 0.15) / 690 = 0.22: the generated lines pull the shared intercepts
+    assert abs(biased["send"] - 0.1) < 0.05, found  # the real lines' own mix
+
+
+@needs_venv
+def test_a_share_of_the_generated_intercepts_comes_back():
+    # --generated-share moves the intercepts from the real lines' mix (0) towards the generated lines' (1).
+    found = run("""
+rng = np.random.default_rng(5)
+def line(source, label):
+    return {"features": [int(x) for x in rng.integers(0, 40, 6)], "source": source, "label": label}
+rows = [line("clinc", "send_payment" if i % 10 == 0 else "clinc:weather") for i in range(600)]
+rows += [line("generated-en", "send_payment") for _ in range(600)]
+probe = [line("clinc", "?") for _ in range(400)]
+t.GENERATED_BIAS = 1.0
+out = {}
+for share in [0.0, 0.5, 1.0]:
+    t.GENERATED_SHARE = share
+    vectorizer, model = t.fit_intent(rows)
+    X = vectorizer.transform([[str(h) for h in r["features"]] for r in probe])
+    out[str(share)] = float(model.predict_proba(X)[:, list(model.classes_).index("send_payment")].mean())
+print(json.dumps(out))
+""")
+    assert abs(found["0.0"] - 0.1) < 0.05 and found["0.0"] < found["0.5"] < found["1.0"], found
+    assert found["1.0"] > 0.8, found  # every generated line is a request
