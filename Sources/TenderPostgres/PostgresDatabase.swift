@@ -99,6 +99,37 @@ final class PostgresDatabase: StoreDatabase {
     /// first error (nothing kept).
     func payPrepared(_ payment: PreparedPayment) throws(TenderError) -> PreparedPaymentAnswer {
         guard pool.paysWithFunction else { return .unsupported }
+        return try onConnection { (connection) throws(TenderError) -> PreparedPaymentAnswer in
+            let call = try connection.statement(
+                Self.paymentCall,
+                [Int64(uid), Int64(PostgresSchema.lockNamespace), Int64(Int32(bitPattern: uid)), payment.signerKeyID, payment.signerPublicKey,
+                 payment.previous.sequence, payment.previous.hash, payment.jws, payment.hash, payment.idempotencyKey, payment.fingerprintDigest,
+                 payment.accountID, payment.payeeContactID, payment.payeeHandleID, payment.currency, payment.amountMinor,
+                 Self.arrayLiteral(payment.movements.map(\.accountID)), "{" + payment.movements.map { String($0.delta) }.joined(separator: ",") + "}",
+                 Self.arrayLiteral(payment.movements.map(\.currency.code)), payment.paidParty, payment.releasesClaim ? "true" : "false",
+                 "{" + payment.audit.map { String($0.at) }.joined(separator: ",") + "}", Self.arrayLiteral(payment.audit.map(\.user)),
+                 Self.arrayLiteral(payment.audit.map(\.event)), Self.arrayLiteral(payment.audit.map(\.intent)),
+                 Self.arrayLiteral(payment.audit.map(\.detail))])
+            // BEGIN only: the function opens the transaction for the person itself.
+            connection.begin([Self.writeBegin])
+            do throws(TenderError) {
+                try connection.queueRead(call)
+                try connection.commit()
+            } catch {
+                if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.paymentName) {
+                    pool.notePaymentFunction(false)
+                    return .unsupported
+                }
+                throw error
+            }
+            guard try call.step(), let answer = call.text(0) else { throw .store("PostgreSQL: the payment function answered nothing") }
+            return answer == "paid" ? .paid : .unfit(answer)
+        }
+    }
+
+    /// Runs `body` on a connection borrowed from the pool for one transaction (none may be running on this database), its
+    /// session opened again first if it broke; the connection goes back, and its change count is kept, whatever `body` did.
+    private func onConnection<T>(_ body: (PostgresConnection) throws(TenderError) -> T) throws(TenderError) -> T {
         guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
         let connection = try pool.borrow()
         current = connection
@@ -108,30 +139,7 @@ final class PostgresDatabase: StoreDatabase {
             pool.giveBack(connection)
         }
         try connection.reconnectIfBroken()
-        let call = try connection.statement(
-            Self.paymentCall,
-            [Int64(uid), Int64(PostgresSchema.lockNamespace), Int64(Int32(bitPattern: uid)), payment.signerKeyID, payment.signerPublicKey,
-             payment.previous.sequence, payment.previous.hash, payment.jws, payment.hash, payment.idempotencyKey, payment.fingerprintDigest,
-             payment.accountID, payment.payeeContactID, payment.payeeHandleID, payment.currency, payment.amountMinor,
-             Self.arrayLiteral(payment.movements.map(\.accountID)), "{" + payment.movements.map { String($0.delta) }.joined(separator: ",") + "}",
-             Self.arrayLiteral(payment.movements.map(\.currency.code)), payment.paidParty, payment.releasesClaim ? "true" : "false",
-             "{" + payment.audit.map { String($0.at) }.joined(separator: ",") + "}", Self.arrayLiteral(payment.audit.map(\.user)),
-             Self.arrayLiteral(payment.audit.map(\.event)), Self.arrayLiteral(payment.audit.map(\.intent)),
-             Self.arrayLiteral(payment.audit.map(\.detail))])
-        // BEGIN only: the function opens the transaction for the person itself.
-        connection.begin([Self.writeBegin])
-        do throws(TenderError) {
-            try connection.queueRead(call)
-            try connection.commit()
-        } catch {
-            if error.message.contains("SQLSTATE 42883"), error.message.contains(PostgresSchema.paymentName) {
-                pool.notePaymentFunction(false)
-                return .unsupported
-            }
-            throw error
-        }
-        guard try call.step(), let answer = call.text(0) else { throw .store("PostgreSQL: the payment function answered nothing") }
-        return answer == "paid" ? .paid : .unfit(answer)
+        return try body(connection)
     }
 
     /// A PostgreSQL array literal of `texts`, each element quoted (a backslash or double quote in it escaped), built in one
@@ -188,59 +196,52 @@ final class PostgresDatabase: StoreDatabase {
     func transaction<T>(
         begin: String, lock: (Int32, Int32)?, lazy: Bool = false, bootstrap: Bool = false, _ body: () throws(TenderError) -> T
     ) throws(TenderError) -> T {
-        guard current == nil else { throw .internal("a PostgreSQL transaction inside another") }
-        let connection = try pool.borrow()
-        current = connection
-        defer {
-            lastChanges = connection.changes
-            current = nil
-            pool.giveBack(connection)
-        }
-        try connection.reconnectIfBroken()
-        // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
-        // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in it. The role is checked again in
-        // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
-        // again on a server where it is one, would see every person's rows.
-        let withFunction = !bootstrap && pool.opensWithFunction
-        if withFunction {
-            // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening),
-            // its call prepared once per connection too (parsed and planned once, not in every transaction), its arguments bound
-            // and each cast to the type the function takes (``openingCall``).
-            let call = try connection.statement(
-                Self.openingCall,
-                [Int64(uid), lazy ? "true" : "false", lock.map { Int64($0.0) as any StoreBindable }, lock.map { Int64($0.1) as any StoreBindable }])
-            connection.begin([begin], call: call)
-        } else {
-            var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
-            if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
-            if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
-            // The migration checks the role with its first statement (PostgresSchema.migrate), read before anything else runs.
-            connection.begin(bootstrap ? [begin, settings] : [begin, Self.refuseBypassingRole, settings])
-        }
-        let result: T
-        do throws(TenderError) { result = try body() } catch {
-            // A failure answering `changes` (which cannot throw) is the transaction's first: it is thrown rather than what
-            // the store concluded from a count of 0.
-            let first = connection.queuedFailure ?? error
-            connection.abandon()
-            if withFunction { forgetOpeningIfMissing(first) }
-            throw first
-        }
-        guard connection.isOpened else {
-            connection.abandon()
-            return result
-        }
-        if begin.hasSuffix("READ ONLY") {
-            do throws(TenderError) { try connection.commitWithoutWaiting() } catch {
+        return try onConnection { (connection) throws(TenderError) -> T in
+            // The opening: BEGIN, the person for this transaction only (after it the connection reads nobody's rows), the
+            // lazy commit, the person's lock. Only integers and booleans of tenderd's own are in it. The role is checked again in
+            // every transaction: one made a superuser or given BYPASSRLS after tenderd connected, or a connection opened
+            // again on a server where it is one, would see every person's rows.
+            let withFunction = !bootstrap && pool.opensWithFunction
+            if withFunction {
+                // The same in one statement of a function of tenderd's schema, compiled once per connection (PostgresSchema.opening),
+                // its call prepared once per connection too (parsed and planned once, not in every transaction), its arguments bound
+                // and each cast to the type the function takes (``openingCall``).
+                let call = try connection.statement(
+                    Self.openingCall,
+                    [Int64(uid), lazy ? "true" : "false", lock.map { Int64($0.0) as any StoreBindable }, lock.map { Int64($0.1) as any StoreBindable }])
+                connection.begin([begin], call: call)
+            } else {
+                var settings = "SELECT set_config('tender.uid', '\(uid)', true)"
+                if lazy { settings += ", set_config('synchronous_commit', 'off', true)" }
+                if let lock { settings += ", pg_advisory_xact_lock(\(lock.0), \(lock.1))" }
+                // The migration checks the role with its first statement (PostgresSchema.migrate), read before anything else runs.
+                connection.begin(bootstrap ? [begin, settings] : [begin, Self.refuseBypassingRole, settings])
+            }
+            let result: T
+            do throws(TenderError) { result = try body() } catch {
+                // A failure answering `changes` (which cannot throw) is the transaction's first: it is thrown rather than what
+                // the store concluded from a count of 0.
+                let first = connection.queuedFailure ?? error
                 connection.abandon()
+                if withFunction { forgetOpeningIfMissing(first) }
+                throw first
+            }
+            guard connection.isOpened else {
+                connection.abandon()
+                return result
+            }
+            if begin.hasSuffix("READ ONLY") {
+                do throws(TenderError) { try connection.commitWithoutWaiting() } catch {
+                    connection.abandon()
+                    throw error
+                }
+                return result
+            }
+            do throws(TenderError) { try connection.commit() } catch {
+                if withFunction { forgetOpeningIfMissing(error) }
                 throw error
             }
             return result
         }
-        do throws(TenderError) { try connection.commit() } catch {
-            if withFunction { forgetOpeningIfMissing(error) }
-            throw error
-        }
-        return result
     }
 }

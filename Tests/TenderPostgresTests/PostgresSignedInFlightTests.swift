@@ -111,12 +111,9 @@ struct PostgresSignedInFlightTests {
         return store
     }
 
-    private static func paid(_ outcome: SubmissionOutcome) -> PaymentRecord? {
-        if case let .paid(record) = outcome { return record }
-        return nil
-    }
-
-    @Test func aQuietPaymentsRecordIsSignedWhileItsFirstRoundTripTravels() throws {
+    /// A new person's store on a pool of its own, its keys watched, the directory imported and one payment ("warm") made,
+    /// so the head is known and the next quiet payment is signed ahead.
+    private static func warmed() throws -> (store: SQLiteStore, keys: WatchedKeys, pool: PostgresPool) {
         let uid = PostgresFixture.person()
         let home = PostgresFixture.home()
         let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
@@ -124,6 +121,16 @@ struct PostgresSignedInFlightTests {
         let store = try Self.store(uid: uid, home: home, keys: keys, pool: pool)
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         _ = try store.submit(try PostgresFixture.payment("warm"))
+        return (store, keys, pool)
+    }
+
+    private static func paid(_ outcome: SubmissionOutcome) -> PaymentRecord? {
+        if case let .paid(record) = outcome { return record }
+        return nil
+    }
+
+    @Test func aQuietPaymentsRecordIsSignedWhileItsFirstRoundTripTravels() throws {
+        let (store, keys, pool) = try Self.warmed()
         // Without the payment function (as while it is missing), the batch's transaction pays, its record signed in flight.
         pool.notePaymentFunction(false)
         // The payment's own transaction holds the lock (its opening is at the server), nobody waits: then it is signed.
@@ -143,13 +150,7 @@ struct PostgresSignedInFlightTests {
     /// With the payment function: the record is signed once, before its call leaves (no lock held or waited for at the
     /// server yet), and inserted signed in one round trip.
     @Test func aQuietPaymentsRecordIsSignedOnceBeforeItsOneCall() throws {
-        let uid = PostgresFixture.person()
-        let home = PostgresFixture.home()
-        let keys = try WatchedKeys(home: home, watch: try LockWatch(uid: uid))
-        let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 2)
-        let store = try Self.store(uid: uid, home: home, keys: keys, pool: pool)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
-        _ = try store.submit(try PostgresFixture.payment("warm"))
+        let (store, keys, pool) = try Self.warmed()
         keys.armed.withLock { $0 = (0, 0) }
         let before = (trips: pool.roundTrips, signatures: keys.signatures.withLock { $0.count })
         guard let record = Self.paid(try store.submit(try PostgresFixture.payment("one-call"))) else { Issue.record("not paid"); return }

@@ -10,43 +10,7 @@ import TenderCrypto
 /// refused, another connection checkpointing the same file), a store closed while a reader pins the log and its
 /// checkpoint is due, stores opened and closed from many threads at once. Never a payment lost, never a hang, the log
 /// bounded by the committer, the workers bounded and gone once nothing is due. Each holds on 05b6bd5.
-@Suite(.serialized) struct SQLiteCheckpointAdversaryTests {
-    private static let cent = try! Money(decimal: "0.01", currency: try Currency(code: "USD"))
-
-    private func store(_ home: TemporaryHome, importing: Bool = true) throws -> SQLiteStore {
-        let store = try SQLiteStoreTests.openStore(home.path)
-        if importing { try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory))) }
-        return store
-    }
-
-    private func pay(_ store: SQLiteStore, _ key: String) throws(TenderError) {
-        let submission = PaymentSubmission.signed(
-            idempotencyKey: key, fingerprint: "fp-" + key, amount: Self.cent,
-            movements: [BalanceMovement(accountID: "checking", currency: Self.cent.currency, delta: -1)],
-            payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { position in JSONWriter.string(.object(position.members(type: "payment"))) }
-        guard case .paid = try store.submit(submission) else { throw .internal("not paid") }
-    }
-
-    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Double(time(nil)) + seconds
-        while !condition() {
-            if Double(time(nil)) > deadline { return false }
-            usleep(2000)
-        }
-        return true
-    }
-
-    private func size(_ path: String) -> Int {
-        var info = stat()
-        return lstat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
-    private func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
+@Suite(.serialized) struct SQLiteCheckpointAdversaryTests: CheckpointTesting {
     /// The store file loosened after the engine opened it (group-writable: another user could have put pages in it):
     /// the worker's connection is refused (``LazyReader``), so no worker checkpoints that file; the committer checkpoints
     /// at the bound, the log stays bounded, every payment is kept, and the refusals are counted.

@@ -10,44 +10,7 @@ import TenderCrypto
 /// (``StoreCheckpoints``, ``WALCheckpointer``); a committer checkpoints itself only past the bound; closing a store
 /// stops and waits for its checkpoint and leaves the home as before (no log); many stores share at most two threads.
 /// Each fails on 2467df6, where every checkpoint ran inside a commit (SQLite's automatic one) and none of this existed.
-@Suite struct SQLiteCheckpointTests {
-    private func store(_ home: TemporaryHome) throws -> SQLiteStore {
-        let store = try SQLiteStoreTests.openStore(home.path)
-        try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(SQLiteStoreTests.directory)))
-        return store
-    }
-
-    private static let cent = try! Money(decimal: "0.01", currency: try Currency(code: "USD"))
-
-    private func pay(_ store: SQLiteStore, _ key: String) throws(TenderError) {
-        let submission = PaymentSubmission.signed(
-            idempotencyKey: key, fingerprint: "fp-" + key, amount: Self.cent,
-            movements: [BalanceMovement(accountID: "checking", currency: Self.cent.currency, delta: -1)],
-            payee: RecentPayee(contactID: "tim-cook", handleID: "tc-work")
-        ) { position in JSONWriter.string(.object(position.members(type: "payment"))) }
-        guard case .paid = try store.submit(submission) else { throw .internal("not paid") }
-    }
-
-    /// Waits up to `seconds` for `condition`.
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Double(time(nil)) + seconds
-        while !condition() {
-            if Double(time(nil)) > deadline { return false }
-            usleep(2000)
-        }
-        return true
-    }
-
-    private func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
-    private func size(_ path: String) -> Int {
-        var info = stat()
-        return lstat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
+@Suite struct SQLiteCheckpointTests: CheckpointTesting {
     /// Past the worker's threshold the log is checkpointed by a worker; a committer copies only what is left at the
     /// bound (a few frames), and the log file stays near the bound's size (it starts again after that) instead of
     /// growing with the payments.

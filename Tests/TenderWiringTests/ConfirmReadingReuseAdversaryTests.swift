@@ -10,30 +10,7 @@ import TenderWiring
 /// change between the two that the mark must see, made where `PRAGMA data_version` alone cannot see it (this store's own
 /// writing connection, from another thread) or by another engine on the same home, and the reading reused only when the
 /// answer is the same. Each holds on 05b6bd5.
-@Suite struct ConfirmReadingReuseAdversaryTests {
-    private static let directory = """
-        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
-                       "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
-         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
-                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true}]}
-        """
-
-    private func engine(_ home: TemporaryHome, importing: Bool = true) throws -> (Engine, SQLiteStore) {
-        var policy = AuthenticationPolicy()
-        policy.restrictedIntents = []
-        var dialog = DialogOptions()
-        dialog.requireAgreement = false
-        let store = try EngineFactory.openStore(home: home.path + "/home", access: .readWrite(newLedger: false))
-        let assembled = try EngineFactory.assemble(EngineConfiguration(home: home.path + "/home", authentication: policy, dialog: dialog), store: store)
-        if importing { try assembled.directoryAdmin.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory))) }
-        return (assembled.engine, store)
-    }
-
-    private func session(_ engine: Engine, amount: String) throws -> DialogSession {
-        try DialogSession(
-            engine: engine,
-            json: try JSONParser.parse(#"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"\#(amount)","currency":"USD"}}"#))
-    }
+@Suite struct ConfirmReadingReuseAdversaryTests: ConfirmReadingTesting {
 
     /// Runs `body` on another thread and waits for it (a host thread of the same process, its own call).
     private func onAnotherThread(_ body: @escaping @Sendable () throws -> Void) {

@@ -9,34 +9,11 @@ import TenderWiring
 /// every change between the two (a directory edit, a payment, another connection's write: another process's, as
 /// SQLite sees it) is still seen by confirm. Each test confirms once first, so the session's reading holds everything
 /// a confirm reads (the paying account, the signed-in flag), then changes the store and confirms again.
-@Suite struct ConfirmReadingReuseTests {
-    private static let directory = """
-        {"contacts": [{"id": "tim-cook", "displayName": "Tim Cook",
-                       "handles": [{"id": "tc-work", "label": "work", "type": "email", "value": "tim@example.com"}]}],
-         "accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
-                       "balance": {"amount": "100.00", "currency": "USD"}, "default": true}]}
-        """
+@Suite struct ConfirmReadingReuseTests: ConfirmReadingTesting {
     private static let poorer = """
         {"accounts": [{"id": "checking", "nickname": "Checking", "type": "checking",
                        "balance": {"amount": "5.00", "currency": "USD"}, "default": true}]}
         """
-
-    private func engine(_ home: TemporaryHome) throws -> (Engine, SQLiteStore) {
-        var policy = AuthenticationPolicy()
-        policy.restrictedIntents = []
-        var dialog = DialogOptions()
-        dialog.requireAgreement = false
-        let store = try EngineFactory.openStore(home: home.path + "/home", access: .readWrite(newLedger: false))
-        let assembled = try EngineFactory.assemble(EngineConfiguration(home: home.path + "/home", authentication: policy, dialog: dialog), store: store)
-        try assembled.directoryAdmin.importDirectory(try DirectoryDocument(json: try JSONParser.parse(Self.directory)))
-        return (assembled.engine, store)
-    }
-
-    private func session(_ engine: Engine, amount: String) throws -> DialogSession {
-        try DialogSession(
-            engine: engine,
-            json: try JSONParser.parse(#"{"intent":"send_payment","payee":{"id":"tim-cook"},"currencyAmount":{"amount":"\#(amount)","currency":"USD"}}"#))
-    }
 
     @Test func nothingChangedConfirmAnswersAsBefore() throws {
         let home = TemporaryHome()

@@ -452,6 +452,29 @@ static void *pay_until_stopped(void *arg) {
     }
 }
 
+/* Starts a payer thread on its engine. */
+static void payer_start(struct payer *p, pthread_t *thread) {
+    pthread_mutex_init(&p->lock, NULL);
+    CHECK(pthread_create(thread, NULL, pay_until_stopped, p) == 0);
+}
+
+/* Stops the payer thread: every payment it tried was paid, and it paid some. */
+static void payer_stop(struct payer *p, pthread_t thread) {
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(thread, NULL);
+    CHECK(p->ok == p->tried && p->ok > 0);
+}
+
+/* Waits for the child `pid`, which must have exited with 0. */
+static void expect_child_ok(pid_t pid) {
+    CHECK(pid > 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* Forks once the payer is out of the library (its last payments' checkpoints may still run on the library's workers:
  * the library stops or finishes them before fork() returns); the parent lets the payer go on. */
 static pid_t fork_between_payments(struct payer *p) {
@@ -485,9 +508,8 @@ static void test_fork_while_checkpointing(void) {
     tender_engine *engine = open_engine("forking");
     CHECK_RC(tender_engine_import_directory(engine, RICH_DIRECTORY, strlen(RICH_DIRECTORY)), TENDER_OK);
     struct payer payer = {.engine = engine};
-    pthread_mutex_init(&payer.lock, NULL);
     pthread_t thread;
-    CHECK(pthread_create(&thread, NULL, pay_until_stopped, &payer) == 0);
+    payer_start(&payer, &thread);
     for (int i = 0; i < FORKS; i++) {
         struct timespec pause = {0, 40000000};
         nanosleep(&pause, NULL);
@@ -509,16 +531,9 @@ static void test_fork_while_checkpointing(void) {
             ok = ok && stat(wal, &info) != 0;  /* closed as before: no log left behind */
             _exit(ok ? 0 : 1);
         }
-        CHECK(pid > 0);
-        int status = 0;
-        waitpid(pid, &status, 0);
-        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        expect_child_ok(pid);
     }
-    pthread_mutex_lock(&payer.lock);
-    payer.stop = 1;
-    pthread_mutex_unlock(&payer.lock);
-    pthread_join(thread, NULL);
-    CHECK(payer.ok == payer.tried && payer.ok > 0);
+    payer_stop(&payer, thread);
     CHECK(count_payments(engine) == payer.ok);
     char *report = NULL;
     CHECK_RC(tender_engine_verify(engine, NULL, 0, NULL, 0, &report, NULL), TENDER_OK);
@@ -543,9 +558,8 @@ static void test_child_refuses_the_parents_engine(void) {
     tender_engine_cache *cache = NULL;
     CHECK_RC(tender_engine_cache_new(4, &cache), TENDER_OK);
     struct payer payer = {.engine = engine};
-    pthread_mutex_init(&payer.lock, NULL);
     pthread_t thread;
-    CHECK(pthread_create(&thread, NULL, pay_until_stopped, &payer) == 0);
+    payer_start(&payer, &thread);
     for (int i = 0; i < FORKS; i++) {
         struct timespec pause = {0, 20000000};
         nanosleep(&pause, NULL);
@@ -571,16 +585,9 @@ static void test_child_refuses_the_parents_engine(void) {
             tender_engine_free(mine);
             _exit(ok ? 0 : 1);
         }
-        CHECK(pid > 0);
-        int status = 0;
-        waitpid(pid, &status, 0);
-        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        expect_child_ok(pid);
     }
-    pthread_mutex_lock(&payer.lock);
-    payer.stop = 1;
-    pthread_mutex_unlock(&payer.lock);
-    pthread_join(thread, NULL);
-    CHECK(payer.ok == payer.tried && payer.ok > 0);
+    payer_stop(&payer, thread);
     /* The parent's own session and engine are untouched by the children's frees. */
     char *json = NULL;
     CHECK_RC(tender_session_resolve(before, &json, NULL), TENDER_OK);
@@ -619,9 +626,7 @@ static void test_confirm_sees_another_process(void) {
         tender_engine_free(mine);
         _exit(ok ? 0 : 1);
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    expect_child_ok(pid);
     CHECK_RC(tender_session_confirm(session, &code, NULL, NULL), TENDER_OK);
     CHECK(code == TENDER_RESPONSE_FAILURE_INSUFFICIENT_FUNDS);
     tender_session_free(session);
