@@ -155,3 +155,34 @@ print(json.dumps(out))
 """)
     assert abs(found["0.0"] - 0.1) < 0.05 and found["0.0"] < found["0.5"] < found["1.0"], found
     assert found["1.0"] > 0.8, found  # every generated line is a request
+
+
+@needs_venv
+def test_the_generated_intercepts_only_on_the_intents_real_data_covers():
+    # Real lines: one bill payment in ten, no request; generated lines: English bill payments and Spanish requests. With
+    # --generated-bias-intents pay_bill the column takes the English bill payments' mix out of the real intercepts,
+    # while the Spanish requests, which no real line teaches, keep the prior they give (with the column on every
+    # generated line a request would be learnt as a generated line's label only).
+    found = run("""
+rng = np.random.default_rng(5)
+def line(source, label):
+    return {"features": [int(x) for x in rng.integers(0, 40, 6)], "source": source, "label": label}
+rows = [line("clinc", "pay_bill" if i % 10 == 0 else "clinc:weather") for i in range(600)]
+rows += [line("generated-en", "pay_bill") for _ in range(600)] + [line("generated-es", "request_payment") for _ in range(600)]
+probe = [line("clinc", "?") for _ in range(400)]
+t.GENERATED_BIAS = 1.0
+out = {}
+for name, intents in [("all", frozenset()), ("covered", frozenset({"pay_bill"}))]:
+    t.GENERATED_BIAS_INTENTS = intents
+    vectorizer, model = t.fit_intent(rows)
+    p = model.predict_proba(vectorizer.transform([[str(h) for h in r["features"]] for r in probe]))
+    classes = list(model.classes_)
+    out[name] = {x: float(p[:, classes.index(x)].mean()) for x in ["pay_bill", "request_payment"]}
+    out[name]["width"] = model.coef_.shape[1] - len(vectorizer.vocabulary_)
+print(json.dumps(out))
+""")
+    every, covered = found["all"], found["covered"]
+    assert every["width"] == covered["width"] == 0, found
+    assert every["request_payment"] < 0.03, found  # the column took the requests' prior too
+    assert covered["request_payment"] > 0.08, found  # 90 of 690 of the weight: kept
+    assert abs(covered["pay_bill"] - 0.1) < 0.05, found  # the real lines' own mix of bill payments
