@@ -40,6 +40,8 @@ WHOLE_AND_PART = [("sequential_dialog", "sequential_handle"), ("concurrent_dialo
 STEPS = [f"step_{name}_p50_us" for name in ("init", "resolve", "confirm", "agree", "handle")]
 # Pages a payment writes, counted from the write-ahead log (issue 34, not timed): Tender's sequential payment and the raw rows'.
 FRAMES = ["frames_per_sequential_payment", "raw_frames_per_payment"]
+# The log's checkpoints over the whole run (issue 34, round eleven): by the workers, and inside a payment's commit.
+CHECKPOINTS = ["checkpoints_background", "checkpoints_inline"]
 # Many homes (issue 34.3): rates, their ratio, latencies, engine opens and what an open engine holds.
 HOMES_LATENCIES = ["homes_payment", "raw_homes_payment", "homes_engine_open", "engine_open"]
 HOMES = ["raw_homes_payments_per_s", "tender_homes_payments_per_s", "ratio_homes_to_raw", "homes_engine_opens_per_payment",
@@ -54,7 +56,7 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--homes", "0", "--directory", str(tmp_path),
                              "--json").stdout)
     latencies = {f"latency_{name}_{p}_ms" for name in LATENCIES for p in ("p50", "p99")}
-    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | set(CHECKPOINTS) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
     # A sequential payment's record goes in signed (issue 34): the frames of the signature's later store and of the
     # unsigned rows' index are gone (6.6-6.8 a payment before; 5.2-5.5 after; the raw rows' 3.5-4.2).
     assert 3 <= figures["raw_frames_per_payment"] <= 4.5
@@ -72,6 +74,7 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     for key, (numerator, denominator) in RATIOS.items():
         assert figures[key] == pytest.approx(figures[numerator] / figures[denominator], rel=0.01, abs=0.002), key
     assert figures["tender_verify_records"] >= 300
+    assert all(figures[key] >= 0 and figures[key] == int(figures[key]) for key in CHECKPOINTS)
     assert 0 < figures["concurrent_cpu_cores_busy"] <= os.cpu_count() + 0.5
     # The ceilings are computed from the printed rates: a batch's flush, then its signatures.
     cores = min(os.cpu_count(), 3)
@@ -96,7 +99,8 @@ def test_the_table_names_the_targets(tmp_path):
     assert "latency of a whole dialog, one at a time, p99" in table
     assert "step: resolve, p50" in table
     assert "through a host" in table
-    assert len(table.strip().splitlines()) == 53
+    assert "log checkpoints run by the workers" in table
+    assert len(table.strip().splitlines()) == 55
 
 
 def test_many_homes_print_their_figures_from_one_run(tmp_path):
