@@ -57,17 +57,16 @@ enum StoreBench {
             person: @escaping @Sendable (Int) -> Int64
         ) throws(TenderError) {
             let count = Double((total / threads) * threads)
-            let before = (trips: pool.roundTrips, cpu: cpuSeconds(), switches: contextSwitches())
+            let (trips0, before) = (pool.roundTrips, usage())
             let store = try rate(threads: threads, pay)
-            let trips = Double(pool.roundTrips - before.trips) / count
-            let storeCPU = (cpuSeconds() - before.cpu) / count
-            let storeSwitches = Double(contextSwitches() - before.switches) / count
+            let (trips, after) = (Double(pool.roundTrips - trips0) / count, usage())
             let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
-            let rawBefore = (cpu: cpuSeconds(), switches: contextSwitches())
+            let rawBefore = usage()
             let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person)
+            let rawAfter = usage()
             rows.append((
-                label, store, trips, old, raw, storeCPU, (cpuSeconds() - rawBefore.cpu) / count, storeSwitches,
-                Double(contextSwitches() - rawBefore.switches) / count
+                label, store, trips, old, raw, (after.cpu - before.cpu) / count, (rawAfter.cpu - rawBefore.cpu) / count,
+                Double(after.switches - before.switches) / count, Double(rawAfter.switches - rawBefore.switches) / count
             ))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
@@ -116,18 +115,13 @@ enum StoreBench {
         return digits == 0 ? whole : whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
 
-    /// This process's CPU time so far, user and system, every thread (seconds).
-    private static func cpuSeconds() -> Double {
+    /// This process's CPU time so far, user and system, every thread (seconds), and its context switches, voluntary and
+    /// involuntary: one `getrusage` for both.
+    private static func usage() -> (cpu: Double, switches: Int) {
         var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// This process's context switches so far, voluntary and involuntary, every thread.
-    private static func contextSwitches() -> Int {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        return Int(usage.ru_nvcsw + usage.ru_nivcsw)
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return (0, 0) }
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return (cpu, Int(usage.ru_nvcsw + usage.ru_nivcsw))
     }
 
     /// The first three fields of /proc/loadavg.

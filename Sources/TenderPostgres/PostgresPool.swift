@@ -27,39 +27,26 @@ public final class PostgresPool: @unchecked Sendable {
     /// Whether the schema's migration found or made the function that pays a signed record in one call
     /// (``PostgresSchema/payment``) on this pool's database; until then, and once it is found missing, payments go
     /// through their batch's transaction only.
-    var paysWithFunction: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return paymentFunction
-    }
+    var paysWithFunction: Bool { locked { paymentFunction } }
 
     /// Notes whether the payment function exists (``PostgresSchema/migrate(_:)`` made or found it; a call found it missing).
-    func notePaymentFunction(_ exists: Bool) {
-        pthread_mutex_lock(mutex)
-        paymentFunction = exists
-        pthread_mutex_unlock(mutex)
-    }
+    func notePaymentFunction(_ exists: Bool) { locked { paymentFunction = exists } }
 
     /// Whether the schema's migration found or made the function tenderd's transactions open with (``PostgresSchema/opening``)
     /// on this pool's database; until then they open with statements of their own.
-    var opensWithFunction: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return openingFunction
-    }
+    var opensWithFunction: Bool { locked { openingFunction } }
 
     /// Notes that the opening function is gone (a transaction found it missing): transactions open without it again.
-    func forgetOpeningFunction() {
-        pthread_mutex_lock(mutex)
-        openingFunction = false
-        pthread_mutex_unlock(mutex)
-    }
+    func forgetOpeningFunction() { locked { openingFunction = false } }
 
     /// Notes that the opening function exists (``PostgresSchema/migrate(_:)`` made or found it, committed).
-    func noteOpeningFunction() {
+    func noteOpeningFunction() { locked { openingFunction = true } }
+
+    /// `body` with the pool's mutex held.
+    private func locked<T>(_ body: () -> T) -> T {
         pthread_mutex_lock(mutex)
-        openingFunction = true
-        pthread_mutex_unlock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
     }
 
     /// Round trips to the server whose answers the pool's connections waited for, since the pool was made: each a

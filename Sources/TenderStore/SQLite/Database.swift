@@ -72,13 +72,9 @@ final class Database: StoreDatabase {
 
     deinit {
         cache.removeAll()
-        if let commitHook {
-            sqlite3_wal_hook(handle, nil, nil)
-            sqlite3_close_v2(handle)
-            commitHook.release()
-        } else {
-            sqlite3_close_v2(handle)
-        }
+        if commitHook != nil { sqlite3_wal_hook(handle, nil, nil) }
+        sqlite3_close_v2(handle)
+        commitHook?.release()
     }
 
     /// Turns SQLite's automatic checkpoint off on this connection and lets `checkpoints` decide after each
@@ -98,10 +94,8 @@ final class Database: StoreDatabase {
         guard let context else { return SQLITE_OK }
         let checkpoints = Unmanaged<StoreCheckpoints>.fromOpaque(context).takeUnretainedValue()
         if checkpoints.afterCommit(frames: Int(frames)) {
-            var log: Int32 = 0
-            var done: Int32 = 0
-            let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
-            checkpoints.noteInline(code: code, log: Int(log), checkpointed: Int(done))
+            let (code, log, done) = passiveCheckpoint(db, name)
+            checkpoints.noteInline(code: code, log: log, checkpointed: done)
         }
         // As SQLite's own hook: a checkpoint that could not run does not fail the commit, which is durable already.
         return SQLITE_OK
@@ -111,9 +105,14 @@ final class Database: StoreDatabase {
     /// no reader or writer, copies what no reader still needs, and syncs the log first and the database file after, as
     /// `synchronous=FULL` asks): SQLite's result code, the frames in the log and the frames checkpointed.
     func checkpointPassive() -> (code: Int32, log: Int, checkpointed: Int) {
+        Self.passiveCheckpoint(handle, "main")
+    }
+
+    /// The passive checkpoint of `db`'s database `name`, for ``checkpointPassive()`` and the WAL hook's committer.
+    private static func passiveCheckpoint(_ db: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> (code: Int32, log: Int, checkpointed: Int) {
         var log: Int32 = 0
         var done: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+        let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
         return (code, Int(log), Int(done))
     }
 
