@@ -48,25 +48,34 @@ enum StoreBench {
         // Each row: the store's payments a second and round trips per payment, and each raw shape's transactions a second;
         // this process's CPU time (user and system, every thread) per payment of the store and per transaction of the raw payment.
         // And this process's context switches (voluntary and not, every thread) per store payment and per raw payment transaction.
+        // And the server's CPU time (its postmaster and every child, reaped ones included) per store payment and per raw payment
+        // transaction, when it runs on this machine (``PostgresServerCPU``): nil otherwise.
+        let server = PostgresServerCPU.find(location)
         var rows: [(
             label: String, store: Double, trips: Double, old: Double, raw: Double, storeCPU: Double, rawCPU: Double, storeSwitches: Double,
-            rawSwitches: Double
+            rawSwitches: Double, storeServer: Double?, rawServer: Double?
         )] = []
         func row(
             _ label: String, threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void,
             person: @escaping @Sendable (Int) -> Int64
         ) throws(TenderError) {
             let count = Double((total / threads) * threads)
-            let (trips0, before) = (pool.roundTrips, usage())
+            let (trips0, before, serverBefore) = (pool.roundTrips, usage(), server.cpu?.seconds())
             let store = try rate(threads: threads, pay)
-            let (trips, after) = (Double(pool.roundTrips - trips0) / count, usage())
+            let (trips, after, serverAfter) = (Double(pool.roundTrips - trips0) / count, usage(), server.cpu?.seconds())
             let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
+            var rawServerBefore: Double?
+            var rawServerAfter: Double?
             let rawBefore = usage()
-            let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person)
+            let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person) {
+                if $0 { rawServerBefore = server.cpu?.seconds() } else { rawServerAfter = server.cpu?.seconds() }
+            }
             let rawAfter = usage()
+            func perPayment(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { from in to.map { ($0 - from) / count } } }
             rows.append((
                 label, store, trips, old, raw, (after.cpu - before.cpu) / count, (rawAfter.cpu - rawBefore.cpu) / count,
-                Double(after.switches - before.switches) / count, Double(rawAfter.switches - rawBefore.switches) / count
+                Double(after.switches - before.switches) / count, Double(rawAfter.switches - rawBefore.switches) / count,
+                perPayment(serverBefore, serverAfter), perPayment(rawServerBefore, rawServerAfter)
             ))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
@@ -76,17 +85,20 @@ enum StoreBench {
         let load = loadAverage()
         say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
         say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that"
-            + "   CPU us/pay   raw CPU us/tx   switches/pay   raw switches/tx")
+            + "   CPU us/pay   raw CPU us/tx   switches/pay   raw switches/tx   server CPU us/pay   raw server CPU us/tx")
         for row in rows {
             say(pad(row.label, 18) + pad(fixed(row.store, 1), 14) + pad(fixed(row.trips, 2), 18) + pad(fixed(row.raw, 1), 19)
                 + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13)
                 + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16) + pad(fixed(row.storeSwitches, 2), 15)
-                + pad(fixed(row.rawSwitches, 2), 18))
+                + pad(fixed(row.rawSwitches, 2), 18) + pad(row.storeServer.map { fixed($0 * 1e6, 0) } ?? "-", 20)
+                + pad(row.rawServer.map { fixed($0 * 1e6, 0) } ?? "-", 23))
         }
         say("raw payment: BEGIN, lock, head, key and funds read (1 round trip); insert, debit, COMMIT (1); "
             + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips); "
             + "CPU and switches: tenderd's own (user and system time; context switches, voluntary and not; every thread) "
-            + "per store payment and per raw payment transaction")
+            + "per store payment and per raw payment transaction; server CPU: the PostgreSQL server's (its postmaster and every "
+            + "child, reaped ones included, from /proc) over the same phases"
+            + (server.cpu == nil ? " (not measured: \(server.reason))" : ""))
     }
 
     /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).

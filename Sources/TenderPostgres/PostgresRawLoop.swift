@@ -21,9 +21,12 @@ public enum PostgresRawLoop {
     }
 
     /// Transactions a second of `threads` threads running `total` transactions in all of `shape`, each thread for person
-    /// `person(thread)`. Throws ``TenderError/store(_:)`` or ``TenderError/storeBusy(_:)`` as the store would.
+    /// `person(thread)`. `timing` is called with true just before the timed threads start and with false once they all ended
+    /// (the bench reads the server's CPU there, without the tables' making and dropping). Throws ``TenderError/store(_:)`` or
+    /// ``TenderError/storeBusy(_:)`` as the store would.
     public static func transactionsPerSecond(
-        location: PostgresLocation, shape: Shape = .lockInsertDebit, threads: Int, total: Int, person: @escaping @Sendable (Int) -> Int64
+        location: PostgresLocation, shape: Shape = .lockInsertDebit, threads: Int, total: Int, person: @escaping @Sendable (Int) -> Int64,
+        timing: (Bool) -> Void = { _ in }
     ) throws(TenderError) -> Double {
         let setup = try connection(location)
         defer { PQfinish(setup) }
@@ -38,6 +41,8 @@ public enum PostgresRawLoop {
         }
         defer { try? run(setup, "DROP SCHEMA tender_bench CASCADE") }
         let each = max(1, total / threads)
+        timing(true)
+        defer { timing(false) }
         let seconds = try BenchThreads.timed(threads: threads) { (thread) throws(TenderError) in
             let db = try connection(location)
             defer { PQfinish(db) }

@@ -315,6 +315,13 @@ public final class SQLiteStore: Directory, PaymentLedger {
         } catch {
             // A key created by a transaction rolled back keeps its unrecorded name: no store names it.
             createdKeys.withLock { $0.removeAll() }
+            // The answer to its COMMIT lost (PostgreSQL: the session cut while COMMIT waited), the transaction may have kept the
+            // audit entries it wrote: read under the person's lock (after it ended) whether it did, so the next write does not
+            // write them again. Signatures stored twice are the same row; audit entries would be two.
+            if case .outcomeUnknown = error, audited.count > 0, (try? Self.keptAudit(pendingAudit.withLock({ Array($0.prefix(audited.count)) }), db)) == true {
+                pendingAudit.withLock { $0.removeFirst(audited.count) }
+                if audited.marked { testingMode.withLock { $0?.marked = true } }
+            }
             throw error
         }
         let created = createdKeys.withLock { (keys) -> [String] in defer { keys.removeAll() }; return keys }
@@ -323,6 +330,25 @@ public final class SQLiteStore: Directory, PaymentLedger {
         if audited.count > 0 { pendingAudit.withLock { $0.removeFirst(audited.count) } }
         if audited.marked { testingMode.withLock { $0?.marked = true } }
         return (result, checkpoint)
+    }
+
+    /// Whether the store holds `rows`, the audit entries a write transaction whose COMMIT answer was lost wrote, read in a
+    /// write transaction of `db` (under the person's lock, so after that transaction ended) that writes nothing, not even what
+    /// waits for the store's next write. A transaction keeps all of its rows or none: its last entry is looked for, every
+    /// column alike (its millisecond, user, event, intent and detail), as many times as `rows` holds it. An identical entry
+    /// kept earlier (the same event in the same millisecond) would be taken for it: that entry is then written once, not twice.
+    static func keptAudit(_ rows: [AuditRow], _ db: any StoreDatabase) throws(TenderError) -> Bool {
+        guard let last = rows.last else { return false }
+        let same = rows.filter { $0.at == last.at && $0.user == last.user && $0.event == last.event && $0.intent == last.intent && $0.detail == last.detail }
+        return try db.writeTransaction { () throws(TenderError) -> Bool in
+            let row = try db.statement(
+                "SELECT count(*) FROM audit WHERE at_ms = ? AND \"user\" = ? AND event = ? AND intent = ? AND detail = ?",
+                [last.at, last.user, last.event, last.intent, last.detail])
+            guard try row.step() else { return false }
+            let found = row.int64(0)
+            _ = try row.step()
+            return found >= Int64(same.count)
+        }
     }
 
     /// One read transaction for everything `body` reads from this store on the calling thread (directory

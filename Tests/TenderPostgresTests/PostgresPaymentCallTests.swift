@@ -7,7 +7,7 @@ import TenderCrypto
 @testable import TenderPostgres
 @testable import TenderStore
 
-/// A quiet submitter's payment on PostgreSQL is one call of `tender.pay_prepared_v1` (``PostgresSchema/payment``), in one
+/// A quiet submitter's payment on PostgreSQL is one call of `tender.pay_prepared_v2` (``PostgresSchema/payment``), in one
 /// round trip with BEGIN and COMMIT: its record signed at the head the store expects, inserted by the server only when,
 /// under the person's lock, that head, that enrolled key, the unpaid idempotency key and the funds are what it finds. At
 /// 2467df6 it was the batch's transaction (BEGIN, the opening call, four reads, then the debit, the record and COMMIT: 9
@@ -78,15 +78,39 @@ struct PostgresPaymentCallTests {
         #expect(try store.verify().count == 3)
     }
 
+    /// The paid party (v2): read under the lock and inserted only when new, so its row names the first payment to it, once.
+    @Test func aPaidPartyIsRecordedOnceAtItsFirstOneCallPayment() throws {
+        let (uid, _, pool, store) = try Self.person()
+        func payment(_ key: String) throws -> PaymentSubmission {
+            let plain = try PostgresFixture.payment(key)
+            return PaymentSubmission(
+                idempotencyKey: key, fingerprint: plain.fingerprint, amount: plain.amount, movements: plain.movements, payee: plain.payee,
+                paidParty: "mailto:tim@example.com", makePayload: plain.makePayload)
+        }
+        #expect(try !store.hasPaid(party: "mailto:tim@example.com"))
+        let before = pool.roundTrips
+        let first = try #require(Self.paid(try store.submit(try payment("party-0"))), "party-0 not paid")
+        let second = try #require(Self.paid(try store.submit(try payment("party-1"))), "party-1 not paid")
+        #expect(pool.roundTrips - before == 2)
+        #expect(try store.hasPaid(party: "mailto:tim@example.com"))
+        let db = PostgresDatabase(pool: pool, uid: uid)
+        let rows = try db.readTransaction { () throws(TenderError) in
+            try db.statement("SELECT first_sequence FROM paid_parties WHERE party = ?", ["mailto:tim@example.com"]).rows { $0.int64(0) }
+        }
+        #expect(rows == [first.sequence])
+        #expect(second.sequence == first.sequence + 1)
+        #expect(try store.verify().count == 4)
+    }
+
     @Test func theCallIsPreparedWithEachArgumentCastToTheFunctionsExactType() throws {
         let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let uid = PostgresFixture.person()
         let store = try PostgresStore.open(pool: pool, uid: uid, home: PostgresFixture.home())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         for key in ["p-0", "p-1"] { _ = try #require(Self.paid(try store.submit(try PostgresFixture.payment(key)))) }
-        let calls = try Self.prepared(PostgresDatabase(pool: pool, uid: uid), naming: "SELECT tender.pay_prepared_v1(")
+        let calls = try Self.prepared(PostgresDatabase(pool: pool, uid: uid), naming: "SELECT tender.pay_prepared_v2(")
         #expect(calls.count == 1)
-        #expect(calls.first?.contains("pay_prepared_v1($1::pg_catalog.int8, $2::pg_catalog.int4, $3::pg_catalog.int4, $4::pg_catalog.text, $5::pg_catalog.bytea") == true)
+        #expect(calls.first?.contains("pay_prepared_v2($1::pg_catalog.int8, $2::pg_catalog.int4, $3::pg_catalog.int4, $4::pg_catalog.text, $5::pg_catalog.bytea") == true)
         #expect(calls.first?.contains("$17::pg_catalog.text[], $18::pg_catalog.int8[], $19::pg_catalog.text[], $20::pg_catalog.text, $21::pg_catalog.bool, $22::pg_catalog.int8[]") == true)
     }
 

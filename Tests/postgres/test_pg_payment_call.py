@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The payment function (tender.pay_prepared_v1, pg36) attacked by a holder of tenderd's own role, the one role that may
+"""The payment function (tender.pay_prepared_v2; v1 at pg36) attacked by a holder of tenderd's own role, the one role that may
 call it: forged arguments must write nothing (docs/scale.md, threat model). A throwaway cluster, as test_pg_security."""
 
 import os
@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
-from test_pg_security import assert_one_chain_that_verifies, new_database, paying_daemon, start_daemon, superuser, world  # noqa: E402,F401
+from test_pg_security import PAYMENT, assert_one_chain_that_verifies, new_database, paying_daemon, start_daemon, superuser, world  # noqa: E402,F401
 
 
 def test_the_payment_function_given_nulls_or_another_persons_lock_writes_nothing(world):
@@ -44,20 +44,22 @@ def test_the_payment_function_given_nulls_or_another_persons_lock_writes_nothing
     head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
     honest = {"person": str(uid), "space": str(0x54454E44), "lock": f"{uid}::bigint::bit(32)::integer", "kid": f"'{kid}'",
               "key": f"'\\x{public}'::bytea", "head": head, "hash": head_hash, "idem": "'forged'", "currency": "'{USD}'",
-              "delta": "'{-1}'", "account": "'{checking}'"}
+              "delta": "'{-1}'", "account": "'{checking}'", "audit_at": "'{1}'", "audit_user": "'{forged}'", "audit_detail": "'{forged}'"}
 
     def call(**forged):
         a = dict(honest, **forged)
-        return sql(f"SELECT tender.pay_prepared_v1({a['person']}, {a['space']}, {a['lock']}, {a['kid']}, {a['key']}, {a['head']}, "
+        return sql(f"SELECT tender.pay_prepared_v2({a['person']}, {a['space']}, {a['lock']}, {a['kid']}, {a['key']}, {a['head']}, "
                    f"{a['hash']}, 'forged.jws.x', 'forged-hash', {a['idem']}, '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, "
-                   f"{a['account']}::text[], {a['delta']}::bigint[], {a['currency']}::text[], NULL, false, '{{1}}', '{{forged}}', "
-                   "'{authenticated}', '{pay}', '{forged}')")
+                   f"{a['account']}::text[], {a['delta']}::bigint[], {a['currency']}::text[], NULL, false, {a['audit_at']}, {a['audit_user']}, "
+                   f"'{{authenticated}}', '{{pay}}', {a['audit_detail']})")
 
     before = state()
     other = str(uid + 1)
     for forged in ({"hash": "NULL"}, {"head": "NULL"}, {"currency": "'{NULL}'"}, {"currency": "'{}'"}, {"delta": "'{NULL}'"},
                    {"delta": "'{}'"}, {"idem": "NULL"}, {"kid": "NULL"}, {"key": "NULL"}, {"lock": "NULL"}, {"space": "NULL"},
-                   {"lock": other}, {"space": "1"}, {"person": "NULL"}):
+                   {"lock": other}, {"space": "1"}, {"person": "NULL"},
+                   # Audit arrays of unequal lengths (v2): at pay_prepared_v1 an entry's extra user was ignored and the record paid.
+                   {"audit_user": "'{forged,extra}'"}, {"audit_detail": "'{}'"}, {"audit_at": "'{1,2}'"}):
         code, out, err = call(**forged)
         assert out != "paid", (forged, out, err)
         assert state() == before, (forged, out, err)
@@ -170,3 +172,106 @@ def test_a_call_kept_whose_commit_answer_is_lost_is_paid_once_and_audited_once(w
     assert sorted(keys) == ["lostcommit-0", "lostcommit-1", "lostcommit-2"], keys
     assert audited() == before + 1
     assert_one_chain_that_verifies(world, daemon, alice, "lostcommit")
+
+
+def test_the_payment_function_refuses_a_ledger_row_security_does_not_hold(world):
+    # Adversary: tenderd's role (the tables' owner) turns the ledger's forced row security off, then calls the function: the
+    # owner would then read every person's rows (another person's head, key or paid key taken for this one's). v2 checks that
+    # row-level security holds the caller on the ledger (row_security_active: not a superuser, no BYPASSRLS, the policies on and
+    # forced) and refuses with 42501, writing nothing; pay_prepared_v1 checked the role alone and paid. Forced again, it pays.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "paynoforce", "paynoforce-0")
+    uid = pwd.getpwnam(alice).pw_uid
+
+    def sql(statement):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{uid}'; {statement}", database="paynoforce")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
+    assert code == 0 and "|" in key, err
+    kid, public = key.split("|")
+    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    call = (f"SELECT tender.pay_prepared_v2({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
+            f"{head_hash}, 'forged.jws.x', 'forged-hash', 'noforce', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
+            "'{-1}', '{USD}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
+    count = "SELECT count(*) FROM tender.ledger WHERE idempotency_key = 'noforce'"
+    code, out, err = sql(f"ALTER TABLE tender.ledger NO FORCE ROW LEVEL SECURITY; {call}")
+    assert code != 0 and "BYPASSRLS" in err, (code, out, err)
+    code, out, err = sql(f"ALTER TABLE tender.ledger FORCE ROW LEVEL SECURITY; {count}")
+    assert (code, out) == (0, "0"), err
+    # The role itself given BYPASSRLS, then made a superuser (the check v1 made with a query of pg_roles, held by v2's too).
+    for attribute in ("BYPASSRLS", "SUPERUSER"):
+        superuser(world, f'ALTER ROLE "{role}" {attribute}', "postgres")
+        try:
+            code, out, err = sql(call)
+        finally:
+            superuser(world, f'ALTER ROLE "{role}" NO{attribute}', "postgres")
+        assert code != 0 and "BYPASSRLS" in err, (attribute, code, out, err)
+        code, out, err = sql(count)
+        assert (code, out) == (0, "0"), err
+    code, out, err = sql(call)
+    assert (code, out) == (0, "paid"), err
+    # The hand-made row out again: the daemon's own payments go on, on one chain.
+    code, out, err = sql("DELETE FROM tender.ledger WHERE idempotency_key = 'noforce'; UPDATE tender.accounts SET "
+                         "balance_minor = balance_minor + 1 WHERE id = 'checking'")
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    assert client(daemon, alice, "pay", world["password"], "paynoforce-1")["code"] == "SUCCESS"
+    assert_one_chain_that_verifies(world, daemon, alice, "paynoforce")
+
+
+def test_a_batch_whose_commit_answer_is_lost_writes_its_audit_entries_once(world):
+    # Adversary (noticed at pg37): the server loses the answer to a batch transaction's COMMIT after it kept it (its session
+    # terminated while COMMIT waits for a synchronous standby). The batch wrote the audit entries waiting for the store's
+    # next write (the authentication that let the payment through); at 16df147 they stayed waiting, and the next write (the
+    # same key asked again) wrote them a second time. Now the store reads under the lock whether the lost transaction kept
+    # them, and forgets them when it did. Payments go through the batch here: the payment function is dropped first.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "lostbatch", "lostbatch-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    assert world["cluster"].sql(role, f"DROP FUNCTION {PAYMENT}", database="lostbatch").returncode == 0
+    assert client(daemon, alice, "pay", world["password"], "lostbatch-1")["code"] == "SUCCESS"
+
+    def audit_rows():
+        done = world["cluster"].sql(role, f"SET tender.uid = '{uid}'; SELECT at_ms || '|' || \"user\" || '|' || event || '|' || intent "
+                                    "|| '|' || detail FROM tender.audit ORDER BY id", database="lostbatch")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip().splitlines()
+
+    before = audit_rows()
+    assert len(before) == len(set(before)), before
+    outcome = {}
+    superuser(world, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "postgres")
+    superuser(world, "SELECT pg_reload_conf()", "postgres")
+    try:
+        paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", world["password"], "lostbatch-2")))
+        paying.start()
+        waiting = ""
+        deadline = time.monotonic() + 20
+        while not waiting and time.monotonic() < deadline:
+            done = world["cluster"].sql(world["names"]["p"], "SELECT pid FROM pg_catalog.pg_stat_activity WHERE datname = 'lostbatch' "
+                                        "AND wait_event = 'SyncRep'", database="postgres")
+            waiting = done.stdout.strip()
+            time.sleep(0.02)
+        assert waiting, "the batch's COMMIT never waited for the standby"
+        superuser(world, f"SELECT pg_catalog.pg_terminate_backend({waiting.splitlines()[0]})", "postgres")
+    finally:
+        superuser(world, "ALTER SYSTEM RESET synchronous_standby_names", "postgres")
+        superuser(world, "SELECT pg_reload_conf()", "postgres")
+    paying.join(timeout=30)
+    # Kept, its answer lost: the payment is answered as unknown (or paid); asked again, its record, and one row under the key.
+    assert outcome.get("code") == "SUCCESS" or outcome.get("error"), outcome
+    again = client(daemon, alice, "pay", world["password"], "lostbatch-2")
+    assert again.get("code") == "SUCCESS", again
+    keys = client(daemon, alice, "payments")["keys"]
+    assert sorted(keys) == ["lostbatch-0", "lostbatch-1", "lostbatch-2"], keys
+    # Every audit entry once: the lost transaction's (kept) is not written again by the next write.
+    after = audit_rows()
+    duplicates = [row for row in set(after) if after.count(row) > 1]
+    assert not duplicates, duplicates
+    assert len(after) >= len(before) + 2, (before, after)
+    daemon.kill(15)
+    daemon.start()
+    assert_one_chain_that_verifies(world, daemon, alice, "lostbatch")
