@@ -64,9 +64,10 @@ struct BenchCommand: ParsableCommand {
         var measuredSequential = TenderWorkload.Measured()
         let paymentRows = try raw.signThenCommitPaymentLoop()
         // Turns of about 20 ms: a stall of the shared disk (tens of milliseconds) then falls on either side alike.
-        let (signPayment, sequential) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02)), paymentRows) {
+        let (rawTurns, sequentialTurns) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02)), paymentRows) {
             try workload.pay(into: &measuredSequential)
         }
+        let (signPayment, sequential) = (rawTurns.rate, sequentialTurns.rate)
         table.add(
             "raw_sign_then_commit_payment_per_s", "sign, then commit a payment's rows alone (record, key, balance), in turns with the next row",
             signPayment, unit: "/s")
@@ -77,6 +78,15 @@ struct BenchCommand: ParsableCommand {
         table.addLatencies("sequential_dialog", "  latency of a whole dialog, one at a time", measuredSequential.dialogs)
         table.addLatencies("sequential_handle", "  latency of its handle", measuredSequential.handles)
         table.addSteps(TenderWorkload.steps, measuredSequential.steps)
+        // The budget, from the same run: what the dialog's calls before handle alone leave of the target, and CPU against waiting.
+        let beforeHandle = measuredSequential.steps.dropLast().reduce(0) { $0 + $1.percentileMilliseconds(0.5) / 1000 }
+        table.add(
+            "bound_sequential_if_handle_were_raw", "  its bound if handle cost the raw rows' time: raw / (raw + the steps before handle)",
+            (1 / signPayment) / (1 / signPayment + beforeHandle), unit: "x")
+        table.add("sequential_cpu_us_per_payment", "  process CPU a sequential payment (every thread's)", sequentialTurns.cpuMicroseconds, unit: "us")
+        table.add("raw_payment_rows_cpu_us_per_payment", "  process CPU a payment's raw rows (sign, commit)", rawTurns.cpuMicroseconds, unit: "us")
+        table.add("sequential_wait_us_per_payment", "  a sequential payment's time off the CPU (the flush, preemption)", sequentialTurns.waitMicroseconds, unit: "us")
+        table.add("raw_payment_rows_wait_us_per_payment", "  a payment's raw rows' time off the CPU", rawTurns.waitMicroseconds, unit: "us")
         // Pages written per payment, counted from the log (not timed): the part of a commit's cost that does not vary with the disk.
         var untimed = TenderWorkload.Measured()
         let frames = Double(try workload.store.logFrames { for _ in 0..<Self.framePayments { try workload.pay(into: &untimed) } })
@@ -88,11 +98,12 @@ struct BenchCommand: ParsableCommand {
         let hostEngine = workload.hostEngine()
         var measuredStorePaid = TenderWorkload.Measured()
         var measuredHostPaid = TenderWorkload.Measured()
-        let (storePaid, hostPaid) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02))) {
+        let (storeTurns, hostTurns) = try Stopwatch.interleaved(seconds: 2 * seconds, slices: max(5, Int(seconds / 0.02))) {
             try workload.pay(into: &measuredStorePaid)
         } _: {
             try TenderWorkload.pay(on: hostEngine, into: &measuredHostPaid)
         }
+        let (storePaid, hostPaid) = (storeTurns.rate, hostTurns.rate)
         table.add("tender_host_sequential_per_s", "Tender payments through a host (claim, send, record), one at a time", hostPaid, unit: "/s")
         table.add("tender_store_paid_beside_host_per_s", "  the store's own payments, in turns with them", storePaid, unit: "/s")
         table.add("ratio_host_to_store_sequential", "  ratio of payments through a host to the store's own", hostPaid / storePaid, unit: "x")

@@ -40,6 +40,9 @@ WHOLE_AND_PART = [("sequential_dialog", "sequential_handle"), ("concurrent_dialo
 STEPS = [f"step_{name}_p50_us" for name in ("init", "resolve", "confirm", "agree", "handle")]
 # Pages a payment writes, counted from the write-ahead log (issue 34, not timed): Tender's sequential payment and the raw rows'.
 FRAMES = ["frames_per_sequential_payment", "raw_frames_per_payment"]
+# The sequential budget from the same run (issue 34): the ratio the calls before handle allow, and CPU against waiting a payment.
+BUDGET = ["bound_sequential_if_handle_were_raw", "sequential_cpu_us_per_payment", "raw_payment_rows_cpu_us_per_payment",
+          "sequential_wait_us_per_payment", "raw_payment_rows_wait_us_per_payment"]
 # The log's checkpoints over the whole run (issue 34, round eleven): by the workers, and inside a payment's commit.
 CHECKPOINTS = ["checkpoints_background", "checkpoints_inline"]
 # Many homes (issue 34.3): rates, their ratio, latencies, engine opens and what an open engine holds.
@@ -56,7 +59,7 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--homes", "0", "--directory", str(tmp_path),
                              "--json").stdout)
     latencies = {f"latency_{name}_{p}_ms" for name in LATENCIES for p in ("p50", "p99")}
-    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | set(CHECKPOINTS) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | set(CHECKPOINTS) | set(BUDGET) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
     # A sequential payment's record goes in signed (issue 34): the frames of the signature's later store and of the
     # unsigned rows' index are gone (6.6-6.8 a payment before; 5.2-5.5 after; the raw rows' 3.5-4.2).
     assert 3 <= figures["raw_frames_per_payment"] <= 4.5
@@ -74,6 +77,23 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     for key, (numerator, denominator) in RATIOS.items():
         assert figures[key] == pytest.approx(figures[numerator] / figures[denominator], rel=0.01, abs=0.002), key
     assert figures["tender_verify_records"] >= 300
+    # The bound: the raw rows' time a payment over that time plus the medians of the calls before handle.
+    raw_us = 1e6 / figures["raw_sign_then_commit_payment_per_s"]
+    before_handle_us = sum(figures[f"step_{name}_p50_us"] for name in ("init", "resolve", "confirm", "agree"))
+    assert figures["bound_sequential_if_handle_were_raw"] == pytest.approx(raw_us / (raw_us + before_handle_us), rel=0.01, abs=0.002)
+    assert 0 < figures["bound_sequential_if_handle_were_raw"] < 1
+    # A payment's wall time is its process CPU plus its time off the CPU (CPU may exceed it: a checkpoint worker's).
+    for cpu, wait, rate in [("sequential_cpu_us_per_payment", "sequential_wait_us_per_payment", "tender_sequential_per_s"),
+                            ("raw_payment_rows_cpu_us_per_payment", "raw_payment_rows_wait_us_per_payment",
+                             "raw_sign_then_commit_payment_per_s")]:
+        assert figures[cpu] > 0 and figures[wait] >= 0, cpu
+        wall_us = 1e6 / figures[rate]
+        if figures[wait] > 0:
+            assert figures[cpu] + figures[wait] == pytest.approx(wall_us, rel=0.02, abs=0.3), cpu
+        else:
+            assert figures[cpu] >= wall_us * 0.98, cpu
+    # A dialog does what the raw rows do (a signature, a commit) and more.
+    assert figures["sequential_cpu_us_per_payment"] > figures["raw_payment_rows_cpu_us_per_payment"]
     assert all(figures[key] >= 0 and figures[key] == int(figures[key]) for key in CHECKPOINTS)
     assert 0 < figures["concurrent_cpu_cores_busy"] <= os.cpu_count() + 0.5
     # The ceilings are computed from the printed rates: a batch's flush, then its signatures.
@@ -100,7 +120,8 @@ def test_the_table_names_the_targets(tmp_path):
     assert "step: resolve, p50" in table
     assert "through a host" in table
     assert "log checkpoints run by the workers" in table
-    assert len(table.strip().splitlines()) == 55
+    assert "its bound if handle cost the raw rows' time" in table and "process CPU a sequential payment" in table
+    assert len(table.strip().splitlines()) == 60
 
 
 def test_many_homes_print_their_figures_from_one_run(tmp_path):

@@ -26,6 +26,9 @@ public struct Intent: Equatable, Sendable {
         try self.init(json: json, customIntents: custom?.definitions ?? [])
     }
 
+    /// The members every intent's JSON may carry besides its parameters.
+    private static let commonMembers = ["intent", "idempotencyKey", "device", "language"]
+
     /// Parses the intent document of a built-in intent or one of `customIntents`.
     init(json: JSONValue, customIntents: [CustomIntentDefinition]) throws(TenderError) {
         guard json.objectMembers != nil else { throw .invalidArgument("the intent must be a JSON object") }
@@ -34,9 +37,11 @@ public struct Intent: Equatable, Sendable {
             let known = IntentSchema.all.map(\.name) + customIntents.map(\.name)
             throw .unknownIntent("unknown intent \"\(name.prefix(40))\"; known: \(known.joined(separator: ", "))")
         }
-        let asking = DestinationQuestion.intents.contains(schema.name) && schema.custom == nil ? [DestinationQuestion.member] : []
-        let reader = try ObjectReader(
-            json, name: "intent", allowed: Set(schema.parameters.map(\.name) + ["intent", "idempotencyKey", "device", "language"] + asking))
+        let asking = DestinationQuestion.intents.contains(schema.name) && schema.custom == nil
+        // The intent's parameters, the members every intent may carry and, for the intents that ask it, where the money goes.
+        let reader = try ObjectReader(json, name: "intent") { key in
+            schema.parameters.contains { $0.name == key } || Self.commonMembers.contains(key) || (asking && key == DestinationQuestion.member)
+        }
         self.init(schema: schema)
         asksDestination = try reader.bool(DestinationQuestion.member) ?? false
         for (parameter, _) in schema.parameters {

@@ -6,10 +6,16 @@ public struct ObjectReader {
     /// The field path used in messages, e.g. "payee".
     public let name: String
 
-    /// Wraps `value`, which must be an object whose keys are all in `allowed`.
-    public init(_ value: JSONValue, name: String, allowed: Set<String>) throws(TenderError) {
+    /// Wraps `value`, which must be an object whose keys are all in `allowed` (a literal list is searched in
+    /// order: for the few members of an object that is cheaper than building a `Set` at every read).
+    public init(_ value: JSONValue, name: String, allowed: some Collection<String>) throws(TenderError) {
+        try self.init(value, name: name, allowing: { allowed.contains($0) })
+    }
+
+    /// Wraps `value`, which must be an object whose every key `isAllowed` accepts (called once a member).
+    public init(_ value: JSONValue, name: String, allowing isAllowed: (String) -> Bool) throws(TenderError) {
         guard let members = value.objectMembers else { throw .invalidArgument("\(name) must be a JSON object") }
-        for member in members where !allowed.contains(member.key) {
+        for member in members where !isAllowed(member.key) {
             throw .invalidArgument("\(name) has an unknown member \"\(member.key.prefix(40))\"")
         }
         self.members = members

@@ -11,6 +11,9 @@ final class Database: StoreDatabase {
 
     private let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
+    /// The cached statements handed out (``statement(_:_:)``) since a transaction last ended: the only ones that may still
+    /// be stepping, so the only ones its end resets (each once), not every statement the connection ever prepared.
+    private var handedOut: [Statement] = []
     /// What ``checkpointAfterCommits(_:)`` handed SQLite's WAL hook, retained until the connection closes.
     private var commitHook: Unmanaged<StoreCheckpoints>?
 
@@ -71,6 +74,7 @@ final class Database: StoreDatabase {
     }
 
     deinit {
+        handedOut.removeAll()
         cache.removeAll()
         if commitHook != nil { sqlite3_wal_hook(handle, nil, nil) }
         sqlite3_close_v2(handle)
@@ -144,10 +148,30 @@ final class Database: StoreDatabase {
 
     /// A prepared statement for `sql`, reused across calls, with `arguments` bound.
     func statement(_ sql: String, _ arguments: [(any StoreBindable)?]) throws(TenderError) -> Statement {
-        if let cached = cache[sql] { return try cached.bind(arguments) }
-        let statement = try Statement(db: handle, sql: sql)
-        cache[sql] = statement
+        let statement: Statement
+        if let cached = cache[sql] {
+            statement = cached
+        } else {
+            statement = try Statement(db: handle, sql: sql)
+            cache[sql] = statement
+        }
+        if !statement.handedOut {
+            statement.handedOut = true
+            handedOut.append(statement)
+        }
         return try statement.bind(arguments)
+    }
+
+    /// How many statements the end of the running transaction resets: the ones handed out since the last one ended.
+    var statementsToReset: Int { handedOut.count }
+
+    /// Resets every statement handed out since the last transaction ended (no statement keeps reading past its end).
+    private func resetHandedOut() {
+        for statement in handedOut {
+            statement.reset()
+            statement.handedOut = false
+        }
+        handedOut.removeAll(keepingCapacity: true)
     }
 
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE, so the write lock
@@ -179,11 +203,11 @@ final class Database: StoreDatabase {
         do throws(TenderError) {
             let result = try body()
             // No statement may keep reading past the end of the transaction.
-            for cached in cache.values { cached.reset() }
+            resetHandedOut()
             try statement("COMMIT").run()
             return result
         } catch {
-            for cached in cache.values { cached.reset() }
+            resetHandedOut()
             try? execute("ROLLBACK")
             throw error
         }

@@ -7,6 +7,8 @@ import TenderCore
 final class Statement: StoreStatement {
     private let handle: OpaquePointer
     private let db: OpaquePointer
+    /// Whether its ``Database`` has it among the statements the end of the running transaction resets.
+    var handedOut = false
 
     init(db: OpaquePointer, sql: String) throws(TenderError) {
         var statement: OpaquePointer?

@@ -22,33 +22,52 @@ enum Stopwatch {
         return Double(count) / (now() - start)
     }
 
+    /// What one side of ``interleaved(seconds:slices:_:_:)`` did over its own turns: operations, wall seconds and
+    /// the process's CPU seconds (user + system, every thread's: a checkpoint worker's too) in those turns.
+    struct Turns {
+        var count = 0
+        var seconds = 0.0
+        var cpu = 0.0
+
+        /// Operations per second over this side's own time.
+        var rate: Double { seconds > 0 ? Double(count) / seconds : 0 }
+        /// The process's CPU microseconds per operation.
+        var cpuMicroseconds: Double { count > 0 ? cpu / Double(count) * 1e6 : 0 }
+        /// Wall microseconds per operation not spent on a CPU by this process (waiting for the disk, or preempted).
+        var waitMicroseconds: Double { count > 0 ? max(0, seconds - cpu) / Double(count) * 1e6 : 0 }
+    }
+
     /// Runs `first` and `second` in turns, `slices` times each for about
     /// `seconds / slices`, the order swapped every turn, so that both see the
     /// same machine (a shared disk's flush time drifts by several times within
-    /// seconds); returns each one's operations per second over its own time.
+    /// seconds); returns what each did over its own turns (its rate is over its own time).
     static func interleaved(
         seconds: Double, slices: Int, _ first: () throws -> Void, _ second: () throws -> Void
-    ) rethrows -> (first: Double, second: Double) {
-        var counts = (0, 0)
-        var times = (0.0, 0.0)
+    ) rethrows -> (first: Turns, second: Turns) {
+        var sides = (Turns(), Turns())
         let slice = seconds / Double(slices)
         for turn in 0..<(2 * slices) {
             let runFirst = (turn % 4 == 0) || (turn % 4 == 3)
+            let cpuStart = processCPU()
             let start = now()
             var count = 0
             while count < 1 || now() - start < slice {
                 try runFirst ? first() : second()
                 count += 1
             }
+            let elapsed = now() - start
+            let cpu = processCPU() - cpuStart
             if runFirst {
-                counts.0 += count
-                times.0 += now() - start
+                sides.0.count += count
+                sides.0.seconds += elapsed
+                sides.0.cpu += cpu
             } else {
-                counts.1 += count
-                times.1 += now() - start
+                sides.1.count += count
+                sides.1.seconds += elapsed
+                sides.1.cpu += cpu
             }
         }
-        return (Double(counts.0) / times.0, Double(counts.1) / times.1)
+        return sides
     }
 
     /// The number of online CPUs.
