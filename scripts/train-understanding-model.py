@@ -352,11 +352,11 @@ def calibrate(scores, labels, classes):
     return float(minimize_scalar(nll, bounds=(0.01, 10), method="bounded").x)
 
 
-def source_thresholds(masses, sources):
+def source_thresholds(masses, sources, limits=None):
     """Per source, the lowest in-scope-mass threshold whose out-of-fold false accepts on that source's real unrelated
-    requests are at most MAX_FALSE_ACCEPT[source] (the largest of them binds)."""
+    requests are at most MAX_FALSE_ACCEPT[source] (or `limits`; the largest of them binds)."""
     found = {}
-    for source, limit in MAX_FALSE_ACCEPT.items():
+    for source, limit in (limits or MAX_FALSE_ACCEPT).items():
         ms = sorted((m for m, s in zip(masses, sources) if s == source), reverse=True)
         allowed = int(limit * len(ms))
         found[source] = ms[allowed] + 1e-6 if len(ms) > allowed else 0.0
@@ -420,6 +420,14 @@ def figures(pool, scores, classes, temperature, threshold, rule=None):
 
 
 _CV = {}
+# --gate-cv (issue 31, ninth pass): the real-data cross-validation also fits a gate, the classifier's recipe with the
+# English generated lines at weight 0 (Spanish kept), and prints the combined rule's figures (combined_report).
+GATE_CV = False
+GATE_ZERO_KINDS = ("en", "en-lookalike")
+# The combined rule's settings measured: the mixed model's own clause at these shares of the false-accept limits
+# (None: no own clause) and the veto levels.
+GATE_SHARES = (1.0, 0.75, 0.5, None)
+GATE_VETOES = (0.1, 0.6)
 # How SGD's unrelated lines are put into folds: "dialogue" (each with its dialogue) or "domain" (--sgd-unrelated-folds).
 SGD_UNRELATED_FOLDS = "dialogue"
 JOBS = int(os.environ.get("TENDER_TRAIN_JOBS", "2"))
@@ -439,13 +447,97 @@ def _cv_job(job):
     """One fold of one model (run in a worker): the held-out indices, the fold model's classes, their scores."""
     name, k = job
     pool, generated, (train_i, test_i), extra = _CV["pool"], _CV["generated"], _CV["folds"][k], _CV["extra"]
-    if name == "classifier":
+    if name in ("classifier", "gate"):
+        if name == "gate":
+            generated = gate_rows(generated)
         vectorizer, model = fit_intent([pool[i] for i in train_i] + generated)
         q = quantise_intent(vectorizer, model)
         return (test_i, q["classes"], np.array([intent_scores(q, pool[i]["features"]) for i in test_i]),
                 np.array([intent_scores(q, r["features"]) for r in extra]).reshape(len(extra), len(q["classes"])))
     score, classes = baseline_fit([pool[i] for i in train_i])
     return test_i, classes, score([pool[i]["text"] for i in test_i]), (score([r["text"] for r in extra]) if extra else np.zeros((0, len(classes))))
+
+
+def gate_rows(generated):
+    """The gate's generated lines: those of GATE_ZERO_KINDS at weight 0 (they still count in the vocabulary and the
+    idf), the others (Spanish) as the classifier weighs them."""
+    return [dict(r, weight=0.0) if generated_kind(r) in GATE_ZERO_KINDS else r for r in generated]
+
+
+def intent_masses(classes, scores, temperature):
+    """Each line's probability per Tender intent (columns in TARGETS order, out_of_scope first)."""
+    z = np.atleast_2d(scores) / temperature
+    p = np.exp(z - logsumexp(z, axis=1, keepdims=True))
+    targets = [target(c) for c in classes]
+    return np.stack([p[:, [i for i, x in enumerate(targets) if x == t]].sum(axis=1) for t in TARGETS], axis=1)
+
+
+def combined_decide(gate, mixed, gate_threshold, veto, own_threshold):
+    """The combined rule on two models' intent masses (rows of intent_masses): in scope when the gate's in-scope
+    mass reaches gate_threshold and the mixed model's reaches veto, or the mixed model's alone reaches own_threshold;
+    the intent by the product of the two models' masses when the gate's clause accepts, the mixed model's when only
+    its own clause does. Returns one intent per row."""
+    g_in, m_in = 1 - gate[:, 0], 1 - mixed[:, 0]
+    gate_clause = (g_in >= gate_threshold) & (m_in >= veto)
+    own_clause = m_in >= own_threshold
+    names = np.array(TARGETS[1:], dtype=object)
+    product = names[(gate[:, 1:] * mixed[:, 1:]).argmax(axis=1)]
+    own = names[mixed[:, 1:].argmax(axis=1)]
+    return np.where(gate_clause, product, np.where(own_clause, own, "out_of_scope"))
+
+
+def combined_thresholds(gate_in, mixed_in, sources, share, veto):
+    """On the out-of-fold in-scope masses of real unrelated lines: the mixed model's own threshold at `share` of each
+    source's MAX_FALSE_ACCEPT (None: no own clause), then the lowest gate threshold at which both clauses together
+    stay within the limits. Returns (gate threshold, own threshold), or None when the own clause alone breaks them."""
+    gate_in, mixed_in, sources = np.asarray(gate_in), np.asarray(mixed_in), np.asarray(sources)
+    own = 2.0 if share is None else max([0.0] + [v for v in source_thresholds(
+        mixed_in, sources, {k: share * x for k, x in MAX_FALSE_ACCEPT.items()}).values()])
+    found = 0.0
+    for source, limit in MAX_FALSE_ACCEPT.items():
+        mine = sources == source
+        allowed = int(limit * mine.sum()) - int((mine & (mixed_in >= own)).sum())
+        if allowed < 0:
+            return None
+        candidates = np.sort(gate_in[mine & (mixed_in < own) & (mixed_in >= veto)])[::-1]
+        found = max(found, candidates[allowed] + 1e-6 if len(candidates) > allowed else 0.0)
+    return found, own
+
+
+def combined_report(pool, mixed_scores, gate_scores, classes, labels, mixed_extra=None, gate_extra=None):
+    """The combined rule's out-of-fold figures for each of GATE_SHARES x GATE_VETOES, each at the thresholds
+    combined_thresholds chooses on the same out-of-fold scores, with the custom examples the fold models take."""
+    masses = {}
+    for name, scores in (("mixed", mixed_scores), ("gate", gate_scores)):
+        temperature = calibrate(scores, labels, classes)
+        masses[name] = (intent_masses(classes, scores, temperature), temperature)
+    (mixed, t_mixed), (gate, t_gate) = masses["mixed"], masses["gate"]
+    unrelated = [i for i, r in enumerate(pool) if r.get("scored", True) and target(r["label"]) == "out_of_scope"]
+    sources = [pool[i]["source"] for i in unrelated]
+    report = {}
+    for share in GATE_SHARES:
+        for veto in GATE_VETOES:
+            found = combined_thresholds(1 - gate[unrelated, 0], 1 - mixed[unrelated, 0], sources, share, veto)
+            key = f"own clause at {share} of the limits, veto {veto}"
+            if found is None:
+                report[key] = "the own clause alone breaks the limits"
+                continue
+            gate_threshold, own = found
+            decided = combined_decide(gate, mixed, gate_threshold, veto, own)
+            rule = lambda c, s, t, th: (decided[int(s[0])], 0.0)
+            figures_ = figures(pool, np.arange(len(pool))[:, None], classes, 1.0, 0.0, rule)
+            entry = {"gate_threshold": round(gate_threshold, 4), "own_threshold": round(own, 4) if share is not None else None} | figures_
+            if mixed_extra is not None and len(mixed_extra) and mixed_extra.shape[1]:
+                names = [r["text"] for r in _CV.get("extra", [])]
+                taken = []
+                for k in range(len(mixed_extra)):
+                    d = combined_decide(intent_masses(classes, gate_extra[k], t_gate), intent_masses(classes, mixed_extra[k], t_mixed),
+                                        gate_threshold, veto, own)
+                    taken += [f"fold {k + 1}: {names[n] if n < len(names) else n!r} -> {x}" for n, x in enumerate(d) if x != "out_of_scope"]
+                entry["custom_examples_taken"] = f"{len(taken)} of {mixed_extra.shape[0] * mixed_extra.shape[1]}"
+                entry["custom_examples_taken_as"] = taken
+            report[key] = entry
+    return report
 
 
 def custom_examples():
@@ -483,13 +575,15 @@ def real_cross_validation(rows, dev_rows, baseline=True, extra=(), tag=""):
     at = {c: i for i, c in enumerate(classes)}
     ours = np.full((len(pool), len(classes)), -1e4)
     base = np.full((len(pool), len(classes)), -1e4)
+    gate = np.full((len(pool), len(classes)), -1e4)
+    extras = {}
     folds = list(GroupKFold(n_splits=FOLDS).split(pool, groups=[fold_group(r) for r in pool]))
     extra = list(extra)
     _CV.update(pool=pool, generated=generated, folds=folds, extra=extra)
     labels = [r["label"] for r in pool]
     # Two fits at a time (the machine's two cores); each job returns its fold's out-of-fold scores.
     with get_context("fork").Pool(JOBS) as workers:
-        for name, scores in [("classifier", ours)] + ([("baseline", base)] if baseline else []):
+        for name, scores in [("classifier", ours)] + ([("gate", gate)] if GATE_CV else []) + ([("baseline", base)] if baseline else []):
             jobs = [(name, k) for k in range(FOLDS)]
             extra_scores = np.full((FOLDS, len(extra), len(classes)), -1e4)
             for (_, k), (test_i, fold_classes, fold_scores, fold_extra) in zip(jobs, workers.imap(_cv_job, jobs)):
@@ -501,7 +595,10 @@ def real_cross_validation(rows, dev_rows, baseline=True, extra=(), tag=""):
                                 scored=np.array([r.get("scored", True) for r in pool]),
                                 truth=np.array([r.get("truth", target(r["label"])) for r in pool]),
                                 transfer=np.array([bool(r.get("transfer")) for r in pool]), extra=extra_scores)
+            extras[name] = extra_scores
             yield name, _cv_report(pool, scores, classes, labels, extra_scores)
+            if name == "gate":
+                yield "combined rule (gate and classifier)", combined_report(pool, ours, gate, classes, labels, extras["classifier"], extra_scores)
 
 
 def _cv_report(pool, scores, classes, labels, extra_scores=None):
@@ -878,6 +975,8 @@ def main():
                         help="only measure the shipped classifier on dev as tender eval scores it: print its figures, write nothing")
     parser.add_argument("--sgd-unrelated-folds", choices=["dialogue", "domain"], default=SGD_UNRELATED_FOLDS,
                         help="real-data folds of SGD's other services: by dialogue, or by service domain (measures unseen services)")
+    parser.add_argument("--gate-cv", action="store_true",
+                        help="the real-data cross-validation also fits a gate (English generated lines at 0) and prints the combined rule's figures")
     parser.add_argument("--cv-tag", default="", help="a suffix for the saved out-of-fold scores ($TMPDIR/tender-real-cv-NAME.npz)")
     args = parser.parse_args()
     globals()["FOLDS"] = args.folds
@@ -889,6 +988,7 @@ def main():
     if unknown:
         parser.error("--generated-bias-intents: not an intent: " + ", ".join(sorted(unknown)))
     globals()["SGD_UNRELATED_FOLDS"] = args.sgd_unrelated_folds
+    globals()["GATE_CV"] = args.gate_cv
     for item in args.kind_weight:
         kind, _, weight = item.partition("=")
         if kind not in ("en", "es", "en-lookalike", "es-lookalike"):

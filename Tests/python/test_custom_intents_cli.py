@@ -52,7 +52,7 @@ def test_ask_expense_from_text(home, handler):
 
 
 def test_ask_asks_in_the_definitions_words(home, handler):
-    done = run("ask", "--home", home, "--intents", EXPENSE, "--handler", handler, "check my expenses", stdin="groceries\n")
+    done = run("ask", "--home", home, "--intents", EXPENSE, "--handler", handler, "how am I doing on my budget", stdin="groceries\n")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Which expense?" in done.stdout and "You have $85.50 left in groceries." in done.stdout
 
@@ -110,7 +110,7 @@ def test_a_handler_that_keeps_its_output_open_is_stopped(home, tmp_path):
     assert time.monotonic() - started < 60
     assert done.returncode == 3, done.stdout + done.stderr
     assert "gave no answer within 2 s and was stopped" in done.stdout + done.stderr
-    refused = run("ask", "--home", home, "--intents", EXPENSE, "--handler-timeout", "0", "check my expenses")
+    refused = run("ask", "--home", home, "--intents", EXPENSE, "--handler-timeout", "0", "how am I doing on my budget")
     assert refused.returncode != 0 and "--handler-timeout must be 1 to 3600 seconds" in refused.stderr
 
 

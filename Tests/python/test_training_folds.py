@@ -186,3 +186,72 @@ print(json.dumps(out))
     assert every["request_payment"] < 0.03, found  # the column took the requests' prior too
     assert covered["request_payment"] > 0.08, found  # 90 of 690 of the weight: kept
     assert abs(covered["pay_bill"] - 0.1) < 0.05, found  # the real lines' own mix of bill payments
+
+
+@needs_venv
+def test_the_combined_rule_accepts_by_either_clause_and_the_veto_holds():
+    # Issue 31, ninth pass (--gate-cv): in scope when the gate is sure and the mixed model does not veto, or when the
+    # mixed model alone is sure; the intent by the product of the two models' masses on the gate's clause.
+    found = run("""
+def row(oos, **m):
+    r = [oos] + [0.0] * (len(t.TARGETS) - 1)
+    for k, v in m.items(): r[t.TARGETS.index(k)] = v
+    return r
+gate = np.array([row(0.1, pay_bill=0.5, search_for_bills=0.4),    # the gate sure, the mixed model over the veto
+                 row(0.1, search_for_payments=0.9),               # the gate sure, the mixed model vetoes
+                 row(0.9, send_payment=0.1),                      # the gate refuses, the mixed model alone is sure
+                 row(0.9, send_payment=0.1),                      # both refuse
+                 row(0.5, transfer_money=0.5)])                   # the gate under its threshold, the mixed model under its own
+mixed = np.array([row(0.3, pay_bill=0.1, search_for_bills=0.6),
+                  row(0.7, search_for_payments=0.3),
+                  row(0.05, send_payment=0.95),
+                  row(0.6, send_payment=0.4),
+                  row(0.2, transfer_money=0.8)])
+print(json.dumps(list(t.combined_decide(gate, mixed, 0.6, 0.5, 0.9))))
+""")
+    # the product picks search_for_bills (0.4 x 0.6) over pay_bill (0.5 x 0.1): the gate alone would say pay_bill
+    assert found == ["search_for_bills", "out_of_scope", "send_payment", "out_of_scope", "out_of_scope"], found
+
+
+@needs_venv
+def test_the_combined_thresholds_keep_both_clauses_within_the_limits():
+    found = run("""
+t.MAX_FALSE_ACCEPT = {"clinc": 0.02, "sgd": 0.02}
+rng = np.random.default_rng(3)
+n = 1000
+gate_in, mixed_in = rng.uniform(size=n), rng.uniform(size=n)
+sources = np.array(["clinc"] * 500 + ["sgd"] * 500)
+out = {}
+for share in (1.0, 0.5, None):
+    tg, own = t.combined_thresholds(gate_in, mixed_in, sources, share, 0.3)
+    accepted = ((gate_in >= tg) & (mixed_in >= 0.3)) | (mixed_in >= own)
+    out[str(share)] = [float(accepted[sources == s].mean()) for s in ("clinc", "sgd")] + [float(tg), float(own)]
+out["broken"] = t.combined_thresholds(gate_in, mixed_in, sources, 2.0, 0.3) is None
+print(json.dumps(out))
+""")
+    for share in ("1.0", "0.5", "None"):
+        clinc, sgd, gate_threshold, own = found[share]
+        assert clinc <= 0.02 and sgd <= 0.02, found
+        assert clinc >= 0.018 or sgd >= 0.018, found  # the lowest thresholds: the budget is spent, not wasted
+    assert found["None"][3] > 1 and found["1.0"][0] <= 0.02  # no own clause; the whole budget to the own clause
+    assert found["0.5"][2] < found["1.0"][2]  # half the budget left to the gate: its threshold falls
+    assert found["broken"] is True  # an own clause over the limits has no gate threshold
+
+
+@needs_venv
+def test_the_combined_report_names_the_examples_the_fold_models_take():
+    found = run("""
+classes = ["clinc:weather", "search_for_accounts"]
+pool = [{"label": "clinc:weather", "source": "clinc"}, {"label": "search_for_accounts", "source": "clinc"}] * 50
+scores = np.array([[5.0, -5.0], [-5.0, 5.0]] * 50)
+t._CV["extra"] = [{"text": "what is left of my budget"}, {"text": "round up by $5"}]
+gate_extra = np.array([[[-5.0, 5.0], [5.0, -5.0]], [[-5.0, 5.0], [5.0, -5.0]]])
+mixed_extra = np.array([[[-5.0, 5.0], [5.0, -5.0]], [[5.0, -5.0], [5.0, -5.0]]])
+t.GATE_SHARES, t.GATE_VETOES = (None,), (0.5,)
+report = t.combined_report(pool, scores, scores, classes, [r["label"] for r in pool], mixed_extra, gate_extra)
+print(json.dumps(report))
+""")
+    entry = found["own clause at None of the limits, veto 0.5"]
+    assert entry["clinc_in_scope"] == 1.0 and entry["clinc_false_accepts"] == 0.0, entry
+    # fold 2's mixed model vetoes the example its gate takes
+    assert entry["custom_examples_taken_as"] == ["fold 1: 'what is left of my budget' -> search_for_accounts"], entry
