@@ -122,9 +122,10 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
             leading = next != nil
             let ownOutcome = slot.outcome
             pthread_mutex_unlock(mutex)
-            // Posted without the mutex: each woken caller reads its slot and returns without taking it.
-            for member in done where member !== slot { sem_post(member.wake) }
+            // Posted without the mutex: each woken caller reads its slot and returns without taking it. The next leader
+            // first, so the next batch starts while this one's callers are still being woken.
             if let next, next !== slot { sem_post(next.wake) }
+            for member in done where member !== slot { sem_post(member.wake) }
             if let ownOutcome { return ownOutcome }
             // Its own request is to be processed again, by the batch it leads now.
             pthread_mutex_lock(mutex)
