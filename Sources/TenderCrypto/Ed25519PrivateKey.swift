@@ -16,6 +16,9 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
 
     /// The secret of ``seal(_:)``: SHA-256 of a label and the private key, so a seal proves its maker held the key.
     private let sealKey: [UInt8]?
+    /// An HMAC context keyed with ``sealKey``, made at the first seal and copied for each (EVP_MAC_CTX_dup; only read,
+    /// so seals on several threads share it): a seal then fetches no algorithm and hashes no key pads.
+    private let sealContext = PthreadLocked<OpaquePointer?>(nil)
     /// Whether the public key was given with the seed (``init(seed:publicKey:)``) and not yet found to be the seed's:
     /// checked once, before the first signature or seal, so a seed that is not the recorded key's (a key file
     /// corrupted or replaced under the key's name) signs and seals nothing instead of records verify refuses.
@@ -39,6 +42,7 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
             for ctx in idle { EVP_MD_CTX_free(ctx.pointer) }
         }
         EVP_PKEY_free(pkey)
+        sealContext.withLock { if let ctx = $0 { EVP_MAC_CTX_free(ctx) } }
     }
 
     /// A new random key (EVP_PKEY_keygen).
@@ -201,11 +205,13 @@ public final class Ed25519PrivateKey: @unchecked Sendable {
     public func seal(_ message: [UInt8]) throws(TenderError) -> [UInt8] {
         if pairUnchecked.load(ordering: .acquiring) { try checkPair() }
         guard let sealKey else { throw OpenSSLError.failure("EVP_PKEY_get_raw_private_key") }
-        var mac = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        guard HMAC(EVP_sha256(), sealKey, Int32(sealKey.count), message, message.count, &mac, &length) != nil, length == 32 else {
-            throw OpenSSLError.failure("HMAC")
+        let keyed = sealContext.withLock { (ctx: inout OpaquePointer?) -> OpaquePointer? in
+            if ctx == nil { ctx = tender_hmac_sha256_keyed(sealKey, sealKey.count) }
+            return ctx
         }
+        guard let keyed else { throw OpenSSLError.failure("EVP_MAC_init") }
+        var mac = [UInt8](repeating: 0, count: 32)
+        guard tender_hmac_sha256_with(keyed, message, message.count, &mac) == 1 else { throw OpenSSLError.failure("HMAC") }
         return mac
     }
 

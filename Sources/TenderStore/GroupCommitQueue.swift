@@ -8,28 +8,53 @@ import Synchronization
 /// outcomes. A lone caller leads a batch of one at once; when the last batch
 /// had several callers, the leader first waits a moment (at most
 /// ``gatherMicroseconds``) for as many to arrive again, so batches stay large.
+///
+/// Each caller sleeps on a semaphore of its own and is woken once: by the
+/// leader of its batch, with its outcome, or by the last leader, to lead the
+/// next batch. A gathering leader is woken once, when its batch is complete
+/// (not at every arrival). So a caller costs one wake-up, and no caller
+/// wakes for a batch it is not in (no broadcast, no herd on the mutex).
 final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
     private final class Slot {
         let request: Request
+        /// Written by the leader of its batch before it posts ``wake``.
         var outcome: Outcome?
-        init(_ request: Request) { self.request = request }
+        /// Set (before ``wake`` is posted) when the last leader hands this caller the lead.
+        var leads = false
+        let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        init(_ request: Request) {
+            self.request = request
+            sem_init(wake, 0, 0)
+        }
+        deinit {
+            sem_destroy(wake)
+            wake.deallocate()
+        }
+
+        /// Asleep until the leader posts this slot's semaphore.
+        func sleep() {
+            while sem_wait(wake) != 0 {}
+        }
     }
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var lastBatchSize = 1
     /// The longest a leader waits for the callers of the last batch to come back.
     static var gatherMicroseconds: Int { 200 }
     private var waiting: [Slot] = []
     private var leading = false
+    /// How many callers a gathering leader waits for (0: no leader is gathering); an arrival that completes it wakes it.
+    private var gatherTarget = 0
     /// Callers inside ``submit(_:process:)`` now, and the last batch's size: read without the mutex by ``isQuiet``.
     private let inside = Atomic<Int>(0)
     private let lastSize = Atomic<Int>(1)
+    /// Under the mutex, for tests: batches processed, times a gathering leader woke, times a caller woke with neither
+    /// an outcome nor the lead.
+    private var counted = (batches: 0, gatherWakeups: 0, idleWakeups: 0)
 
     init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(done, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
@@ -38,10 +63,8 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
     }
 
     deinit {
-        pthread_cond_destroy(done)
         pthread_cond_destroy(arrived)
         pthread_mutex_destroy(mutex)
-        done.deallocate()
         arrived.deallocate()
         mutex.deallocate()
     }
@@ -54,28 +77,59 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         defer { inside.subtract(1, ordering: .relaxed) }
         pthread_mutex_lock(mutex)
         waiting.append(slot)
-        pthread_cond_signal(arrived)
+        if gatherTarget > 0, waiting.count >= gatherTarget { pthread_cond_signal(arrived) }
+        var leads = !leading
+        if leads { leading = true }
         while true {
-            if let outcome = slot.outcome {
+            if !leads {
                 pthread_mutex_unlock(mutex)
-                return outcome
+                slot.sleep()
+                // The leader wrote the outcome or the lead before posting: the semaphore orders it before this read.
+                if let outcome = slot.outcome { return outcome }
+                pthread_mutex_lock(mutex)
+                guard slot.leads else {
+                    counted.idleWakeups += 1
+                    continue
+                }
+                slot.leads = false
+                leads = true
             }
-            if leading {
-                pthread_cond_wait(done, mutex)
-                continue
-            }
-            leading = true
+            // This caller leads: `leading` is set for it (by itself, or by the leader that handed it the lead).
             gather()
             let batch = waiting
             waiting.removeAll(keepingCapacity: true)
             pthread_mutex_unlock(mutex)
             let outcomes = process(batch.map(\.request))
             pthread_mutex_lock(mutex)
-            for (index, member) in batch.enumerated() where index < outcomes.count { member.outcome = outcomes[index] }
+            var done: [Slot] = []
+            var again: [Slot] = []
+            for (index, member) in batch.enumerated() {
+                if index < outcomes.count {
+                    member.outcome = outcomes[index]
+                    done.append(member)
+                } else {
+                    again.append(member)
+                }
+            }
+            // A request left without an outcome waits for the next batch, first.
+            waiting.insert(contentsOf: again, at: 0)
             lastBatchSize = batch.count
             lastSize.store(batch.count, ordering: .relaxed)
-            leading = false
-            pthread_cond_broadcast(done)
+            counted.batches += 1
+            // The lead goes to the first caller waiting (it stays with this one when that is itself), else nobody leads.
+            let next = waiting.first
+            if let next, next !== slot { next.leads = true }
+            leading = next != nil
+            let ownOutcome = slot.outcome
+            pthread_mutex_unlock(mutex)
+            // Posted without the mutex: each woken caller reads its slot and returns without taking it. The next leader
+            // first, so the next batch starts while this one's callers are still being woken.
+            if let next, next !== slot { sem_post(next.wake) }
+            for member in done where member !== slot { sem_post(member.wake) }
+            if let ownOutcome { return ownOutcome }
+            // Its own request is to be processed again, by the batch it leads now.
+            pthread_mutex_lock(mutex)
+            leads = true
         }
     }
 
@@ -86,7 +140,16 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         inside.load(ordering: .relaxed) == 0 && lastSize.load(ordering: .relaxed) == 1
     }
 
-    /// With the mutex held: waits until as many callers as last time are waiting, or the gather time passes.
+    /// Batches processed, times a gathering leader woke before its deadline or its batch, and times a caller woke with
+    /// neither its outcome nor the lead (none, by design: each caller is posted once); for tests.
+    var counts: (batches: Int, gatherWakeups: Int, idleWakeups: Int) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return counted
+    }
+
+    /// With the mutex held: waits until as many callers as last time are waiting, or the gather time passes. The
+    /// arrival that completes the batch wakes the leader; earlier ones do not.
     private func gather() {
         guard lastBatchSize > 1, waiting.count < lastBatchSize else { return }
         var deadline = timespec()
@@ -94,8 +157,12 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         let nanoseconds = deadline.tv_nsec + Self.gatherMicroseconds * 1000
         deadline.tv_sec += nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
+        gatherTarget = lastBatchSize
+        defer { gatherTarget = 0 }
         while waiting.count < lastBatchSize {
-            if pthread_cond_timedwait(arrived, mutex, &deadline) != 0 { return }
+            let code = pthread_cond_timedwait(arrived, mutex, &deadline)
+            counted.gatherWakeups += 1
+            if code != 0 { return }
         }
     }
 }

@@ -160,6 +160,15 @@ struct BenchCommand: ParsableCommand {
         table.add("ratio_concurrent_to_ceiling", "  ratio to the no-overlap ceiling for \(threads) submitters (target >= 1.0)", submissions / ceiling, unit: "x")
         table.add("ratio_concurrent_to_overlap_ceiling", "  ratio to the ceiling with overlap", submissions / overlapped, unit: "x")
         table.add("concurrent_cpu_cores_busy", "  CPU cores busy while handling (of \(Stopwatch.onlineCores); target >= 1.7)", cpuShare, unit: "x")
+        // Per payment, over the same timed handles (every thread of the process: submitters, signing and checkpoint workers).
+        let handled = Double(max(1, measuredSubmissions.count))
+        table.add("concurrent_cpu_us_per_payment", "  CPU time a payment, every thread", measuredSubmissions.cpu / handled * 1e6, unit: "us")
+        table.add(
+            "concurrent_switches_per_payment", "  context switches a payment, voluntary and not, every thread",
+            Double(measuredSubmissions.voluntarySwitches + measuredSubmissions.involuntarySwitches) / handled, unit: "/pay")
+        table.add(
+            "concurrent_preemptions_per_payment", "  of which involuntary (a thread preempted)", Double(measuredSubmissions.involuntarySwitches) / handled,
+            unit: "/pay")
         table.addLatencies("concurrent_handle_alone", "  latency of handle alone, \(threads) submitters", measuredSubmissions.handles)
         progress.begin("whole dialogs, \(threads) at once")
         let dialogs = try workload.concurrent(threads: threads, seconds: seconds)

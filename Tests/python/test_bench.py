@@ -45,6 +45,8 @@ BUDGET = ["bound_sequential_if_handle_were_raw", "sequential_cpu_us_per_payment"
           "sequential_wait_us_per_payment", "raw_payment_rows_wait_us_per_payment"]
 # The log's checkpoints over the whole run (issue 34, round eleven): by the workers, and inside a payment's commit.
 CHECKPOINTS = ["checkpoints_background", "checkpoints_inline"]
+# The N submitters' timed handles, per payment (issue 34): the process's CPU time (us) and context switches, all and involuntary.
+PER_PAYMENT = ["concurrent_cpu_us_per_payment", "concurrent_switches_per_payment", "concurrent_preemptions_per_payment"]
 # Many homes (issue 34.3): rates, their ratio, latencies, engine opens and what an open engine holds.
 HOMES_LATENCIES = ["homes_payment", "raw_homes_payment", "homes_engine_open", "engine_open"]
 HOMES = ["raw_homes_payments_per_s", "tender_homes_payments_per_s", "ratio_homes_to_raw", "homes_engine_opens_per_payment",
@@ -59,7 +61,8 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     figures = json.loads(run("--seconds", "0.05", "--records", "300", "--threads", "3", "--homes", "0", "--directory", str(tmp_path),
                              "--json").stdout)
     latencies = {f"latency_{name}_{p}_ms" for name in LATENCIES for p in ("p50", "p99")}
-    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | set(CHECKPOINTS) | set(BUDGET) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
+    assert set(figures) == set(RATES) | set(RATIOS) | latencies | set(STEPS) | set(FRAMES) | set(CHECKPOINTS) | set(BUDGET) | set(
+        PER_PAYMENT) | {"concurrent_cpu_cores_busy", "tender_verify_records"}
     # A sequential payment's record goes in signed (issue 34): the frames of the signature's later store and of the
     # unsigned rows' index are gone (6.6-6.8 a payment before; 5.2-5.5 after; the raw rows' 3.5-4.2).
     assert 3 <= figures["raw_frames_per_payment"] <= 4.5
@@ -96,6 +99,12 @@ def test_a_short_run_prints_every_figure_and_consistent_ratios(tmp_path):
     assert figures["sequential_cpu_us_per_payment"] > figures["raw_payment_rows_cpu_us_per_payment"]
     assert all(figures[key] >= 0 and figures[key] == int(figures[key]) for key in CHECKPOINTS)
     assert 0 < figures["concurrent_cpu_cores_busy"] <= os.cpu_count() + 0.5
+    # CPU a payment: the cores busy over the payments made in the same time (both rounded as printed).
+    assert figures["concurrent_cpu_us_per_payment"] == pytest.approx(
+        figures["concurrent_cpu_cores_busy"] / figures["tender_concurrent_submissions_per_s"] * 1e6, rel=0.05)
+    # A payment of several submitters waits for its batch at least once in a while; preemptions are part of all switches.
+    assert 0 < figures["concurrent_switches_per_payment"]
+    assert 0 <= figures["concurrent_preemptions_per_payment"] <= figures["concurrent_switches_per_payment"]
     # The ceilings are computed from the printed rates: a batch's flush, then its signatures.
     cores = min(os.cpu_count(), 3)
     share = 1 / figures["raw_group_commit_per_s"]
@@ -121,7 +130,7 @@ def test_the_table_names_the_targets(tmp_path):
     assert "through a host" in table
     assert "log checkpoints run by the workers" in table
     assert "its bound if handle cost the raw rows' time" in table and "process CPU a sequential payment" in table
-    assert len(table.strip().splitlines()) == 60
+    assert len(table.strip().splitlines()) == 63
 
 
 def test_many_homes_print_their_figures_from_one_run(tmp_path):

@@ -32,12 +32,13 @@ final class BenchTable {
         JSONWriter.string(.object(rows.map { ($0.key, JSONValue.number(format($0.value, decimals: Self.decimals($0.unit, json: true)))) }))
     }
 
-    /// Ratios and milliseconds keep their fractions; rates and counts are whole.
+    /// Ratios, milliseconds and counts a payment keep their fractions; rates and counts are whole.
     private static func decimals(_ unit: String, json: Bool) -> Int {
         switch unit {
         case "x": return json ? 3 : 2
         case "ms": return 3
         case "us": return 1
+        case "/pay": return 2
         default: return json ? 1 : 0
         }
     }

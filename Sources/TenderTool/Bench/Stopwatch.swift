@@ -74,11 +74,15 @@ enum Stopwatch {
     static var onlineCores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
     /// CPU seconds (user + system) the process has used so far.
-    static func processCPU() -> Double {
+    static func processCPU() -> Double { processUsage().cpu }
+
+    /// The process's CPU seconds (user + system, every thread) and its context switches so far, voluntary (a wait:
+    /// a lock, a condition, the disk) and involuntary (preempted): one `getrusage` for all three.
+    static func processUsage() -> (cpu: Double, voluntary: Int, involuntary: Int) {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
+        return (user + system, Int(usage.ru_nvcsw), Int(usage.ru_nivcsw))
     }
 }

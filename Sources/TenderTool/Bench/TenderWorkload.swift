@@ -57,12 +57,17 @@ struct TenderWorkload {
         var elapsed = 0.0
         /// Process CPU seconds used in those seconds.
         var cpu = 0.0
+        /// The process's context switches in those seconds: voluntary (waits) and involuntary (preemptions).
+        var voluntarySwitches = 0
+        var involuntarySwitches = 0
 
         /// Adds another run's payments, time and latencies; the rate becomes the combined one.
         mutating func merge(_ other: Measured) {
             count += other.count
             elapsed += other.elapsed
             cpu += other.cpu
+            voluntarySwitches += other.voluntarySwitches
+            involuntarySwitches += other.involuntarySwitches
             dialogs.merge(other.dialogs)
             handles.merge(other.handles)
             for (index, step) in other.steps.enumerated() { steps[index].merge(step) }
@@ -140,7 +145,7 @@ struct TenderWorkload {
         let done = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
         let startBox = Atomic<Int>(0)
-        let cpuAtStart = Mutex(0.0)
+        let usageAtStart = Mutex((cpu: 0.0, voluntary: 0, involuntary: 0))
         let merged = Mutex(Latencies())
         let engine = self.engine
         Threads.run(threads) { _ in
@@ -160,7 +165,7 @@ struct TenderWorkload {
             ready.add(1, ordering: .sequentiallyConsistent)
             while ready.load(ordering: .sequentiallyConsistent) < threads {}
             if startBox.compareExchange(expected: 0, desired: Int(Stopwatch.now() * 1e6), ordering: .sequentiallyConsistent).exchanged {
-                cpuAtStart.withLock { $0 = Stopwatch.processCPU() }
+                usageAtStart.withLock { $0 = Stopwatch.processUsage() }
             }
             let start = Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
             for session in sessions {
@@ -175,10 +180,12 @@ struct TenderWorkload {
             }
         }
         let elapsed = Stopwatch.now() - Double(startBox.load(ordering: .sequentiallyConsistent)) / 1e6
-        let cpu = Stopwatch.processCPU() - cpuAtStart.withLock { $0 }
+        let (usage, before) = (Stopwatch.processUsage(), usageAtStart.withLock { $0 })
         guard failures.load(ordering: .relaxed) == 0 else { throw TenderError.internal("concurrent benchmark submissions failed") }
         let count = done.load(ordering: .relaxed)
-        return Measured(rate: Double(count) / elapsed, handles: merged.withLock { $0 }, count: count, elapsed: elapsed, cpu: cpu)
+        return Measured(
+            rate: Double(count) / elapsed, handles: merged.withLock { $0 }, count: count, elapsed: elapsed, cpu: usage.cpu - before.cpu,
+            voluntarySwitches: usage.voluntary - before.voluntary, involuntarySwitches: usage.involuntary - before.involuntary)
     }
 
     /// Ledger entries verified per second, over the whole ledger; returns (entries, rate).
