@@ -179,7 +179,7 @@ final class PostgresDatabase: StoreDatabase {
     /// rows (a superuser, a role with BYPASSRLS, a table whose row security is off or not forced): the opening's check while the
     /// opening function is missing (dropped under the daemon).
     static let refuseBypassingRole =
-        "DO $$BEGIN IF \(PostgresSchema.rowSecurityHolds(PostgresSchema.personTables)) IS NOT TRUE THEN "
+        "DO $$BEGIN IF \(PostgresSchema.rowSecurityHolds(PostgresSchema.personTables, reuseGrants: true)) IS NOT TRUE THEN "
         + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(PostgresSchema.rowSecurityMessage); END IF; END$$"
 
     /// Runs `body` between `begin` and COMMIT on a borrowed connection naming the person, first taking the

@@ -158,15 +158,19 @@ enum PostgresSchema {
     /// does makes one of a new name, so daemons of two builds on one database each call their own.
     static let openingName = "open_person_v2"
 
-    /// Every table holding persons' rows (``tables``, and ``PostgresReuseGrants``'s), each kept apart by row-level security.
-    static let personTables = tables.map(\.name) + ["reuse_grants"]
+    /// Every table holding persons' rows (``tables``), each kept apart by row-level security; ``PostgresReuseGrants``'s too,
+    /// in ``rowSecurityHolds(_:)`` when given `reuseGrants`.
+    static let personTables = tables.map(\.name)
 
     /// A SQL expression, true only when row-level security holds the current role on each of `names` (tables of `tender`):
     /// false for a superuser, a role with BYPASSRLS, and a table whose row security its owner turned off or stopped forcing
     /// (its owner, tenderd's role, then reads and writes every person's rows of it: an account updated by its id is then every
-    /// person's account of that id). `pg_catalog.row_security_active` reads the catalog caches: no statement.
-    static func rowSecurityHolds(_ names: [String]) -> String {
-        "(" + names.map { "pg_catalog.row_security_active('tender.\($0)'::pg_catalog.regclass)" }.joined(separator: " AND ") + ")"
+    /// person's account of that id). `pg_catalog.row_security_active` reads the catalog caches: no statement. With
+    /// `reuseGrants`, the budgets' table too when it is there (taken away, budgets fail closed: ``PostgresReuseGrants``).
+    static func rowSecurityHolds(_ names: [String], reuseGrants: Bool = false) -> String {
+        var checks = names.map { "pg_catalog.row_security_active('tender.\($0)'::pg_catalog.regclass)" }
+        if reuseGrants { checks.append("pg_catalog.row_security_active(pg_catalog.to_regclass('tender.reuse_grants')) IS NOT FALSE") }
+        return "(" + checks.joined(separator: " AND ") + ")"
     }
 
     /// The message of the 42501 raised when ``rowSecurityHolds(_:)`` is not true (a SQL string literal's text, quotes doubled).
@@ -190,7 +194,7 @@ enum PostgresSchema {
         CREATE FUNCTION tender.\(openingName)(person bigint, lazy boolean, lock_space integer, lock_key integer) RETURNS void
         LANGUAGE plpgsql VOLATILE AS $body$
         BEGIN
-            IF \(rowSecurityHolds(personTables)) IS NOT TRUE THEN
+            IF \(rowSecurityHolds(personTables, reuseGrants: true)) IS NOT TRUE THEN
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
             PERFORM pg_catalog.set_config('tender.uid', person::text, true);

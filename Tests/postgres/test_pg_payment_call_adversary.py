@@ -125,6 +125,15 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
         assert after == before, (path, outcome, before, after)
         assert outcome.get("code") != "SUCCESS", (path, outcome)
         assert f"rlsdaemon-off-{path}" not in client(daemon, alice, "payments")["keys"], path
+    # The reuse budgets' table too (another person's budget would let a payment through without the password): refused.
+    code, out, err = sql("ALTER TABLE tender.reuse_grants NO FORCE ROW LEVEL SECURITY")
+    assert code == 0, err
+    try:
+        outcome = client(daemon, alice, "pay", world["password"], "rlsdaemon-off-budgets")
+    finally:
+        code, out, err = sql("ALTER TABLE tender.reuse_grants FORCE ROW LEVEL SECURITY")
+        assert code == 0, err
+    assert outcome.get("code") != "SUCCESS", outcome
     # Forced again: alice pays, from her account alone.
     before = balances()
     assert client(daemon, alice, "pay", world["password"], "rlsdaemon-2")["code"] == "SUCCESS"
