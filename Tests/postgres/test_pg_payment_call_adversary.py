@@ -142,3 +142,38 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
     code, out, err = sql("DELETE FROM tender.accounts", person=bob)
     assert code == 0, err
     assert_one_chain_that_verifies(world, daemon, alice, "rlsdaemon")
+
+
+def test_a_policy_that_shows_every_persons_rows_is_refused_at_open(world):
+    # Adversary: tenderd's role (the tables' owner) adds a policy of its own beside tenderd's, row security still on and
+    # forced, so row_security_active still holds: `FOR SELECT USING (true)` on the ledger, meant for a reporting role but
+    # given to PUBLIC. tenderd's role then reads every person's rows: alice's head read is bob's (his sequence 50), and at
+    # 8411146 her next payment went in at 51, her chain broken (one row, then a gap). The schema's check at open (each
+    # daemon start) now refuses a table whose policies are not tenderd's alone; dropped, payments go on, one chain.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "rlspolicy", "rlspolicy-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlspolicy")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    code, out, err = sql("INSERT INTO tender.ledger (sequence, type, jws, hash) VALUES (50, 'note', 'bob.jws.x', 'bob-hash')", person=bob)
+    assert code == 0, err
+    code, out, err = sql("CREATE POLICY reporting ON tender.ledger FOR SELECT USING (true)")
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    outcome = client(daemon, alice, "pay", world["password"], "rlspolicy-1")
+    code, sequences, err = sql("SELECT string_agg(sequence::text, ',' ORDER BY sequence) FROM tender.ledger WHERE uid = "
+                               f"{uid}")
+    assert outcome.get("code") != "SUCCESS", (outcome, sequences)
+    assert "tender.ledger" in outcome.get("message", ""), outcome
+    code, out, err = sql("DROP POLICY reporting ON tender.ledger; DELETE FROM tender.ledger", person=bob)
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    assert client(daemon, alice, "pay", world["password"], "rlspolicy-2")["code"] == "SUCCESS"
+    assert sorted(client(daemon, alice, "payments")["keys"]) == ["rlspolicy-0", "rlspolicy-2"]
+    assert_one_chain_that_verifies(world, daemon, alice, "rlspolicy")
