@@ -48,10 +48,10 @@ def test_the_bench_refuses_a_deployments_database_and_runs_on_its_own():
         assert "switches/pay" in done.stdout and "raw switches/tx" in done.stdout, done.stdout
         assert float(one[-4]) <= 1.5, done.stdout
         # The server's CPU a store payment and a raw payment transaction, from the same run (the throwaway cluster is this
-        # machine's): whole microseconds, not skipped. A payment makes the server work, so neither is 0.
+        # machine's): whole microseconds, not skipped ("-"). (16 payments may take less than /proc's clock tick: 0 is possible.)
         assert "server CPU us/pay" in done.stdout and "raw server CPU us/tx" in done.stdout and "not measured" not in done.stdout, done.stdout
         for label in ("1 (one person)", "8 (one person)", "8 people at once"):
             row = [line.split() for line in done.stdout.splitlines() if line.strip().startswith(label)][0]
-            assert int(row[-2]) > 0 and int(row[-1]) > 0, (label, done.stdout)
+            assert row[-2].isdigit() and row[-1].isdigit(), (label, done.stdout)
         done = cluster.sql(names["d"], "SELECT count(*) FROM pg_namespace WHERE nspname = 'tender_bench'", database="tender_bench")
         assert done.returncode == 0 and done.stdout.strip() == "0", done.stdout + done.stderr
