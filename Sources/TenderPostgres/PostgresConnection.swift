@@ -291,8 +291,9 @@ final class PostgresConnection {
 
     /// Ends the running transaction with COMMIT, sent after what is queued (and the opening, when no statement was sent
     /// yet: a transaction of writes only is then one round trip). Throws ``TenderError/outcomeUnknown(_:)`` when the
-    /// connection broke before COMMIT was answered (the transaction may have been kept); else the first error, the
-    /// transaction rolled back.
+    /// connection broke before COMMIT was answered (the transaction may have been kept), unless the server's last answer was
+    /// an error for a statement before COMMIT (then that error: COMMIT never ran); else the first error, the transaction
+    /// rolled back.
     func commit() throws(TenderError) {
         keepInFlightFailure()
         if let queuedFailure {
@@ -314,6 +315,11 @@ final class PostgresConnection {
             throw failure
         }
         needsReset = true
+        // The server answered an error for a statement before COMMIT and then closed (its session terminated while a write
+        // waited, as for a row another session locked): it never ran COMMIT, so nothing was kept. Not unknown: a write whose
+        // outcome is unknown is looked for after (its audit entries, by their values), and an identical entry kept before
+        // would be taken for it (the entries then forgotten, unwritten).
+        if answers.failedBeforeCommit { throw failure }
         throw .outcomeUnknown(
             "PostgreSQL: the connection broke during COMMIT, so whether this transaction was kept is unknown "
                 + "(a payment asked again with the same idempotency key finds it if it was): \(failure.message)")
@@ -348,6 +354,9 @@ final class PostgresConnection {
         var committed = false
         var failure: TenderError?
         var answeredFailure = false
+        /// The failure is the server's answer to a command before COMMIT (an error, or the FATAL of a terminated session):
+        /// the server runs a pipeline in order and skips the rest after an error, so COMMIT never ran.
+        var failedBeforeCommit = false
     }
 
     /// What one command of a pipeline was.
@@ -452,6 +461,7 @@ final class PostgresConnection {
                     if answers.failure == nil, status != PGRES_PIPELINE_ABORTED {
                         answers.failure = PostgresError.error(answer, handle, during: command.operation)
                         answers.answeredFailure = PQresultErrorField(answer, Int32(UInt8(ascii: "C"))) != nil
+                        if case .commit = command {} else { answers.failedBeforeCommit = answers.answeredFailure }
                     }
                     PQclear(answer)
                     continue

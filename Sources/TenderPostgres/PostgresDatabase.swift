@@ -175,12 +175,12 @@ final class PostgresDatabase: StoreDatabase {
     static let openingCall =
         "SELECT tender.\(PostgresSchema.openingName)(?::pg_catalog.int8, ?::pg_catalog.bool, ?::pg_catalog.int4, ?::pg_catalog.int4)"
 
-    /// Fails the transaction (SQLSTATE 42501) when the connection's role is a superuser or has BYPASSRLS, which
-    /// row-level security does not hold: the opening's check while the opening function is missing (dropped under the daemon).
+    /// Fails the transaction (SQLSTATE 42501) unless row-level security holds the connection's role on every table of persons'
+    /// rows (a superuser, a role with BYPASSRLS, a table whose row security is off or not forced): the opening's check while the
+    /// opening function is missing (dropped under the daemon).
     static let refuseBypassingRole =
-        "DO $$BEGIN IF (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) IS NOT FALSE THEN "
-        + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would see "
-        + "every person''s rows; connect as a role of its own (docs/scale.md)'; END IF; END$$"
+        "DO $$BEGIN IF \(PostgresSchema.rowSecurityHolds(PostgresSchema.personTables, reuseGrants: true)) IS NOT TRUE THEN "
+        + "RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(PostgresSchema.rowSecurityMessage); END IF; END$$"
 
     /// Runs `body` between `begin` and COMMIT on a borrowed connection naming the person, first taking the
     /// transaction-scoped advisory `lock` when given (let go at COMMIT or ROLLBACK, and by the server when the

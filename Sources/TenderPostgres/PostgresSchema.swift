@@ -156,11 +156,33 @@ enum PostgresSchema {
 
     /// The name of the function opening tenderd's transactions (``opening``). Versioned: a build that changes what it
     /// does makes one of a new name, so daemons of two builds on one database each call their own.
-    static let openingName = "open_person_v1"
+    static let openingName = "open_person_v2"
+
+    /// Every table holding persons' rows (``tables``), each kept apart by row-level security; ``PostgresReuseGrants``'s too,
+    /// in ``rowSecurityHolds(_:)`` when given `reuseGrants`.
+    static let personTables = tables.map(\.name)
+
+    /// A SQL expression, true only when row-level security holds the current role on each of `names` (tables of `tender`):
+    /// false for a superuser, a role with BYPASSRLS, and a table whose row security its owner turned off or stopped forcing
+    /// (its owner, tenderd's role, then reads and writes every person's rows of it: an account updated by its id is then every
+    /// person's account of that id). `pg_catalog.row_security_active` reads the catalog caches: no statement. With
+    /// `reuseGrants`, the budgets' table too when it is there (taken away, budgets fail closed: ``PostgresReuseGrants``).
+    static func rowSecurityHolds(_ names: [String], reuseGrants: Bool = false) -> String {
+        var checks = names.map { "pg_catalog.row_security_active('tender.\($0)'::pg_catalog.regclass)" }
+        if reuseGrants { checks.append("pg_catalog.row_security_active(pg_catalog.to_regclass('tender.reuse_grants')) IS NOT FALSE") }
+        return "(" + checks.joined(separator: " AND ") + ")"
+    }
+
+    /// The message of the 42501 raised when ``rowSecurityHolds(_:)`` is not true (a SQL string literal's text, quotes doubled).
+    static let rowSecurityMessage =
+        "'tenderd connects as a superuser or a role with BYPASSRLS, or a table of tender has its row security off or not forced, "
+        + "so it would see every person''s rows; connect as a role of its own, every table''s row security forced (docs/scale.md)'"
 
     /// The function every transaction of tenderd opens with, after BEGIN, in one statement (compiled once per connection,
-    /// where an anonymous block was compiled in every transaction): fails (SQLSTATE 42501) when the connection's role is a
-    /// superuser or has BYPASSRLS, which row-level security does not hold (a role made one after tenderd connected); names
+    /// where an anonymous block was compiled in every transaction): fails (SQLSTATE 42501) unless row-level security holds
+    /// the connection's role on every table of persons' rows (``rowSecurityHolds(_:)``: not a superuser nor BYPASSRLS, a role
+    /// made one after tenderd connected; no table whose row security its owner turned off or stopped forcing while tenderd
+    /// runs, which `open_person_v1` let through: every person's rows of it read and written); names
     /// the person for this transaction only (`tender.uid`); turns the lazy commit on when asked; takes the person's
     /// transaction-scoped advisory lock when given one. It runs with its caller's rights (SECURITY INVOKER, the default), so
     /// it lets no one do what they could not do themselves; every name in it is pg_catalog's, qualified, so no search path
@@ -172,9 +194,8 @@ enum PostgresSchema {
         CREATE FUNCTION tender.\(openingName)(person bigint, lazy boolean, lock_space integer, lock_key integer) RETURNS void
         LANGUAGE plpgsql VOLATILE AS $body$
         BEGIN
-            IF (SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user) IS NOT FALSE THEN
-                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would '
-                    'see every person''s rows; connect as a role of its own (docs/scale.md)';
+            IF \(rowSecurityHolds(personTables, reuseGrants: true)) IS NOT TRUE THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
             PERFORM pg_catalog.set_config('tender.uid', person::text, true);
             IF lazy THEN
@@ -202,8 +223,8 @@ enum PostgresSchema {
     /// The function that pays a quiet submitter's record, signed at the head tenderd expects, in one statement of a
     /// transaction (BEGIN, this call, COMMIT: one round trip, where the batch's transaction runs the opening, four reads,
     /// the writes and COMMIT in two). It opens as ``opening`` does (refused, SQLSTATE 42501, unless row-level security holds
-    /// the caller on the ledger: a superuser, a role with BYPASSRLS, or a ledger whose row security is off or not forced on its
-    /// owner; the person named for the transaction only; the person's advisory lock taken before anything is read, so every
+    /// the caller on every table it reads or writes: a superuser, a role with BYPASSRLS, or one of those tables whose row
+    /// security is off or not forced on its owner; the person named for the transaction only; the person's advisory lock taken before anything is read, so every
     /// read after it sees what the lock's last holder committed), then inserts the record only when what the batch's
     /// transaction checks holds: the signing key enrolled with the public key this machine's key was checked against,
     /// the ledger's head the one the record was signed after, its idempotency key unpaid, each account there in its
@@ -239,11 +260,12 @@ enum PostgresSchema {
             movements integer := COALESCE(pg_catalog.array_length(movement_accounts, 1), 0);
             audits integer := COALESCE(pg_catalog.array_length(audit_at, 1), 0);
         BEGIN
-            -- Row-level security must hold this role on the ledger (neither a superuser nor BYPASSRLS, the ledger's policies on
-            -- and forced): an expression on the catalog caches, no statement.
-            IF pg_catalog.row_security_active('tender.ledger'::pg_catalog.regclass) IS NOT TRUE THEN
-                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'tenderd connects as a superuser or a role with BYPASSRLS, which would '
-                    'see every person''s rows; connect as a role of its own (docs/scale.md)';
+            -- Row-level security must hold this role on every table read or written below (neither a superuser nor BYPASSRLS,
+            -- each table's policies on and forced: one left unforced by its owner shows and takes every person's rows, an
+            -- account debited by its id is then everyone's of that id; v2 at 8411146 checked the ledger alone): expressions
+            -- on the catalog caches, no statement.
+            IF \(rowSecurityHolds(["ledger", "accounts", "signing_keys", "paid_parties", "claims", "audit"])) IS NOT TRUE THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
             -- A NULL compared is neither equal nor unequal, and a lock not the person's serializes nothing: refused first.
             IF person IS NULL OR (lock_space OPERATOR(pg_catalog.=) \(lockNamespace) AND (lock_key::pg_catalog.int8 OPERATOR(pg_catalog.&)

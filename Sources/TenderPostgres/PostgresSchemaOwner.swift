@@ -50,5 +50,36 @@ enum PostgresSchemaOwner {
             _ = try foreign.step()
             throw .store("PostgreSQL: the schema tender holds a \(kind) \(object) of the role \(role), not of tenderd's: \(advice)")
         }
+        try checkRowSecurity(db)
+    }
+
+    /// The person policy as the schema's creation makes it (``PostgresSchema/creation``), as `pg_get_expr` prints it.
+    static let personPolicy = "(uid = (current_setting('tender.uid'::text))::bigint)"
+
+    /// Throws ``TenderError/store(_:)`` naming the first table of the schema (but its version's) whose row security is off or
+    /// not forced, or that has a policy other than the one tenderd made: for every command and role, permissive, the person's
+    /// rows (``personPolicy``) both read and written. Another policy (one more permissive policy, `FOR SELECT USING (true)`,
+    /// made for a reporting role but given to PUBLIC) shows tenderd's role every person's rows: another person's head or
+    /// enrolled key read for this person's. Row security turned off or not forced after this check is refused by every
+    /// transaction (``PostgresSchema/rowSecurityHolds(_:reuseGrants:)``); a policy changed after it is seen at the next open.
+    static func checkRowSecurity(_ db: PostgresDatabase) throws(TenderError) {
+        let loose = try db.statement(
+            """
+            SELECT c.relname::text, coalesce(p.polname::text, '') FROM pg_catalog.pg_class c
+            LEFT JOIN pg_catalog.pg_policy p ON p.polrelid = c.oid
+            WHERE c.relnamespace = 'tender'::pg_catalog.regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> 'tender_schema' AND (
+                NOT c.relrowsecurity OR NOT c.relforcerowsecurity OR p.polname IS DISTINCT FROM 'person' OR NOT p.polpermissive
+                OR p.polcmd <> '*' OR p.polroles <> '{0}' OR pg_catalog.pg_get_expr(p.polqual, p.polrelid) IS DISTINCT FROM ?
+                OR pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid) IS DISTINCT FROM ?)
+            LIMIT 1
+            """, [personPolicy, personPolicy])
+        if try loose.step() {
+            let (table, policy) = (loose.text(0) ?? "?", loose.text(1) ?? "")
+            _ = try loose.step()
+            let what = policy.isEmpty ? "no policy of tenderd's" : "the policy \(policy), not as tenderd made it"
+            throw .store(
+                "PostgreSQL: the table tender.\(table) has its row security off or not forced, or \(what): tenderd's role would see "
+                    + "every person's rows of it; keep row security forced with tenderd's person policy alone (docs/scale.md)")
+        }
     }
 }

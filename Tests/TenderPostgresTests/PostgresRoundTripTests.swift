@@ -229,7 +229,7 @@ struct PostgresRoundTripTests {
     @Test func theOpeningCallIsPreparedOncePerConnection() throws {
         let pool = PostgresPool(location: try PostgresLocation(postgresTestURI!), size: 1)
         let db = try Self.database(pool)
-        let prepared = "SELECT statement FROM pg_catalog.pg_prepared_statements WHERE statement LIKE 'SELECT tender.open_person_v1(%'"
+        let prepared = "SELECT statement FROM pg_catalog.pg_prepared_statements WHERE statement LIKE 'SELECT tender.open_person_v2(%'"
         _ = try db.readTransaction { () throws(TenderError) in try db.statement("SELECT 1").rows { $0.text(0) } }
         let before = pool.roundTrips
         for _ in 0..<3 {
@@ -237,7 +237,7 @@ struct PostgresRoundTripTests {
                 try db.statement(prepared).rows { $0.text(0) ?? "" }
             }
             #expect(calls.count == 1)
-            #expect(calls.first?.contains("open_person_v1($1::pg_catalog.int8, $2::pg_catalog.bool, $3::pg_catalog.int4, $4::pg_catalog.int4)") == true)
+            #expect(calls.first?.contains("open_person_v2($1::pg_catalog.int8, $2::pg_catalog.bool, $3::pg_catalog.int4, $4::pg_catalog.int4)") == true)
         }
         // Each transaction: its opening with its one read, then COMMIT.
         #expect(pool.roundTrips - before == 3 * 2)

@@ -299,7 +299,7 @@ def test_no_claim_is_ever_made_through_tenderd(world):
         assert done.returncode == 0 and done.stdout.strip() == "0", (done.stdout, done.stderr)
 
 
-# --- the function tenderd's transactions open with (tender.open_person_v1) ---
+# --- the function tenderd's transactions open with (tender.open_person_v2) ---
 
 def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(world):
     evil, role = world["names"]["e"], world["names"]["d"]
@@ -308,27 +308,27 @@ def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(wor
     done = world["cluster"].sql(world["names"]["p"], "SELECT pg_get_userbyid(proowner), prosecdef, "
                                 "(SELECT string_agg(CASE WHEN grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(grantee) END, ',') "
                                 "FROM aclexplode(coalesce(proacl, acldefault('f', proowner)))) FROM pg_proc "
-                                "WHERE oid = 'tender.open_person_v1(bigint, boolean, integer, integer)'::regprocedure", database="opening")
+                                "WHERE oid = 'tender.open_person_v2(bigint, boolean, integer, integer)'::regprocedure", database="opening")
     assert done.returncode == 0 and done.stdout.strip() == f"{role}|f|{role}", done.stdout + done.stderr
     # Another role cannot call it to name a person or take a person's lock: no use of the schema, no EXECUTE, even
     # once the schema's owner lets it use the schema.
-    call = f'SET ROLE "{evil}"; SELECT tender.open_person_v1(1, false, 1, 1)'
+    call = f'SET ROLE "{evil}"; SELECT tender.open_person_v2(1, false, 1, 1)'
     done = world["cluster"].sql(world["names"]["p"], call, database="opening")
     assert done.returncode != 0 and "permission denied for schema tender" in done.stderr, done.stderr
     done = world["cluster"].sql(role, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', database="opening")
     assert done.returncode == 0, done.stderr
     done = world["cluster"].sql(world["names"]["p"], call, database="opening")
-    assert done.returncode != 0 and "permission denied for function open_person_v1" in done.stderr, done.stderr
+    assert done.returncode != 0 and "permission denied for function open_person_v2" in done.stderr, done.stderr
     # A grant of it (by tenderd's own role, or a superuser) is refused at the next open, as a grant on a table is.
     done = world["cluster"].sql(role, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"; '
-                                "GRANT EXECUTE ON FUNCTION tender.open_person_v1(bigint, boolean, integer, integer) TO PUBLIC",
+                                "GRANT EXECUTE ON FUNCTION tender.open_person_v2(bigint, boolean, integer, integer) TO PUBLIC",
                                 database="opening")
     assert done.returncode == 0, done.stderr
     daemon.kill(signal.SIGTERM)
     daemon.start()
     outcome = client(daemon, world["alice"], "pay", world["password"], "granted")
-    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function open_person_v1 of the role PUBLIC" in outcome["message"], outcome
-    done = world["cluster"].sql(role, "REVOKE EXECUTE ON FUNCTION tender.open_person_v1(bigint, boolean, integer, integer) FROM PUBLIC",
+    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function open_person_v2 of the role PUBLIC" in outcome["message"], outcome
+    done = world["cluster"].sql(role, "REVOKE EXECUTE ON FUNCTION tender.open_person_v2(bigint, boolean, integer, integer) FROM PUBLIC",
                                 database="opening")
     assert done.returncode == 0, done.stderr
     daemon.kill(signal.SIGTERM)
@@ -339,7 +339,7 @@ def test_the_opening_function_is_tenderds_alone_and_a_grant_of_it_is_refused(wor
 def test_a_dropped_opening_function_fails_one_transaction_cleanly_and_is_made_again(world):
     role = world["names"]["d"]
     daemon = paying_daemon(world, "dropped", "first")
-    function = "tender.open_person_v1(bigint, boolean, integer, integer)"
+    function = "tender.open_person_v2(bigint, boolean, integer, integer)"
     # Dropped under a running daemon: the transaction that finds it missing fails with the server's error, nothing of it
     # kept; the daemon's next transactions open without it.
     assert world["cluster"].sql(role, f"DROP FUNCTION {function}", database="dropped").returncode == 0
@@ -442,7 +442,7 @@ def test_a_read_only_default_set_by_the_databases_owner_does_not_stop_payments(w
 
 def test_another_role_can_neither_replace_nor_shadow_the_opening_function(world):
     # Adversarial review (pgspeed): another role, the database's owner with its search path set to a schema of theirs,
-    # tries to run its code in place of tender.open_person_v1 (one that names a person but skips the lock would fork a
+    # tries to run its code in place of tender.open_person_v2 (one that names a person but skips the lock would fork a
     # chain): CREATE OR REPLACE, ALTER (owner, SECURITY DEFINER, a SET), DROP, and an overload taking the call's
     # literal types exactly (integer where the function takes bigint) on its search path. None is possible or called.
     evil, role, alice = world["names"]["e"], world["names"]["d"], world["alice"]
@@ -454,16 +454,16 @@ def test_another_role_can_neither_replace_nor_shadow_the_opening_function(world)
     # The owner's schema on the database's search path, with an overload of theirs that records being called.
     superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
               f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
-              "CREATE FUNCTION trap.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS "
+              "CREATE FUNCTION trap.open_person_v2(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS "
               "$$INSERT INTO trap.loot VALUES (current_user); SELECT pg_catalog.set_config('tender.uid', $1::text, true)$$; "
-              f'ALTER FUNCTION trap.open_person_v1(integer, boolean, integer, integer) OWNER TO "{evil}"; '
+              f'ALTER FUNCTION trap.open_person_v2(integer, boolean, integer, integer) OWNER TO "{evil}"; '
               "ALTER DATABASE shadowed SET search_path = trap, tender, pg_catalog", "shadowed")
-    function = "tender.open_person_v1(bigint, boolean, integer, integer)"
+    function = "tender.open_person_v2(bigint, boolean, integer, integer)"
     superuser(world, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', "shadowed")  # the most tenderd's role might give it
     try:
         for attempt, refusal in (
             (f"CREATE OR REPLACE FUNCTION {function} RETURNS void LANGUAGE sql AS $$SELECT$$", "permission denied for schema tender"),
-            ("CREATE FUNCTION tender.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS $$SELECT$$",
+            ("CREATE FUNCTION tender.open_person_v2(integer, boolean, integer, integer) RETURNS void LANGUAGE sql AS $$SELECT$$",
              "permission denied for schema tender"),
             (f'ALTER FUNCTION {function} OWNER TO "{evil}"', "must be owner of function"),
             (f"ALTER FUNCTION {function} SECURITY DEFINER", "must be owner of function"),
@@ -477,14 +477,14 @@ def test_another_role_can_neither_replace_nor_shadow_the_opening_function(world)
         outcome = client(daemon, alice, "pay", world["password"], "shadowed-1")
         assert outcome.get("code") == "SUCCESS", outcome
         loot = world["cluster"].sql(world["names"]["p"], "SELECT count(*) FROM trap.loot", database="shadowed")
-        assert loot.stdout.strip() == "0", ("the database owner's open_person_v1 ran as tenderd's role", loot.stdout)
+        assert loot.stdout.strip() == "0", ("the database owner's open_person_v2 ran as tenderd's role", loot.stdout)
     finally:
         superuser(world, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"', "shadowed")
 
 
 def test_an_overload_made_while_the_daemon_runs_is_never_called_in_place_of_the_opening_function(world):
     # Adversarial review (pgspeed): tenderd's role grants another role CREATE in the schema while a daemon runs (refused at
-    # the next open, seen only then). That role makes tender.open_person_v1(integer, boolean, integer, integer): the
+    # the next open, seen only then). That role makes tender.open_person_v2(integer, boolean, integer, integer): the
     # call's literals (integer for the function's bigint) matched it better, so every transaction ran its code as
     # tenderd's role (every person's rows; a person named without the lock). The call types each argument as the
     # function takes it, so it matches tenderd's function exactly.
@@ -496,11 +496,11 @@ def test_an_overload_made_while_the_daemon_runs_is_never_called_in_place_of_the_
     done = world["cluster"].sql(role, f'GRANT USAGE, CREATE ON SCHEMA tender TO "{evil}"', database="overloaded")
     assert done.returncode == 0, done.stderr
     done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
-                                "CREATE FUNCTION tender.open_person_v1(integer, boolean, integer, integer) RETURNS void LANGUAGE plpgsql AS "
+                                "CREATE FUNCTION tender.open_person_v2(integer, boolean, integer, integer) RETURNS void LANGUAGE plpgsql AS "
                                 "$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
                                 "INSERT INTO trap.loot VALUES (current_user); END IF; "
                                 "PERFORM pg_catalog.set_config('tender.uid', $1::text, true); END$$; "
-                                "GRANT EXECUTE ON FUNCTION tender.open_person_v1(integer, boolean, integer, integer) TO PUBLIC",
+                                "GRANT EXECUTE ON FUNCTION tender.open_person_v2(integer, boolean, integer, integer) TO PUBLIC",
                                 database="overloaded")
     assert done.returncode == 0, done.stderr
     outcome = client(daemon, alice, "pay", world["password"], "overloaded-1")
@@ -611,7 +611,7 @@ def test_two_daemons_first_opening_a_database_with_a_repeatable_read_default_bot
 def test_an_overload_with_a_default_made_after_the_call_was_prepared_runs_nothing_and_keeps_one_chain(world):
     # Adversarial review (adv-pg, the opening call prepared once per connection): a role tenderd's role gave CREATE in
     # the schema while a daemon runs makes, AFTER the daemon's connection prepared the call, an overload taking the
-    # call's four types exactly plus a fifth with a default (tender.open_person_v1(bigint, boolean, integer, integer,
+    # call's four types exactly plus a fifth with a default (tender.open_person_v2(bigint, boolean, integer, integer,
     # text DEFAULT '')), and one taking a VARIADIC tail. Neither may ever run as tenderd's role (a prepared plan re-made
     # on the next invalidation, or a new connection, resolves the name again); at worst the call is ambiguous and the
     # payment refused whole. Dropped again, the key pays once and the chain verifies.
@@ -626,12 +626,12 @@ def test_an_overload_with_a_default_made_after_the_call_was_prepared_runs_nothin
     body = ("$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
             "INSERT INTO trap.loot VALUES (current_user); END IF; "
             "PERFORM pg_catalog.set_config('tender.uid', $1::text, true); END$$")
-    overloads = ("tender.open_person_v1(bigint, boolean, integer, integer, text)",
-                 "tender.open_person_v1(bigint, boolean, integer, integer, VARIADIC text[])")
+    overloads = ("tender.open_person_v2(bigint, boolean, integer, integer, text)",
+                 "tender.open_person_v2(bigint, boolean, integer, integer, VARIADIC text[])")
     done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
-                                "CREATE FUNCTION tender.open_person_v1(bigint, boolean, integer, integer, text DEFAULT '') "
+                                "CREATE FUNCTION tender.open_person_v2(bigint, boolean, integer, integer, text DEFAULT '') "
                                 f"RETURNS void LANGUAGE plpgsql AS {body}; "
-                                "CREATE FUNCTION tender.open_person_v1(bigint, boolean, integer, integer, VARIADIC text[]) "
+                                "CREATE FUNCTION tender.open_person_v2(bigint, boolean, integer, integer, VARIADIC text[]) "
                                 f"RETURNS void LANGUAGE plpgsql AS {body}; "
                                 + "".join(f"GRANT EXECUTE ON FUNCTION {o} TO PUBLIC; " for o in overloads),
                                 database="defaulted")

@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The payment function's second version (tender.pay_prepared_v2, pg38) attacked where v2 changed what v1 did: the role check
+by row_security_active on the ledger alone. A throwaway cluster, as test_pg_security; run as root (make test-postgres)."""
+
+import os
+import pwd
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
+from test_postgres import client  # noqa: E402
+from test_pg_security import assert_one_chain_that_verifies, paying_daemon, world  # noqa: E402,F401
+
+# Every table the payment function reads or writes: row-level security must hold tenderd's role on each of them.
+TOUCHED = ("accounts", "signing_keys", "ledger", "paid_parties", "claims", "audit")
+
+
+def test_the_payment_function_refuses_when_row_security_is_off_on_any_table_it_touches(world):
+    # Adversary: tenderd's role (the tables' owner: an operator with its password, a migration script of theirs) turns off, or
+    # stops forcing, row-level security on one table the function touches, while a daemon runs. The owner then reads and
+    # writes every person's rows of that table: the function's `UPDATE tender.accounts ... WHERE id = 'checking'` debits
+    # every person's account of that id, its key check finds another person's enrolled key. At 8411146 v2 checked the ledger
+    # alone (row_security_active on tender.ledger): with the accounts' security off it paid, and moved bob's money too.
+    # Every table it touches must be held by row security; else refused (42501), nothing written, anyone's.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "payrlsall", "payrlsall-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="payrlsall")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
+    assert code == 0 and "|" in key, err
+    kid, public = key.split("|")
+    # Another person of the same deployment (bob): an account of the same id, the same machine's key enrolled.
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
+                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
+    assert code == 0, err
+
+    def state():
+        # Read by the cluster's superuser: every person's rows.
+        done = world["cluster"].sql(world["names"]["p"], "SELECT (SELECT string_agg(uid || ':' || sequence, ',' ORDER BY uid, sequence) "
+                                    "FROM tender.ledger), (SELECT string_agg(uid || ':' || id || ':' || balance_minor, ',' ORDER BY uid, id) "
+                                    "FROM tender.accounts), (SELECT count(*) FROM tender.audit), (SELECT count(*) FROM tender.paid_parties)",
+                                    database="payrlsall")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    call = (f"SELECT tender.pay_prepared_v2({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
+            f"{head_hash}, 'forged.jws.x', 'forged-hash', 'rlsoff', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
+            "'{-1}', '{USD}', 'party-rlsoff', false, '{1}', '{rlsoff}', '{authenticated}', '{pay}', '{rlsoff}')")
+    before = state()
+    for table in TOUCHED:
+        for off, on in (("NO FORCE", "FORCE"), ("DISABLE", "ENABLE")):
+            code, out, err = sql(f"ALTER TABLE tender.{table} {off} ROW LEVEL SECURITY; {call}")
+            restored = sql(f"ALTER TABLE tender.{table} {on} ROW LEVEL SECURITY")
+            assert restored[0] == 0, restored
+            assert code != 0 and "BYPASSRLS" in err, (table, off, code, out, err)
+            assert state() == before, (table, off)
+    # All of them held again: the same call pays (the check refuses what it should only), alice's account alone debited.
+    code, out, err = sql(call)
+    assert (code, out) == (0, "paid"), err
+    code, out, err = sql("SELECT balance_minor FROM tender.accounts WHERE id = 'checking'", person=bob)
+    assert (code, out) == (0, "500000"), (out, err)
+    # The hand-made rows out again: the daemon's own payments go on, on one chain.
+    code, out, err = sql("DELETE FROM tender.ledger WHERE idempotency_key = 'rlsoff'; DELETE FROM tender.audit WHERE \"user\" = 'rlsoff'; "
+                         "DELETE FROM tender.paid_parties WHERE party = 'party-rlsoff'; "
+                         "UPDATE tender.accounts SET balance_minor = balance_minor + 1 WHERE id = 'checking'")
+    assert code == 0, err
+    assert state() == before
+    code, out, err = sql("DELETE FROM tender.accounts; DELETE FROM tender.signing_keys", person=bob)
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    assert client(daemon, alice, "pay", world["password"], "payrlsall-1")["code"] == "SUCCESS"
+    assert_one_chain_that_verifies(world, daemon, alice, "payrlsall")
+
+
+def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_no_other_persons_money(world):
+    # Adversary: as above, the accounts' forced row security turned off by their owner while the daemon runs, with another
+    # person's account of the same id (bob's `checking`). At 8411146 alice's quiet payment (one call of v2) and her batch's
+    # transaction (the opening function checked the role alone) each debited bob's `checking` too. Both are refused now
+    # (42501: the payment fails, nothing written), and pay again once the security is forced again.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "rlsdaemon", "rlsdaemon-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlsdaemon")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    def balances():
+        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid) FROM "
+                                    "tender.accounts WHERE id = 'checking'", database="rlsdaemon")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
+    assert code == 0, err
+    # Warm: the next payment is quiet (one call of the payment function).
+    assert client(daemon, alice, "pay", world["password"], "rlsdaemon-1")["code"] == "SUCCESS"
+    for path in ("function", "batch"):
+        if path == "batch":
+            code, out, err = sql("DROP FUNCTION tender.pay_prepared_v2(bigint, integer, integer, text, bytea, bigint, text, text, text, "
+                                 "text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], "
+                                 "text[], text[], text[])")
+            assert code == 0, err
+        before = balances()
+        code, out, err = sql("ALTER TABLE tender.accounts NO FORCE ROW LEVEL SECURITY")
+        assert code == 0, err
+        try:
+            outcome = client(daemon, alice, "pay", world["password"], f"rlsdaemon-off-{path}")
+        finally:
+            code, out, err = sql("ALTER TABLE tender.accounts FORCE ROW LEVEL SECURITY")
+            assert code == 0, err
+        after = balances()
+        assert after == before, (path, outcome, before, after)
+        assert outcome.get("code") != "SUCCESS", (path, outcome)
+        assert f"rlsdaemon-off-{path}" not in client(daemon, alice, "payments")["keys"], path
+    # The reuse budgets' table too (another person's budget would let a payment through without the password): refused.
+    code, out, err = sql("ALTER TABLE tender.reuse_grants NO FORCE ROW LEVEL SECURITY")
+    assert code == 0, err
+    try:
+        outcome = client(daemon, alice, "pay", world["password"], "rlsdaemon-off-budgets")
+    finally:
+        code, out, err = sql("ALTER TABLE tender.reuse_grants FORCE ROW LEVEL SECURITY")
+        assert code == 0, err
+    assert outcome.get("code") != "SUCCESS", outcome
+    # Forced again: alice pays, from her account alone.
+    before = balances()
+    assert client(daemon, alice, "pay", world["password"], "rlsdaemon-2")["code"] == "SUCCESS"
+    after = balances()
+    assert after.split(",")[1] == f"{bob}:500000" and after != before, (before, after)
+    code, out, err = sql("DELETE FROM tender.accounts", person=bob)
+    assert code == 0, err
+    assert_one_chain_that_verifies(world, daemon, alice, "rlsdaemon")
+
+
+def test_a_policy_that_shows_every_persons_rows_is_refused_at_open(world):
+    # Adversary: tenderd's role (the tables' owner) adds a policy of its own beside tenderd's, row security still on and
+    # forced, so row_security_active still holds: `FOR SELECT USING (true)` on the ledger, meant for a reporting role but
+    # given to PUBLIC. tenderd's role then reads every person's rows: alice's head read is bob's (his sequence 50), and at
+    # 8411146 her next payment went in at 51, her chain broken (one row, then a gap). The schema's check at open (each
+    # daemon start) now refuses a table whose policies are not tenderd's alone; dropped, payments go on, one chain.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "rlspolicy", "rlspolicy-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlspolicy")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    code, out, err = sql("INSERT INTO tender.ledger (sequence, type, jws, hash) VALUES (50, 'note', 'bob.jws.x', 'bob-hash')", person=bob)
+    assert code == 0, err
+    code, out, err = sql("CREATE POLICY reporting ON tender.ledger FOR SELECT USING (true)")
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    outcome = client(daemon, alice, "pay", world["password"], "rlspolicy-1")
+    code, sequences, err = sql("SELECT string_agg(sequence::text, ',' ORDER BY sequence) FROM tender.ledger WHERE uid = "
+                               f"{uid}")
+    assert outcome.get("code") != "SUCCESS", (outcome, sequences)
+    assert "tender.ledger" in outcome.get("message", ""), outcome
+    code, out, err = sql("DROP POLICY reporting ON tender.ledger; DELETE FROM tender.ledger", person=bob)
+    assert code == 0, err
+    daemon.kill(15)
+    daemon.start()
+    assert client(daemon, alice, "pay", world["password"], "rlspolicy-2")["code"] == "SUCCESS"
+    assert sorted(client(daemon, alice, "payments")["keys"]) == ["rlspolicy-0", "rlspolicy-2"]
+    assert_one_chain_that_verifies(world, daemon, alice, "rlspolicy")
