@@ -35,21 +35,33 @@ public struct PostgresServerCPU: Sendable {
         return (PostgresServerCPU(postmaster: stat.parent, ticks: ticks), "")
     }
 
-    /// The server's CPU time so far, user and system, in seconds: every live child's, then the postmaster's own and its reaped
-    /// children's (read last, so a child reaped meanwhile is counted once, there); nil when the postmaster is gone.
+    /// The server's CPU time so far, user and system, in seconds: every live child's, the postmaster's own and its reaped
+    /// children's. The reaped children's time is read before and after the children: a child reaped between the two would
+    /// be counted twice (live, then reaped), so the reading is taken again (at most four times; the last is returned).
+    /// nil when the postmaster is gone.
     public func seconds() -> Double? {
         var total: UInt64 = 0
-        if let directory = opendir("/proc") {
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard let pid = Int32(name), pid != postmaster, let child = Self.stat(of: pid), child.parent == postmaster else { continue }
-                total += child.user + child.system
-            }
+        for _ in 0..<4 {
+            guard let before = Self.stat(of: postmaster) else { return nil }
+            let live = liveChildrenTicks()
+            guard let after = Self.stat(of: postmaster) else { return nil }
+            total = live + after.user + after.system + after.children
+            if after.children == before.children { break }
         }
-        guard let own = Self.stat(of: postmaster) else { return nil }
-        total += own.user + own.system + own.children
         return Double(total) / ticks
+    }
+
+    /// The user and system ticks of the postmaster's live children.
+    private func liveChildrenTicks() -> UInt64 {
+        var total: UInt64 = 0
+        guard let directory = opendir("/proc") else { return 0 }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != postmaster, let child = Self.stat(of: pid), child.parent == postmaster else { continue }
+            total += child.user + child.system
+        }
+        return total
     }
 
     /// /proc/`pid`/stat's command name, parent, user and system ticks and reaped children's ticks (user and system); nil when
