@@ -44,9 +44,10 @@ def test_the_bench_refuses_a_deployments_database_and_runs_on_its_own():
         assert float(one[4]) <= 1.5, done.stdout
         # tenderd's context switches a payment, store and raw, from the same run: a quiet submitter pays on its own thread
         # (the group commit's leader is the caller, no signing worker, no pool wait), so it sleeps once a payment, for its one
-        # round trip, where a hand-off to another thread and back would add two (the raw payment's two round trips: 2).
+        # round trip, where a hand-off to another thread and back would add two (the raw payment's two round trips: 2). The
+        # counts take preemptions too, which a loaded machine adds to both sides alike: compared with the raw loop's, not 1.
         assert "switches/pay" in done.stdout and "raw switches/tx" in done.stdout, done.stdout
-        assert float(one[-4]) <= 1.5, done.stdout
+        assert float(one[-4]) <= float(one[-3]), done.stdout
         # The server's CPU a store payment and a raw payment transaction, from the same run (the throwaway cluster is this
         # machine's): whole microseconds, not skipped ("-"). (16 payments may take less than /proc's clock tick: 0 is possible.)
         assert "server CPU us/pay" in done.stdout and "raw server CPU us/tx" in done.stdout and "not measured" not in done.stdout, done.stdout
