@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TenderCore
 @testable import TenderCrypto
+import TenderTestSupport
 
 /// Issue 34 (the group commit's serial section): a seal is made on a copy of an HMAC context keyed once per key, not
 /// by a one-shot HMAC that fetched the algorithm and hashed the key's pads every time. The seal is the same
@@ -38,40 +39,12 @@ import TenderCore
         let messages = (0..<64).map { Array("record \($0)".utf8) + [UInt8](repeating: UInt8($0), count: $0 * 20) }
         let expected = try messages.map { try Self.hmac(key: secret, $0) }
         let wrong = Atomic<Int>(0)
-        DispatchlessThreads.run(8) { thread in
+        TestThread.run(8) { thread in
             for round in 0..<50 {
                 let index = (thread * 7 + round) % messages.count
                 if (try? key.seal(messages[index])) != expected[index] { wrong.add(1, ordering: .relaxed) }
             }
         }
         #expect(wrong.load(ordering: .relaxed) == 0)
-    }
-}
-
-/// `count` POSIX threads running `body(index)`, joined.
-private enum DispatchlessThreads {
-    final class Work: @unchecked Sendable {
-        let body: @Sendable (Int) -> Void
-        let index: Int
-        init(_ body: @escaping @Sendable (Int) -> Void, _ index: Int) {
-            self.body = body
-            self.index = index
-        }
-    }
-
-    static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        var threads: [pthread_t] = []
-        for index in 0..<count {
-            var thread = pthread_t()
-            let work = Unmanaged.passRetained(Work(body, index)).toOpaque()
-            let created = pthread_create(&thread, nil, { raw in
-                guard let raw else { return nil }
-                let work = Unmanaged<Work>.fromOpaque(raw).takeRetainedValue()
-                work.body(work.index)
-                return nil
-            }, work)
-            if created == 0 { threads.append(thread) } else { Unmanaged<Work>.fromOpaque(work).release(); body(index) }
-        }
-        for thread in threads { pthread_join(thread, nil) }
     }
 }

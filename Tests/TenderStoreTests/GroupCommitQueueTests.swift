@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TenderCore
 @testable import TenderStore
+import TenderTestSupport
 
 /// Issue 34 (the eight submitters' hand-offs): each caller of the group commit is woken once, by its batch's leader
 /// with its outcome or by the last leader with the lead, and a gathering leader once, when its batch is complete. On
@@ -19,7 +20,7 @@ import TenderCore
         let processed = PthreadLocked<[Int]>([])
         let outcomes = PthreadLocked<[Int: Int]>([:])
         let sizes = PthreadLocked<[Int]>([])
-        runThreads(threads) { thread in
+        TestThread.run(threads) { thread in
             for index in 0..<each {
                 let request = thread * 1_000_000 + index
                 let outcome = queue.submit(request) { batch in
@@ -65,7 +66,7 @@ import TenderCore
         let shortOnce = Atomic<Bool>(true)
         let answered = PthreadLocked<[Int: Int]>([:])
         let processed = PthreadLocked<[Int]>([])
-        runThreads(4) { thread in
+        TestThread.run(4) { thread in
             for index in 0..<50 {
                 let request = thread * 1000 + index
                 let outcome = queue.submit(request) { batch in
@@ -87,29 +88,4 @@ import TenderCore
         #expect(shortened)
         #expect(processed.withLock { $0.count } == 201)
     }
-}
-
-/// Runs `body(index)` on `count` POSIX threads and waits for all of them.
-private func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    final class Work: @unchecked Sendable {
-        let body: @Sendable (Int) -> Void
-        let index: Int
-        init(_ body: @escaping @Sendable (Int) -> Void, _ index: Int) {
-            self.body = body
-            self.index = index
-        }
-    }
-    var threads: [pthread_t] = []
-    for index in 0..<count {
-        var thread = pthread_t()
-        let work = Unmanaged.passRetained(Work(body, index)).toOpaque()
-        let created = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let work = Unmanaged<Work>.fromOpaque(raw).takeRetainedValue()
-            work.body(work.index)
-            return nil
-        }, work)
-        if created == 0 { threads.append(thread) } else { Unmanaged<Work>.fromOpaque(work).release(); body(index) }
-    }
-    for thread in threads { pthread_join(thread, nil) }
 }

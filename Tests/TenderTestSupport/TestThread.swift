@@ -23,6 +23,12 @@ public final class TestThread {
     /// Waits for the thread to end (at once when it never started).
     public func join() { if started { pthread_join(thread, nil) } }
 
+    /// Runs `body(index)` for each index below `count`, each on a thread of its own, all at once, and waits for them.
+    public static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let threads = (0..<count).map { index in TestThread { body(index) } }
+        for thread in threads { thread.join() }
+    }
+
     private final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
