@@ -237,7 +237,16 @@ final class PostgresDatabase: StoreDatabase {
                 }
                 return result
             }
-            do throws(TenderError) { try connection.commit() } catch {
+            do throws(TenderError) {
+                // Row security checked again before a write commits, sent with COMMIT (no round trip more): the opening's check
+                // takes no lock on a table, so an owner's ALTER TABLE committed between it and a statement's first use of that
+                // table took row security off for that statement. Every table written now holds its lock until COMMIT; the
+                // opening function with no lock fails the transaction (42501) if one of them lost its row security.
+                if withFunction {
+                    try connection.statement(Self.openingCall, [Int64(uid), lazy ? "true" : "false", nil, nil]).run()
+                }
+                try connection.commit()
+            } catch {
                 if withFunction { forgetOpeningIfMissing(error) }
                 throw error
             }

@@ -197,7 +197,7 @@ enum PostgresSchema {
             IF \(rowSecurityHolds(personTables, reuseGrants: true)) IS NOT TRUE THEN
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
-            PERFORM pg_catalog.set_config('tender.uid', person::text, true);
+            PERFORM pg_catalog.set_config('tender.uid', person::pg_catalog.text, true);
             IF lazy THEN
                 PERFORM pg_catalog.set_config('synchronous_commit', 'off', true);
             END IF;
@@ -211,9 +211,9 @@ enum PostgresSchema {
     ]
 
     /// The name of the function that pays a quiet submitter's signed record in one call (``payment``). Versioned as
-    /// ``openingName``: a build that changes what it does makes one of a new name, and leaves the earlier one (`pay_prepared_v1`,
-    /// which a daemon of the earlier build on the same database still calls) as it is.
-    static let paymentName = "pay_prepared_v2"
+    /// ``openingName``: a build that changes what it does makes one of a new name, and leaves the earlier ones (`pay_prepared_v1`,
+    /// which a daemon of the earlier build on the same database still calls; `v2`, made only by unreleased builds) as they are.
+    static let paymentName = "pay_prepared_v3"
 
     /// Its argument types, in order (``payment``; ``PostgresDatabase/paymentCall`` casts each argument to its type).
     static let paymentSignature =
@@ -239,10 +239,11 @@ enum PostgresSchema {
     ///
     /// Version 2 (`pay_prepared_v1` ran 9 statements for a payment of one debit): the server's CPU a call, measured
     /// (docs/scale.md), went into each statement's executor start more than into its reads. So the role check is
-    /// `row_security_active` on the ledger (catalog caches, no query of `pg_roles`), the person and the lock are expressions
+    /// `row_security_active` on each of the six tables it touches (catalog caches, no query of `pg_roles`), the person and the lock are expressions
     /// (no statement each), and the paid party is inserted only when it is new (a read, where `ON CONFLICT DO NOTHING` started
     /// an insert each payment). One statement reading the head, key and balances together was measured too, and cost more
-    /// than the four reads (its plan starts every sub-plan each call): the reads stay apart.
+    /// than the four reads (its plan starts every sub-plan each call): the reads stay apart. Version 3 checks row security
+    /// again before it answers `paid` (an owner's change committed while the call waited for the person's lock).
     static let payment = [
         """
         CREATE FUNCTION tender.\(paymentName)(person bigint, lock_space integer, lock_key integer, signer_kid text, signer_key bytea,
@@ -329,6 +330,12 @@ enum PostgresSchema {
                 INSERT INTO tender.audit (at_ms, "user", event, intent, detail)
                 VALUES (audit_at[i], audit_user[i], audit_event[i], audit_intent[i], audit_detail[i]);
             END LOOP;
+            -- Again, now that every table written holds its lock until COMMIT: an owner's ALTER TABLE committed after the check
+            -- above and before this call first touched a table (while it waited for the person's lock) took row security off
+            -- for the statements since; refused, the transaction rolls back whole.
+            IF \(rowSecurityHolds(["ledger", "accounts", "signing_keys", "paid_parties", "claims", "audit"])) IS NOT TRUE THEN
+                RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
+            END IF;
             RETURN 'paid';
         END
         $body$

@@ -140,7 +140,7 @@ final class GroupCommitQueue<Request, Outcome>: @unchecked Sendable {
         inside.load(ordering: .relaxed) == 0 && lastSize.load(ordering: .relaxed) == 1
     }
 
-    /// Batches processed, times a gathering leader woke before its deadline or its batch, and times a caller woke with
+    /// Batches processed, returns of a gathering leader's wait (its deadline, its batch complete, or spurious), and times a caller woke with
     /// neither its outcome nor the lead (none, by design: each caller is posted once); for tests.
     var counts: (batches: Int, gatherWakeups: Int, idleWakeups: Int) {
         pthread_mutex_lock(mutex)

@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The payment function's second version (tender.pay_prepared_v2, pg38) attacked where v2 changed what v1 did: the role check
+"""The payment function's second version (tender.pay_prepared_v2, pg38; v3 now) attacked where v2 changed what v1 did: the role check
 by row_security_active on the ledger alone. A throwaway cluster, as test_pg_security; run as root (make test-postgres)."""
 
 import os
 import pwd
 import sys
+import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
-from test_pg_security import assert_one_chain_that_verifies, paying_daemon, world  # noqa: E402,F401
+from test_pg_security import assert_one_chain_that_verifies, hold_lock, paying_daemon, world  # noqa: E402,F401
 
 # Every table the payment function reads or writes: row-level security must hold tenderd's role on each of them.
 TOUCHED = ("accounts", "signing_keys", "ledger", "paid_parties", "claims", "audit")
@@ -52,7 +54,7 @@ def test_the_payment_function_refuses_when_row_security_is_off_on_any_table_it_t
 
     head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
     head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    call = (f"SELECT tender.pay_prepared_v2({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
+    call = (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
             f"{head_hash}, 'forged.jws.x', 'forged-hash', 'rlsoff', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
             "'{-1}', '{USD}', 'party-rlsoff', false, '{1}', '{rlsoff}', '{authenticated}', '{pay}', '{rlsoff}')")
     before = state()
@@ -109,7 +111,7 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
     assert client(daemon, alice, "pay", world["password"], "rlsdaemon-1")["code"] == "SUCCESS"
     for path in ("function", "batch"):
         if path == "batch":
-            code, out, err = sql("DROP FUNCTION tender.pay_prepared_v2(bigint, integer, integer, text, bytea, bigint, text, text, text, "
+            code, out, err = sql("DROP FUNCTION tender.pay_prepared_v3(bigint, integer, integer, text, bytea, bigint, text, text, text, "
                                  "text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], "
                                  "text[], text[], text[])")
             assert code == 0, err
@@ -177,3 +179,103 @@ def test_a_policy_that_shows_every_persons_rows_is_refused_at_open(world):
     assert client(daemon, alice, "pay", world["password"], "rlspolicy-2")["code"] == "SUCCESS"
     assert sorted(client(daemon, alice, "payments")["keys"]) == ["rlspolicy-0", "rlspolicy-2"]
     assert_one_chain_that_verifies(world, daemon, alice, "rlspolicy")
+
+
+def test_row_security_turned_off_while_the_call_waits_for_the_persons_lock_is_refused_whole(world):
+    # Reviewer (round twelve): v2 checked row security first and then waited for the person's advisory lock, and
+    # row_security_active takes no lock on a table. An owner's ALTER TABLE committed during that wait took row security off
+    # for every statement after it: bob's `checking` was debited with alice's. v3 checks again before it answers `paid`, when
+    # every table it wrote holds its lock until COMMIT: refused (42501), rolled back whole.
+    role, alice = world["names"]["d"], world["alice"]
+    paying_daemon(world, "rlswait", "rlswait-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlswait")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    def balances():
+        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid), "
+                                    "(SELECT count(*) FROM tender.ledger) FROM tender.accounts WHERE id = 'checking'", database="rlswait")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
+    assert code == 0 and "|" in key, err
+    kid, public = key.split("|")
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
+                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
+    assert code == 0, err
+    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    call = (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
+            f"{head_hash}, 'forged.jws.x', 'forged-hash', 'rlswait', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
+            "'{-1}', '{USD}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
+    before = balances()
+    holder = hold_lock(world, "rlswait", uid, 4)
+    answer = {}
+    waiting = threading.Thread(target=lambda: answer.update(call=sql(call)))
+    try:
+        time.sleep(1.5)  # the holder has the person's lock
+        waiting.start()
+        time.sleep(1)  # the call has checked row security and waits for the lock
+        # The waiting call holds no lock on the accounts, so the owner's change is not held back by it.
+        code, out, err = sql("SET lock_timeout = '1s'; ALTER TABLE tender.accounts NO FORCE ROW LEVEL SECURITY")
+        assert code == 0, err
+        assert waiting.is_alive(), answer
+        waiting.join(60)
+    finally:
+        holder.wait(60)
+        restored = sql("ALTER TABLE tender.accounts FORCE ROW LEVEL SECURITY")
+        assert restored[0] == 0, restored
+    code, out, err = answer["call"]
+    assert code != 0 and "BYPASSRLS" in err, (code, out, err)
+    assert balances() == before
+
+
+def test_row_security_turned_off_while_a_batch_waits_for_the_persons_lock_moves_no_other_persons_money(world):
+    # The same on the batch's path (the payment function dropped): the opening function checks row security, then waits for
+    # the person's lock; an owner's ALTER TABLE committed during that wait took row security off for the batch's statements.
+    # The opening function is called again with COMMIT (no lock, no round trip more) and fails the transaction: nothing kept.
+    role, alice = world["names"]["d"], world["alice"]
+    daemon = paying_daemon(world, "rlsbatch", "rlsbatch-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+
+    def sql(statement, person=uid):
+        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlsbatch")
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    def balances():
+        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid), "
+                                    "(SELECT count(*) FROM tender.ledger) FROM tender.accounts WHERE id = 'checking'", database="rlsbatch")
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
+    assert code == 0, err
+    code, out, err = sql("DROP FUNCTION tender.pay_prepared_v3(bigint, integer, integer, text, bytea, bigint, text, text, text, "
+                         "text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], "
+                         "text[], text[], text[])")
+    assert code == 0, err
+    before = balances()
+    holder = hold_lock(world, "rlsbatch", uid, 4)
+    answer = {}
+    paying = threading.Thread(target=lambda: answer.update(pay=client(daemon, alice, "pay", world["password"], "rlsbatch-off")))
+    try:
+        time.sleep(1.5)  # the holder has the person's lock
+        paying.start()
+        time.sleep(1.5)  # the batch's opening has checked row security and waits for the lock
+        code, out, err = sql("SET lock_timeout = '1s'; ALTER TABLE tender.accounts NO FORCE ROW LEVEL SECURITY")
+        assert code == 0, err
+        paying.join(60)
+    finally:
+        holder.wait(60)
+        restored = sql("ALTER TABLE tender.accounts FORCE ROW LEVEL SECURITY")
+        assert restored[0] == 0, restored
+    assert answer["pay"].get("code") != "SUCCESS", answer
+    assert balances() == before
+    assert "rlsbatch-off" not in client(daemon, alice, "payments")["keys"]
