@@ -18,6 +18,46 @@ from test_pg_security import assert_one_chain_that_verifies, hold_lock, paying_d
 TOUCHED = ("accounts", "signing_keys", "ledger", "paid_parties", "claims", "audit")
 
 
+def owner_sql(world, database, person):
+    """sql(statement, person=person): `statement` run as tenderd's role (the tables' owner) in `database`, naming `person` for
+    row-level security; its (returncode, stdout, stderr), stripped."""
+    def sql(statement, person=person):
+        done = world["cluster"].sql(world["names"]["d"], f"SET tender.uid = '{person}'; {statement}", database=database)
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+    return sql
+
+
+def checking_balances(world, database):
+    """Every person's `checking` balance, read by the cluster's superuser (every person's rows)."""
+    done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid) FROM "
+                                "tender.accounts WHERE id = 'checking'", database=database)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def bob_beside(sql, bob):
+    """Another person of the same deployment (bob): a `checking` account of the same id and the same machine's key enrolled.
+    The key's id and public key (hex)."""
+    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
+    assert code == 0 and "|" in key, err
+    kid, public = key.split("|")
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
+                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
+    assert code == 0, err
+    return kid, public
+
+
+def forged_call(uid, kid, public, key, tail):
+    """A call of the payment function by hand for `uid`, at the head its ledger holds, of 1 cent from `checking` under the
+    idempotency `key`; `tail`: its paid party, claim and audit arguments."""
+    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
+    return (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, "
+            f"{head}, {head_hash}, 'forged.jws.x', 'forged-hash', '{key}', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, "
+            f"'{{checking}}', '{{-1}}', '{{USD}}', {tail})")
+
+
 def test_the_payment_function_refuses_when_row_security_is_off_on_any_table_it_touches(world):
     # Adversary: tenderd's role (the tables' owner: an operator with its password, a migration script of theirs) turns off, or
     # stops forcing, row-level security on one table the function touches, while a daemon runs. The owner then reads and
@@ -25,23 +65,13 @@ def test_the_payment_function_refuses_when_row_security_is_off_on_any_table_it_t
     # every person's account of that id, its key check finds another person's enrolled key. At 8411146 v2 checked the ledger
     # alone (row_security_active on tender.ledger): with the accounts' security off it paid, and moved bob's money too.
     # Every table it touches must be held by row security; else refused (42501), nothing written, anyone's.
-    role, alice = world["names"]["d"], world["alice"]
+    alice = world["alice"]
     daemon = paying_daemon(world, "payrlsall", "payrlsall-0")
     uid = pwd.getpwnam(alice).pw_uid
     bob = uid + 1
 
-    def sql(statement, person=uid):
-        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="payrlsall")
-        return done.returncode, done.stdout.strip(), done.stderr.strip()
-
-    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
-    assert code == 0 and "|" in key, err
-    kid, public = key.split("|")
-    # Another person of the same deployment (bob): an account of the same id, the same machine's key enrolled.
-    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
-                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
-                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
-    assert code == 0, err
+    sql = owner_sql(world, "payrlsall", uid)
+    kid, public = bob_beside(sql, bob)
 
     def state():
         # Read by the cluster's superuser: every person's rows.
@@ -52,11 +82,7 @@ def test_the_payment_function_refuses_when_row_security_is_off_on_any_table_it_t
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
-    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    call = (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
-            f"{head_hash}, 'forged.jws.x', 'forged-hash', 'rlsoff', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
-            "'{-1}', '{USD}', 'party-rlsoff', false, '{1}', '{rlsoff}', '{authenticated}', '{pay}', '{rlsoff}')")
+    call = forged_call(uid, kid, public, "rlsoff", "'party-rlsoff', false, '{1}', '{rlsoff}', '{authenticated}', '{pay}', '{rlsoff}'")
     before = state()
     for table in TOUCHED:
         for off, on in (("NO FORCE", "FORCE"), ("DISABLE", "ENABLE")):
@@ -89,20 +115,15 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
     # person's account of the same id (bob's `checking`). At 8411146 alice's quiet payment (one call of v2) and her batch's
     # transaction (the opening function checked the role alone) each debited bob's `checking` too. Both are refused now
     # (42501: the payment fails, nothing written), and pay again once the security is forced again.
-    role, alice = world["names"]["d"], world["alice"]
+    alice = world["alice"]
     daemon = paying_daemon(world, "rlsdaemon", "rlsdaemon-0")
     uid = pwd.getpwnam(alice).pw_uid
     bob = uid + 1
 
-    def sql(statement, person=uid):
-        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlsdaemon")
-        return done.returncode, done.stdout.strip(), done.stderr.strip()
+    sql = owner_sql(world, "rlsdaemon", uid)
 
     def balances():
-        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid) FROM "
-                                    "tender.accounts WHERE id = 'checking'", database="rlsdaemon")
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
+        return checking_balances(world, "rlsdaemon")
 
     code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
                          "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
@@ -152,14 +173,12 @@ def test_a_policy_that_shows_every_persons_rows_is_refused_at_open(world):
     # given to PUBLIC. tenderd's role then reads every person's rows: alice's head read is bob's (his sequence 50), and at
     # 8411146 her next payment went in at 51, her chain broken (one row, then a gap). The schema's check at open (each
     # daemon start) now refuses a table whose policies are not tenderd's alone; dropped, payments go on, one chain.
-    role, alice = world["names"]["d"], world["alice"]
+    alice = world["alice"]
     daemon = paying_daemon(world, "rlspolicy", "rlspolicy-0")
     uid = pwd.getpwnam(alice).pw_uid
     bob = uid + 1
 
-    def sql(statement, person=uid):
-        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlspolicy")
-        return done.returncode, done.stdout.strip(), done.stderr.strip()
+    sql = owner_sql(world, "rlspolicy", uid)
 
     code, out, err = sql("INSERT INTO tender.ledger (sequence, type, jws, hash) VALUES (50, 'note', 'bob.jws.x', 'bob-hash')", person=bob)
     assert code == 0, err
@@ -186,33 +205,18 @@ def test_row_security_turned_off_while_the_call_waits_for_the_persons_lock_is_re
     # row_security_active takes no lock on a table. An owner's ALTER TABLE committed during that wait took row security off
     # for every statement after it: bob's `checking` was debited with alice's. v3 checks again before it answers `paid`, when
     # every table it wrote holds its lock until COMMIT: refused (42501), rolled back whole.
-    role, alice = world["names"]["d"], world["alice"]
+    alice = world["alice"]
     paying_daemon(world, "rlswait", "rlswait-0")
     uid = pwd.getpwnam(alice).pw_uid
     bob = uid + 1
 
-    def sql(statement, person=uid):
-        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlswait")
-        return done.returncode, done.stdout.strip(), done.stderr.strip()
+    sql = owner_sql(world, "rlswait", uid)
 
     def balances():
-        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid), "
-                                    "(SELECT count(*) FROM tender.ledger) FROM tender.accounts WHERE id = 'checking'", database="rlswait")
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
+        return checking_balances(world, "rlswait")
 
-    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
-    assert code == 0 and "|" in key, err
-    kid, public = key.split("|")
-    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
-                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
-                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
-    assert code == 0, err
-    head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    call = (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
-            f"{head_hash}, 'forged.jws.x', 'forged-hash', 'rlswait', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
-            "'{-1}', '{USD}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
+    kid, public = bob_beside(sql, bob)
+    call = forged_call(uid, kid, public, "rlswait", "NULL, false, '{}', '{}', '{}', '{}', '{}'")
     before = balances()
     holder = hold_lock(world, "rlswait", uid, 4)
     answer = {}
@@ -233,26 +237,22 @@ def test_row_security_turned_off_while_the_call_waits_for_the_persons_lock_is_re
     code, out, err = answer["call"]
     assert code != 0 and "BYPASSRLS" in err, (code, out, err)
     assert balances() == before
+    assert sql("SELECT count(*) FROM tender.ledger WHERE idempotency_key = 'rlswait'")[:2] == (0, "0")
 
 
 def test_row_security_turned_off_while_a_batch_waits_for_the_persons_lock_moves_no_other_persons_money(world):
     # The same on the batch's path (the payment function dropped): the opening function checks row security, then waits for
     # the person's lock; an owner's ALTER TABLE committed during that wait took row security off for the batch's statements.
     # The opening function is called again with COMMIT (no lock, no round trip more) and fails the transaction: nothing kept.
-    role, alice = world["names"]["d"], world["alice"]
+    alice = world["alice"]
     daemon = paying_daemon(world, "rlsbatch", "rlsbatch-0")
     uid = pwd.getpwnam(alice).pw_uid
     bob = uid + 1
 
-    def sql(statement, person=uid):
-        done = world["cluster"].sql(role, f"SET tender.uid = '{person}'; {statement}", database="rlsbatch")
-        return done.returncode, done.stdout.strip(), done.stderr.strip()
+    sql = owner_sql(world, "rlsbatch", uid)
 
     def balances():
-        done = world["cluster"].sql(world["names"]["p"], "SELECT string_agg(uid || ':' || balance_minor, ',' ORDER BY uid), "
-                                    "(SELECT count(*) FROM tender.ledger) FROM tender.accounts WHERE id = 'checking'", database="rlsbatch")
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
+        return checking_balances(world, "rlsbatch")
 
     code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
                          "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
