@@ -215,6 +215,9 @@ enum PostgresSchema {
     /// which a daemon of the earlier build on the same database still calls; `v2`, made only by unreleased builds) as they are.
     static let paymentName = "pay_prepared_v3"
 
+    /// The tables the payment function reads or writes: row-level security must hold its caller on each of them.
+    static let paymentTables = ["ledger", "accounts", "signing_keys", "paid_parties", "claims", "audit"]
+
     /// Its argument types, in order (``payment``; ``PostgresDatabase/paymentCall`` casts each argument to its type).
     static let paymentSignature =
         "bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, "
@@ -265,7 +268,7 @@ enum PostgresSchema {
             -- each table's policies on and forced: one left unforced by its owner shows and takes every person's rows, an
             -- account debited by its id is then everyone's of that id; v2 at 8411146 checked the ledger alone): expressions
             -- on the catalog caches, no statement.
-            IF \(rowSecurityHolds(["ledger", "accounts", "signing_keys", "paid_parties", "claims", "audit"])) IS NOT TRUE THEN
+            IF \(rowSecurityHolds(paymentTables)) IS NOT TRUE THEN
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
             -- A NULL compared is neither equal nor unequal, and a lock not the person's serializes nothing: refused first.
@@ -333,7 +336,7 @@ enum PostgresSchema {
             -- Again, now that every table written holds its lock until COMMIT: an owner's ALTER TABLE committed after the check
             -- above and before this call first touched a table (while it waited for the person's lock) took row security off
             -- for the statements since; refused, the transaction rolls back whole.
-            IF \(rowSecurityHolds(["ledger", "accounts", "signing_keys", "paid_parties", "claims", "audit"])) IS NOT TRUE THEN
+            IF \(rowSecurityHolds(paymentTables)) IS NOT TRUE THEN
                 RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = \(rowSecurityMessage);
             END IF;
             RETURN 'paid';

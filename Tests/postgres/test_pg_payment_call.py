@@ -17,6 +17,32 @@ from test_postgres import client  # noqa: E402
 from test_pg_security import PAYMENT, assert_one_chain_that_verifies, new_database, paying_daemon, start_daemon, superuser, world  # noqa: E402,F401
 
 
+def pay_with_its_commit_answer_lost(world, daemon, person, database, key):
+    """`person` pays under `key` through `daemon` while every COMMIT waits for a synchronous standby that never answers;
+    the session whose COMMIT waits (in `database`) is terminated, so the server kept what the COMMIT wrote and its answer is
+    lost. The standby setting is reset whatever happens. The client's outcome."""
+    outcome = {}
+    superuser(world, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "postgres")
+    superuser(world, "SELECT pg_reload_conf()", "postgres")
+    try:
+        paying = threading.Thread(target=lambda: outcome.update(client(daemon, person, "pay", world["password"], key)))
+        paying.start()
+        waiting = ""
+        deadline = time.monotonic() + 20
+        while not waiting and time.monotonic() < deadline:
+            done = world["cluster"].sql(world["names"]["p"], "SELECT pid FROM pg_catalog.pg_stat_activity WHERE datname = "
+                                        f"'{database}' AND wait_event = 'SyncRep'", database="postgres")
+            waiting = done.stdout.strip()
+            time.sleep(0.02)
+        assert waiting, "the payment's COMMIT never waited for the standby"
+        superuser(world, f"SELECT pg_catalog.pg_terminate_backend({waiting.splitlines()[0]})", "postgres")
+    finally:
+        superuser(world, "ALTER SYSTEM RESET synchronous_standby_names", "postgres")
+        superuser(world, "SELECT pg_reload_conf()", "postgres")
+    paying.join(timeout=30)
+    return outcome
+
+
 def test_the_payment_function_given_nulls_or_another_persons_lock_writes_nothing(world):
     # Adversary: tenderd's role calling the function by hand. A NULL compared with `<>` is neither equal nor unequal, so at
     # 8403c45 a NULL head hash passed the head check and a NULL currency the account's (a record inserted at the head
@@ -148,25 +174,7 @@ def test_a_call_kept_whose_commit_answer_is_lost_is_paid_once_and_audited_once(w
     assert client(daemon, alice, "pay", world["password"], "lostcommit-1")["code"] == "SUCCESS"
     before = audited()
     assert before >= 2
-    outcome = {}
-    superuser(world, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "postgres")
-    superuser(world, "SELECT pg_reload_conf()", "postgres")
-    try:
-        paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", world["password"], "lostcommit-2")))
-        paying.start()
-        waiting = ""
-        deadline = time.monotonic() + 20
-        while not waiting and time.monotonic() < deadline:
-            done = world["cluster"].sql(world["names"]["p"], "SELECT pid FROM pg_catalog.pg_stat_activity WHERE datname = 'lostcommit' "
-                                        "AND wait_event = 'SyncRep'", database="postgres")
-            waiting = done.stdout.strip()
-            time.sleep(0.02)
-        assert waiting, "the call's COMMIT never waited for the standby"
-        superuser(world, f"SELECT pg_catalog.pg_terminate_backend({waiting.splitlines()[0]})", "postgres")
-    finally:
-        superuser(world, "ALTER SYSTEM RESET synchronous_standby_names", "postgres")
-        superuser(world, "SELECT pg_reload_conf()", "postgres")
-    paying.join(timeout=30)
+    outcome = pay_with_its_commit_answer_lost(world, daemon, alice, "lostcommit", "lostcommit-2")
     assert outcome.get("code") == "SUCCESS", outcome
     keys = client(daemon, alice, "payments")["keys"]
     assert sorted(keys) == ["lostcommit-0", "lostcommit-1", "lostcommit-2"], keys
@@ -242,25 +250,7 @@ def test_a_batch_whose_commit_answer_is_lost_writes_its_audit_entries_once(world
 
     before = audit_rows()
     assert len(before) == len(set(before)), before
-    outcome = {}
-    superuser(world, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "postgres")
-    superuser(world, "SELECT pg_reload_conf()", "postgres")
-    try:
-        paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", world["password"], "lostbatch-2")))
-        paying.start()
-        waiting = ""
-        deadline = time.monotonic() + 20
-        while not waiting and time.monotonic() < deadline:
-            done = world["cluster"].sql(world["names"]["p"], "SELECT pid FROM pg_catalog.pg_stat_activity WHERE datname = 'lostbatch' "
-                                        "AND wait_event = 'SyncRep'", database="postgres")
-            waiting = done.stdout.strip()
-            time.sleep(0.02)
-        assert waiting, "the batch's COMMIT never waited for the standby"
-        superuser(world, f"SELECT pg_catalog.pg_terminate_backend({waiting.splitlines()[0]})", "postgres")
-    finally:
-        superuser(world, "ALTER SYSTEM RESET synchronous_standby_names", "postgres")
-        superuser(world, "SELECT pg_reload_conf()", "postgres")
-    paying.join(timeout=30)
+    outcome = pay_with_its_commit_answer_lost(world, daemon, alice, "lostbatch", "lostbatch-2")
     # Kept, its answer lost: the payment is answered as unknown (or paid); asked again, its record, and one row under the key.
     assert outcome.get("code") == "SUCCESS" or outcome.get("error"), outcome
     again = client(daemon, alice, "pay", world["password"], "lostbatch-2")

@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
-from test_pg_security import assert_one_chain_that_verifies, hold_lock, paying_daemon, world  # noqa: E402,F401
+from test_pg_security import PAYMENT, assert_one_chain_that_verifies, hold_lock, paying_daemon, world  # noqa: E402,F401
 
 # Every table the payment function reads or writes: row-level security must hold tenderd's role on each of them.
 TOUCHED = ("accounts", "signing_keys", "ledger", "paid_parties", "claims", "audit")
@@ -35,15 +35,21 @@ def checking_balances(world, database):
     return done.stdout.strip()
 
 
+def bob_checking(sql, bob):
+    """Another person of the same deployment (bob): a `checking` account of the same id as alice's, 5,000.00 USD."""
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
+    assert code == 0, err
+
+
 def bob_beside(sql, bob):
-    """Another person of the same deployment (bob): a `checking` account of the same id and the same machine's key enrolled.
-    The key's id and public key (hex)."""
+    """bob's `checking` (``bob_checking``) and the same machine's key enrolled for him. The key's id and public key (hex)."""
     code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
     assert code == 0 and "|" in key, err
     kid, public = key.split("|")
-    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
-                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1); INSERT INTO tender.signing_keys (kid, public_key, "
-                         f"created_at_ms, active) VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
+    bob_checking(sql, bob)
+    code, out, err = sql("INSERT INTO tender.signing_keys (kid, public_key, created_at_ms, active) "
+                         f"VALUES ('{kid}', '\\x{public}'::bytea, 1, 1)", person=bob)
     assert code == 0, err
     return kid, public
 
@@ -125,16 +131,12 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
     def balances():
         return checking_balances(world, "rlsdaemon")
 
-    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
-                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
-    assert code == 0, err
+    bob_checking(sql, bob)
     # Warm: the next payment is quiet (one call of the payment function).
     assert client(daemon, alice, "pay", world["password"], "rlsdaemon-1")["code"] == "SUCCESS"
     for path in ("function", "batch"):
         if path == "batch":
-            code, out, err = sql("DROP FUNCTION tender.pay_prepared_v3(bigint, integer, integer, text, bytea, bigint, text, text, text, "
-                                 "text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], "
-                                 "text[], text[], text[])")
+            code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
             assert code == 0, err
         before = balances()
         code, out, err = sql("ALTER TABLE tender.accounts NO FORCE ROW LEVEL SECURITY")
@@ -254,12 +256,8 @@ def test_row_security_turned_off_while_a_batch_waits_for_the_persons_lock_moves_
     def balances():
         return checking_balances(world, "rlsbatch")
 
-    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
-                         "VALUES ('checking', 'checking', 'USD', 500000, 1, 1)", person=bob)
-    assert code == 0, err
-    code, out, err = sql("DROP FUNCTION tender.pay_prepared_v3(bigint, integer, integer, text, bytea, bigint, text, text, text, "
-                         "text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], "
-                         "text[], text[], text[])")
+    bob_checking(sql, bob)
+    code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
     assert code == 0, err
     before = balances()
     holder = hold_lock(world, "rlsbatch", uid, 4)
