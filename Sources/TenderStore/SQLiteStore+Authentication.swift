@@ -103,24 +103,8 @@ extension SQLiteStore: AuthenticationRecords {
             }
             marked = true
         }
-        var start = 0
-        while start < rows.count {
-            let part = rows[start..<min(rows.count, start + Self.auditRowsAStatement)]
-            try db.statement(Self.auditInsertSQL[part.count - 1], part.flatMap { (row) -> [(any StoreBindable)?] in
-                [row.at, row.user, row.event, row.intent, row.detail]
-            }).run()
-            start += part.count
-        }
+        for row in rows { try Self.insert(row, db) }
         return (rows.count, marked)
-    }
-
-    /// The most audit rows one `INSERT` of ``storePendingAudit(_:)`` writes (a batch's gate entries together, in order).
-    static let auditRowsAStatement = 8
-
-    /// `INSERT INTO audit` of 1 ... ``auditRowsAStatement`` rows (index: rows − 1), rows in the order given.
-    static let auditInsertSQL: [String] = (1...auditRowsAStatement).map { count in
-        "INSERT INTO audit (at_ms, \"user\", event, intent, detail) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
     /// The settings row naming the sequence of the ledger's mark for this PAM stack.

@@ -85,25 +85,4 @@ import TenderCrypto
         for _ in 0..<5 { try store.audit(user: "carol", event: .notRequired, intent: "send_payment", detail: "policy unrestricted") }
         #expect(try store.auditEntries().count == 10)
     }
-
-    /// Issue 34: the entries kept for the next write go in up to eight rows a statement; every one is kept, in order, with its columns.
-    @Test func keptEntriesAreWrittenInTheirOrderEightAStatement() throws {
-        let home = TemporaryHome()
-        let clock = SteppedClock()
-        let store = try store(home, clock)
-        let count = 2 * SQLiteStore.auditRowsAStatement + 3
-        for index in 0..<count {
-            try store.audit(user: "user-\(index)", event: index % 2 == 0 ? .notRequired : .reused, intent: "intent-\(index)", detail: "detail \(index)")
-            clock.advance(milliseconds: 1)
-        }
-        let entries = try store.auditEntries()
-        #expect(entries.count == count)
-        for (index, entry) in entries.enumerated() {
-            #expect(entry.user == "user-\(index)" && entry.intent == "intent-\(index)" && entry.detail == "detail \(index)")
-            #expect(entry.event == (index % 2 == 0 ? AuditEvent.notRequired : .reused).rawValue)
-            #expect(entry.atMilliseconds == 1_700_000_000_000 + Int64(index))
-        }
-        #expect(entries.map(\.id) == entries.map(\.id).sorted())
-        #expect(SQLiteStore.auditInsertSQL.count == SQLiteStore.auditRowsAStatement)
-    }
 }
