@@ -10,14 +10,12 @@ struct PrecheckReads {
     /// One per movement, in the submission's order.
     let accounts: [AheadRead]
 
-    /// The reads of `submission`'s checks on `db`; with `accounts` false, none of its accounts (its debit checks them).
-    init(_ submission: PaymentSubmission, _ db: any StoreDatabase, accounts readAccounts: Bool = true) throws(TenderError) {
+    /// The reads of `submission`'s checks on `db`.
+    init(_ submission: PaymentSubmission, _ db: any StoreDatabase) throws(TenderError) {
         payment = try db.ahead(SQLiteStore.paymentSQL, [submission.idempotencyKey])
         bill = try submission.paidBill.map { (paid) throws(TenderError) in try db.ahead(SQLiteStore.billSQL, [paid.id]) }
         var accounts: [AheadRead] = []
-        if readAccounts {
-            for movement in submission.movements { accounts.append(try db.ahead(SQLiteStore.accountSQL, [movement.accountID])) }
-        }
+        for movement in submission.movements { accounts.append(try db.ahead(SQLiteStore.accountSQL, [movement.accountID])) }
         self.accounts = accounts
     }
 }

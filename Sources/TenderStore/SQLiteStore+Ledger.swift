@@ -200,9 +200,7 @@ extension SQLiteStore {
                 // Only the first's: a later submission's checks must see what the ones before it wrote.
                 let keysRead = try db.ahead(Self.signingKeysSQL, [])
                 let headRead = try db.ahead(Self.headSQL, [])
-                let firstReads = try batch.first.map { (queued) throws(TenderError) in
-                    try PrecheckReads(queued.submission, db, accounts: !Self.debitsInPlace(queued.submission, db))
-                }
+                let firstReads = try batch.first.map { (queued) throws(TenderError) in try PrecheckReads(queued.submission, db) }
                 var prepared = batch.map(\.prepared)
                 if let first = batch.first, first.preparesInFlight {
                     // PostgreSQL: the opening and those reads leave now, and the quiet submitter's record is signed while the server
@@ -228,10 +226,8 @@ extension SQLiteStore {
                         continue
                     }
                     var bill: String?
-                    // One debit, no bill, SQLite: the account's check is the debit's own condition (``debitInPlace(_:_:)``).
-                    let inPlace = Self.debitsInPlace(submission, db)
                     do throws(TenderError) {
-                        if let outcome = try precheck(submission, index == 0 ? firstReads : nil, db, bill: &bill, accounts: !inPlace) {
+                        if let outcome = try precheck(submission, index == 0 ? firstReads : nil, db, bill: &bill) {
                             decided.outcomes[index] = .success(outcome)
                             continue
                         }
@@ -241,14 +237,7 @@ extension SQLiteStore {
                         decided.outcomes[index] = .failure(error)
                         continue
                     }
-                    if inPlace {
-                        if let refused = try debitInPlace(submission.movements[0], db) {
-                            decided.outcomes[index] = .success(refused)
-                            continue
-                        }
-                    } else {
-                        try apply(submission, bill: bill, db)
-                    }
+                    try apply(submission, bill: bill, db)
                     let entry: Pending
                     let fits = prepared[index].map {
                         $0.position.sequence == head.sequence + 1 && $0.position.previousHash == head.hash && $0.keyID == signer.keyID
@@ -328,12 +317,11 @@ extension SQLiteStore {
     /// The outcome of a submission decided without paying (paid before, its
     /// bill paid already, an account missing, funds short), or nil to pay it. `ahead`: its reads made ahead
     /// (``PrecheckReads``), else each is made here. `bill`: the stored document of the bill it pays, when there is one.
-    /// `accounts`: false when the accounts are checked by the debit itself (``debitInPlace(_:_:)``), not read here.
     private func precheck(
-        _ submission: PaymentSubmission, _ ahead: PrecheckReads?, _ db: any StoreDatabase, bill: inout String?, accounts: Bool = true
+        _ submission: PaymentSubmission, _ ahead: PrecheckReads?, _ db: any StoreDatabase, bill: inout String?
     ) throws(TenderError) -> SubmissionOutcome? {
         let reads: PrecheckReads
-        if let ahead { reads = ahead } else { reads = try PrecheckReads(submission, db, accounts: accounts) }
+        if let ahead { reads = ahead } else { reads = try PrecheckReads(submission, db) }
         if let existing = try payment(idempotencyKey: submission.idempotencyKey, row: try reads.payment.statement()) {
             guard try existing.fingerprint.matches(submission.fingerprint, crypto: crypto) else { throw Self.conflict }
             return .alreadyPaid(existing.record)
@@ -347,7 +335,7 @@ extension SQLiteStore {
                 guard try Bill(json: try JSONParser.parse(text), field: "stored bill").status == .unpaid else { return .billSettled }
             }
         }
-        for (movement, accountRead) in zip(submission.movements, reads.accounts) where accounts {
+        for (movement, accountRead) in zip(submission.movements, reads.accounts) {
             let account = try accountRead.statement()
             guard try account.step(), account.text(1) == movement.currency.code else { return .accountMissing }
             let balance = account.int64(0)
@@ -356,32 +344,6 @@ extension SQLiteStore {
         }
         return nil
     }
-
-    /// Whether `submission`'s one movement is checked and applied by one statement (``debitInPlace(_:_:)``): a single
-    /// debit, no bill, on an engine that steps each statement when it is made (SQLite; PostgreSQL sends the checks' reads
-    /// ahead, together, so it reads them as before).
-    static func debitsInPlace(_ submission: PaymentSubmission, _ db: any StoreDatabase) -> Bool {
-        !db.sendsAhead && submission.paidBill == nil && submission.movements.count == 1
-            && submission.movements[0].delta < 0 && submission.movements[0].delta > Int64.min
-    }
-
-    /// A single debit checked and applied in one statement, inside the batch's transaction, after the idempotency key's
-    /// check: the account's row is debited only when it exists in the movement's currency with the funds, as
-    /// ``precheck(_:_:_:bill:accounts:)`` checks. Nil when debited; else the outcome that check gives (the account read
-    /// then, in the same transaction, only to tell a missing account from short funds), nothing changed.
-    private func debitInPlace(_ movement: BalanceMovement, _ db: any StoreDatabase) throws(TenderError) -> SubmissionOutcome? {
-        try db.statement(Self.debitSQL, [movement.delta, movement.accountID, movement.currency.code, -movement.delta]).run()
-        if db.changes == 1 { return nil }
-        let account = try db.statement(Self.accountSQL, [movement.accountID])
-        guard try account.step(), account.text(1) == movement.currency.code else { return .accountMissing }
-        let balance = account.int64(0)
-        _ = try account.step()
-        guard balance < -movement.delta else { throw .internal("a debit in place changed no row of an account with its funds") }
-        return .insufficientFunds
-    }
-
-    /// The debit of ``debitInPlace(_:_:)``: the delta, the account's id, its currency and the funds it needs.
-    static let debitSQL = "UPDATE accounts SET balance_minor = balance_minor + ? WHERE id = ? AND currency = ? AND balance_minor >= ?"
 
     /// Moves the balances and marks the paid bill (`bill`, its stored document as ``precheck(_:_:_:bill:)`` read it,
     /// nil when it is not stored), inside the batch's transaction.
