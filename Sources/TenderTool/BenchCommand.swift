@@ -21,6 +21,8 @@ struct BenchCommand: ParsableCommand {
 
     /// Sequential payments whose log frames are counted (their frames must stay under SQLite's automatic checkpoint).
     static let framePayments = 100
+    /// Seconds a turn of the many-homes comparison, each side (the same threads run both, one turn after the other).
+    static let homesTurn = 0.1
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
@@ -217,10 +219,22 @@ struct BenchCommand: ParsableCommand {
         progress.begin("engine opens on existing homes")
         let cost = try workload.openCost(sample: openEngines)
         progress.begin("\(homes) homes, \(threads) submitters, in turns with \(homes) raw files")
-        let (raw, tender) = try workload.measure(threads: threads, seconds: 2 * seconds, turns: 4)
+        // Turns of 0.1 s (2 x seconds a side): a stall of the shared disk then falls on either side alike.
+        let turns = max(4, Int((2 * seconds / Self.homesTurn).rounded()))
+        let comparison = try workload.measure(threads: threads, slice: min(Self.homesTurn, 2 * seconds / Double(turns)), turns: turns)
+        let (raw, tender) = (comparison.raw, comparison.tender)
         table.add("raw_homes_payments_per_s", "raw: \(homes) files, \(threads) threads, a signed payment's rows per commit, at most \(openEngines) open", raw.rate, unit: "/s")
         table.add("tender_homes_payments_per_s", "Tender whole dialogs over \(homes) homes, \(threads) submitters, at most \(openEngines) engines open", tender.rate, unit: "/s")
         table.add("ratio_homes_to_raw", "  ratio to the raw files (target >= 0.8)", tender.rate / raw.rate, unit: "x")
+        for (half, name) in zip(comparison.halves, ["first", "second"]) {
+            table.add("ratio_homes_to_raw_\(name)_half", "  the same over the \(name) half of the turns", half.tender.rate / half.raw.rate, unit: "x")
+        }
+        table.add("homes_cpu_us_per_payment", "  process CPU a many-homes payment (every thread's)", tender.cpuMicroseconds, unit: "us")
+        table.add("raw_homes_cpu_us_per_payment", "  process CPU a raw many-homes payment", raw.cpuMicroseconds, unit: "us")
+        // Where the CPU alone bounds both sides (a fast disk, or cores taken by others), the ratio tends to this one.
+        table.add(
+            "ratio_homes_cpu_raw_to_tender", "  raw's CPU a payment / Tender's: the ratio when the CPU alone bounds both",
+            tender.cpuMicroseconds > 0 ? raw.cpuMicroseconds / tender.cpuMicroseconds : 0, unit: "x")
         table.addLatencies("homes_payment", "  latency of a payment, engine open included", tender.payments)
         table.addLatencies("raw_homes_payment", "  latency of a raw payment, file open included", raw.payments)
         let opened = Double(tender.opens.seconds.count) / Double(max(1, tender.count))

@@ -51,6 +51,9 @@ PER_PAYMENT = ["concurrent_cpu_us_per_payment", "concurrent_switches_per_payment
 HOMES_LATENCIES = ["homes_payment", "raw_homes_payment", "homes_engine_open", "engine_open"]
 HOMES = ["raw_homes_payments_per_s", "tender_homes_payments_per_s", "ratio_homes_to_raw", "homes_engine_opens_per_payment",
          "engine_resident_kib", "engine_descriptors"]
+# The many-homes comparison's own check (issue 34): its ratio over each half of the turns, and the CPU a payment on either side.
+HOMES_STEADINESS = ["ratio_homes_to_raw_first_half", "ratio_homes_to_raw_second_half", "homes_cpu_us_per_payment",
+                    "raw_homes_cpu_us_per_payment"]
 
 
 def run(*args, check=True):
@@ -138,7 +141,12 @@ def test_many_homes_print_their_figures_from_one_run(tmp_path):
     figures = json.loads(run("--seconds", "0.1", "--records", "20", "--threads", "3", "--homes", "12", "--open-engines", "4",
                              "--directory", str(tmp_path), "--json").stdout)
     latencies = {f"latency_{name}_{p}_ms" for name in HOMES_LATENCIES for p in ("p50", "p99")}
-    assert set(HOMES) | latencies <= set(figures)
+    assert set(HOMES) | set(HOMES_STEADINESS) | latencies <= set(figures)
+    # Both halves of the turns ran both sides (the same threads, in turns), and each side used the CPU.
+    for name in HOMES_STEADINESS:
+        assert figures[name] > 0, name
+    assert figures["ratio_homes_cpu_raw_to_tender"] == pytest.approx(
+        figures["raw_homes_cpu_us_per_payment"] / figures["homes_cpu_us_per_payment"], rel=0.01, abs=0.002)
     assert figures["raw_homes_payments_per_s"] > 0 and figures["tender_homes_payments_per_s"] > 0
     assert figures["ratio_homes_to_raw"] == pytest.approx(
         figures["tender_homes_payments_per_s"] / figures["raw_homes_payments_per_s"], rel=0.01, abs=0.002)

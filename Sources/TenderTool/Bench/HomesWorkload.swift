@@ -83,53 +83,51 @@ struct HomesWorkload {
         return cost
     }
 
-    /// What one side of the comparison measured: payments, seconds, latencies, engine opens.
+    /// What one side of the comparison measured: payments, seconds, the process's CPU seconds in them, latencies, engine opens.
     struct Measured {
         var count = 0
         var elapsed = 0.0
+        var cpu = 0.0
         var payments = Latencies()
         var opens = Latencies()
         var rate: Double { elapsed > 0 ? Double(count) / elapsed : 0 }
+        /// The process's CPU microseconds a payment (every thread's).
+        var cpuMicroseconds: Double { count > 0 ? cpu / Double(count) * 1e6 : 0 }
 
         mutating func merge(_ other: Measured) {
             count += other.count
             elapsed += other.elapsed
+            cpu += other.cpu
             payments.merge(other.payments)
             opens.merge(other.opens)
         }
     }
 
-    /// Runs `pay(thread, index)` on `threads` threads for about `seconds`, each payment for a random home.
-    private func run(threads: Int, seconds: Double, _ pay: @escaping (Int, Int, inout Measured) throws -> Void) throws -> Measured {
-        let merged = Mutex(Measured())
-        let failure = Mutex<String?>(nil)
-        let start = Stopwatch.now()
-        Threads.run(threads) { thread in
-            var own = Measured()
-            var random = SystemRandomNumberGenerator()
-            while Stopwatch.now() - start < seconds || own.count == 0 {
-                let index = Int.random(in: 0..<count, using: &random)
-                let began = Stopwatch.now()
-                do {
-                    try pay(thread, index, &own)
-                } catch {
-                    failure.withLock { $0 = "\(error)" }
-                    break
-                }
-                own.payments.add(Stopwatch.now() - began)
-                own.count += 1
-            }
-            merged.withLock { $0.merge(own) }
-        }
-        if let message = failure.withLock({ $0 }) { throw TenderError.internal("a many-homes payment failed: \(message)") }
-        var measured = merged.withLock { $0 }
-        measured.elapsed = Stopwatch.now() - start
-        return measured
+    /// Both sides of the comparison, over all their timed turns and over each half of them (the halves' ratios
+    /// agree when the run was steady).
+    struct Comparison {
+        var raw = Measured()
+        var tender = Measured()
+        var halves = [(raw: Measured(), tender: Measured()), (raw: Measured(), tender: Measured())]
     }
 
-    /// Tender and its raw ceiling, `threads` submitters each, in `turns` turns of about `seconds / turns`
-    /// each (alternating, so both meet the same disk): (raw, tender).
-    func measure(threads: Int, seconds: Double, turns: Int) throws -> (raw: Measured, tender: Measured) {
+    /// The home a thread's `step`-th payment of either side is for: a hash of (seed, thread, step), so both sides
+    /// walk the same homes in the same order on each thread (the same opens, the same least recently used).
+    func pick(seed: UInt64, thread: Int, step: Int) -> Int {
+        var z = seed &+ UInt64(thread) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(step) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Int(z % UInt64(max(1, count)))
+    }
+
+    /// Tender and its raw ceiling on the same `threads` threads, made once, in turns of about `slice` seconds each,
+    /// `turns` a side, alternating raw, Tender, Tender, raw, ... so both meet the same disk and the same scheduling. A
+    /// barrier starts and ends every turn: a turn's time runs from its start to its last payment's end, and the
+    /// process's CPU is read at both ends. Before the timed turns, every home and every raw file is paid on once, and
+    /// each side runs `warmups` turns untimed, so every first open of the run is behind them and each bounded set is
+    /// full. Each thread's k-th payment of either side is for the same home (``pick(seed:thread:step:)``).
+    func measure(threads: Int, slice: Double, turns: Int, warmups: Int = 2) throws -> Comparison {
         let engines = BoundedPool<Engine>(capacity: openAtOnce) { index in try engine(index) }
         let files = BoundedPool<RawPaymentDatabase>(capacity: openAtOnce) { index in try RawPaymentDatabase(path: rawFile(index), fresh: false) }
         defer {
@@ -137,25 +135,91 @@ struct HomesWorkload {
             files.removeAll()
         }
         let keys = try (0..<threads).map { _ in try RawKey() }
-        var raw = Measured()
-        var tender = Measured()
-        let slice = seconds / Double(turns)
-        for turn in 0..<(2 * turns) {
-            if turn % 4 == 0 || turn % 4 == 3 {
-                raw.merge(try run(threads: threads, seconds: slice) { thread, index, measured in
-                    let file = try files.value(index) { measured.opens.add($0) }
-                    var signature = [UInt8](repeating: 0, count: 64)
+        var random = SystemRandomNumberGenerator()
+        let seed = random.next()
+        let total = 2 * (warmups + turns)
+        // Turn t: raw when t % 4 is 0 or 3; the first 2 × warmups are untimed.
+        func isRaw(_ turn: Int) -> Bool { turn % 4 == 0 || turn % 4 == 3 }
+        let barrier = TurnBarrier(count: threads)
+        let deadline = Mutex(0.0)
+        let timings = Mutex([(elapsed: Double, cpu: Double)](repeating: (0, 0), count: total))
+        let perTurn = Mutex([Measured](repeating: Measured(), count: total))
+        let failure = Mutex<String?>(nil)
+        Threads.run(threads) { thread in
+            var steps = (raw: 0, tender: 0)
+            var signature = [UInt8](repeating: 0, count: 64)
+            var started = (wall: 0.0, cpu: 0.0)
+            // Every file of either side paid once first, untimed: a file's first open in the process costs more than its later
+            // ones (the raw side's CPU a payment fell by a quarter over a run as more of its files had been opened before).
+            var index = thread
+            while index < count, failure.withLock({ $0 == nil }) {
+                do {
                     try keys[thread].sign(RawBaselines.message, into: &signature)
-                    try file.pay([RawBaselines.message + signature])
-                })
-            } else {
-                tender.merge(try run(threads: threads, seconds: slice) { _, index, measured in
-                    let engine = try engines.value(index) { measured.opens.add($0) }
+                    try files.value(index).pay([RawBaselines.message + signature])
                     var ignored = TenderWorkload.Measured()
-                    try TenderWorkload.pay(on: engine, into: &ignored)
-                })
+                    try TenderWorkload.pay(on: try engines.value(index), into: &ignored)
+                } catch {
+                    failure.withLock { $0 = $0 ?? "\(error)" }
+                }
+                index += threads
+            }
+            for turn in 0..<total {
+                barrier.wait()  // every thread has ended the previous turn
+                if thread == 0 {
+                    let now = (wall: Stopwatch.now(), cpu: Stopwatch.processCPU())
+                    if turn > 0 { timings.withLock { $0[turn - 1] = (now.wall - started.wall, now.cpu - started.cpu) } }
+                    started = now
+                    deadline.withLock { $0 = now.wall + slice }
+                }
+                barrier.wait()  // the turn's deadline is set
+                let end = deadline.withLock { $0 }
+                var own = Measured()
+                while failure.withLock({ $0 == nil }) && (own.count == 0 || Stopwatch.now() < end) {
+                    let began = Stopwatch.now()
+                    do {
+                        if isRaw(turn) {
+                            let file = try files.value(pick(seed: seed, thread: thread, step: steps.raw)) { own.opens.add($0) }
+                            steps.raw += 1
+                            try keys[thread].sign(RawBaselines.message, into: &signature)
+                            try file.pay([RawBaselines.message + signature])
+                        } else {
+                            let engine = try engines.value(pick(seed: seed, thread: thread, step: steps.tender)) { own.opens.add($0) }
+                            steps.tender += 1
+                            var ignored = TenderWorkload.Measured()
+                            try TenderWorkload.pay(on: engine, into: &ignored)
+                        }
+                    } catch {
+                        failure.withLock { $0 = $0 ?? "\(error)" }
+                        break
+                    }
+                    own.payments.add(Stopwatch.now() - began)
+                    own.count += 1
+                }
+                perTurn.withLock { $0[turn].merge(own) }
+            }
+            barrier.wait()
+            if thread == 0 {
+                let now = (wall: Stopwatch.now(), cpu: Stopwatch.processCPU())
+                timings.withLock { $0[total - 1] = (now.wall - started.wall, now.cpu - started.cpu) }
             }
         }
-        return (raw, tender)
+        if let message = failure.withLock({ $0 }) { throw TenderError.internal("a many-homes payment failed: \(message)") }
+        var comparison = Comparison()
+        let measured = perTurn.withLock { $0 }
+        let times = timings.withLock { $0 }
+        for turn in (2 * warmups)..<total {
+            var side = measured[turn]
+            side.elapsed = times[turn].elapsed
+            side.cpu = times[turn].cpu
+            let half = turn - 2 * warmups < turns ? 0 : 1
+            if isRaw(turn) {
+                comparison.raw.merge(side)
+                comparison.halves[half].raw.merge(side)
+            } else {
+                comparison.tender.merge(side)
+                comparison.halves[half].tender.merge(side)
+            }
+        }
+        return comparison
     }
 }
