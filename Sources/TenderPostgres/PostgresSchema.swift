@@ -302,6 +302,8 @@ enum PostgresSchema {
                 -- this public key, the ledger's head is the one the record was signed after, the idempotency key is unpaid, the
                 -- account is in the currency and holds the funds; the record is inserted only with the debit (from its row).
                 -- Nothing matched, nothing is written, and the reads below say which check failed, in the order v3 made them.
+                -- One record whatever the debit matched: an account's row security turned off while this call waited for the
+                -- lock lets the debit match every person's account of the id; the check before `paid` then refuses it (42501).
                 WITH debit AS (
                     UPDATE tender.accounts a SET balance_minor = a.balance_minor OPERATOR(pg_catalog.+) movement_deltas[1]
                     WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[1] AND a.currency OPERATOR(pg_catalog.=) movement_currencies[1]
@@ -316,7 +318,7 @@ enum PostgresSchema {
                 INSERT INTO tender.ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
                     payee_handle_id, currency, amount_minor)
                 SELECT head_sequence OPERATOR(pg_catalog.+) 1, 'payment', record_jws, NULL, record_hash, record_key, record_fingerprint,
-                    record_account, record_contact, record_handle, record_currency, record_amount FROM debit;
+                    record_account, record_contact, record_handle, record_currency, record_amount FROM debit LIMIT 1;
                 IF NOT FOUND THEN
                     PERFORM FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
                         AND k.public_key OPERATOR(pg_catalog.=) signer_key;
