@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The payment function's fourth version (tender.pay_prepared_v4: the debit guarded in its own WHERE by the key, head,
+idempotency and funds checks, the record inserted from its row, in one statement) attacked as an adversary would: two
+daemons racing one person, forged calls by tenderd's role, a key removed and a policy added while payments run. A
+throwaway cluster, as test_pg_security; run as root (make test-postgres)."""
+
+import os
+import pwd
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
+from test_postgres import client  # noqa: E402
+from test_pg_security import PAYMENT, assert_one_chain_that_verifies, paying_daemon, start_daemon, world  # noqa: E402,F401
+from test_pg_payment_call_adversary import bob_beside, bob_checking, checking_balances, owner_sql  # noqa: E402
+from test_pg_payment_call_v4 import call_sql  # noqa: E402
+from pg_cluster import PGBIN  # noqa: E402
+
+FUNCTION = PAYMENT.split("(")[0]
+
+
+def superuser_sql(world, database, statement):
+    """`statement` run by the cluster's superuser (every person's rows) in `database`: its stdout, stripped."""
+    done = world["cluster"].sql(world["names"]["p"], statement, database=database)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def superuser_session(world, database, statement):
+    """A psql session of the cluster's superuser running `statement` in the background: the process, to wait for."""
+    entry = pwd.getpwnam(world["names"]["p"])
+    return subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                             os.path.join(PGBIN, "psql"), "-h", world["cluster"].socket, "-d", database, "-X", "-q", "-A", "-t",
+                             "-v", "ON_ERROR_STOP=1", "-c", statement],
+                            cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_a_payment_waiting_on_a_row(world, database, seconds=20):
+    """Until one of tenderd's backends in `database` waits for a row's lock (a transaction's or tuple's) in its payment."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        waiting = superuser_sql(world, database, "SELECT count(*) FROM pg_stat_activity WHERE usename = "
+                                f"'{world['names']['d']}' AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')")
+        if waiting != "0":
+            return
+        time.sleep(0.05)
+    raise AssertionError("no payment came to wait for the account's row")
+
+
+def ledger_of(world, database, uid):
+    """alice's ledger rows, read by the superuser: [(sequence, idempotency key or '')], in order."""
+    out = superuser_sql(world, database, "SELECT sequence || ':' || coalesce(idempotency_key, '') FROM tender.ledger "
+                        f"WHERE uid = {uid} ORDER BY sequence")
+    return [(int(line.split(":", 1)[0]), line.split(":", 1)[1]) for line in out.splitlines() if line]
+
+
+def test_two_daemons_racing_one_person_pay_each_key_once_on_one_chain_with_exact_balances(world):
+    # Adversary: two machines (two tenderd processes, each its own state) paying for one person at once, each a quiet
+    # submitter (payments one after another, so each daemon signs ahead at the head it last saw and calls v4): half the
+    # keys asked of both (overlapping), half of one only (distinct). v4's checks run in the statement after the lock
+    # (a snapshot taken after the lock's last holder committed): each daemon's stale head is 'head', a key the other paid
+    # is 'paid before', and the batch decides. One row a key, sequences 1..N, the balance moved by exactly the rows kept,
+    # and v4 really paid some of them (its calls counted by the server).
+    alice, password = world["alice"], world["password"]
+    database = "v4race"
+    first = paying_daemon(world, database, "v4race-0")
+    superuser_sql(world, "postgres", f"ALTER DATABASE {database} SET track_functions = 'pl'")
+    second = start_daemon(world, "v4race-b", database=database, state=first.state)  # the same key: both sign
+    first.kill(15)
+    first.start()  # both sessions now count the functions they call
+    uid = pwd.getpwnam(alice).pw_uid
+    before_balance = int(superuser_sql(world, database, f"SELECT balance_minor FROM tender.accounts WHERE uid = {uid} AND id = 'checking'"))
+    before_rows = ledger_of(world, database, uid)
+    shared = [f"v4race-both-{i}" for i in range(12)]
+    outcomes = {}
+
+    def machine(index, daemon):
+        keys = [key for pair in zip(shared, [f"v4race-only{index}-{i}" for i in range(12)]) for key in pair]
+        for key in keys:
+            outcomes[(index, key)] = client(daemon, alice, "pay", password, key)
+
+    threads = [threading.Thread(target=machine, args=(i, d)) for i, d in enumerate((first, second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for key in shared:
+        a, b = outcomes[(0, key)], outcomes[(1, key)]
+        assert a["code"] == b["code"] == "SUCCESS", (key, a, b)
+        assert a["jws"] == b["jws"], key  # one record, answered to both
+    for (index, key), outcome in outcomes.items():
+        assert outcome["code"] == "SUCCESS", (index, key, outcome)
+    rows = ledger_of(world, database, uid)
+    keys = [key for _, key in rows if key]
+    assert len(keys) == len(set(keys)), keys  # one row a key
+    assert [s for s, _ in rows] == list(range(1, len(rows) + 1)), rows  # one line, no fork, no gap
+    paid_here = [key for key in keys if key.startswith("v4race-") and key != "v4race-0"]
+    assert sorted(paid_here) == sorted(set(shared) | {f"v4race-only{i}-{j}" for i in (0, 1) for j in range(12)})
+    amounts = superuser_sql(world, database, "SELECT coalesce(sum(amount_minor), 0) FROM tender.ledger WHERE uid = "
+                            f"{uid} AND sequence > {before_rows[-1][0]} AND type = 'payment'")
+    after_balance = int(superuser_sql(world, database, f"SELECT balance_minor FROM tender.accounts WHERE uid = {uid} AND id = 'checking'"))
+    assert before_balance - after_balance == int(amounts) and int(amounts) > 0, (before_balance, after_balance, amounts)
+    for _ in range(60):  # the daemons' sessions report their counts within a few seconds
+        calls = superuser_sql(world, database, "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = 'pay_prepared_v4'")
+        if int(calls) > 0:
+            break
+        time.sleep(0.25)
+    print(f"v4 called {calls} times for {len(paid_here)} payments of two racing daemons")
+    assert int(calls) > 0, "the race never reached the payment function"
+    assert_one_chain_that_verifies(world, first, alice, database)
+    assert_one_chain_that_verifies(world, second, alice, database)
+    second.kill(15)
+
+
+def test_forged_calls_by_tenderds_role_write_nothing_and_name_nothing_of_another_person(world):
+    # Adversary: tenderd's role calling v4 by hand with arguments no daemon sends: bob's account id that alice lacks, bob's
+    # idempotency key (answered 'paid before' would tell alice's caller bob paid under it), bob's head, a debit that
+    # overflows, the most negative debit, a NULL in an array, arrays of unequal lengths, a person whose lock is another's.
+    # Each answer is a refusal (or an error) that names nothing of bob's, and nothing moves, anyone's.
+    alice = world["alice"]
+    database = "v4forged"
+    paying_daemon(world, database, "v4forged-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+    sql = owner_sql(world, database, uid)
+    kid, public = bob_beside(sql, bob)
+    code, out, err = sql("INSERT INTO tender.accounts (id, kind, currency, balance_minor, is_default, position) "
+                         "VALUES ('bobs-only', 'checking', 'USD', 900, 0, 2); "
+                         "INSERT INTO tender.ledger (sequence, type, jws, hash, idempotency_key) VALUES (100, 'note', 'bob.jws.x', 'bob-hash', "
+                         "'bobs-key'), (101, 'note', 'bob2.jws.x', 'bob-hash-2', NULL)", person=bob)
+    assert code == 0, err
+
+    def state():
+        return superuser_sql(world, database, "SELECT (SELECT string_agg(uid || ':' || sequence || ':' || coalesce(idempotency_key, ''), ',' "
+                             "ORDER BY uid, sequence) FROM tender.ledger), (SELECT string_agg(uid || ':' || id || ':' || balance_minor, ',' "
+                             "ORDER BY uid, id) FROM tender.accounts), (SELECT count(*) FROM tender.audit)")
+
+    before = state()
+    for expected, forged in (
+        ({"checks"}, {"accounts": "'{bobs-only}'"}),
+        ({"paid before_not"}, {"key": "bobs-key"}),
+        ({"head"}, {"head": "101"}),
+        ({"arguments"}, {"deltas": "'{NULL}'::bigint[]"}),
+        ({"arguments"}, {"accounts": "'{checking,checking}'"}),
+        ({"arguments"}, {"currencies": "'{}'"}),
+        ({"error"}, {"deltas": "'{9223372036854775807}'"}),
+        ({"error", "checks"}, {"deltas": "'{-9223372036854775808}'"}),
+    ):
+        arguments = dict({"key": "v4forged-x"}, **forged)
+        code, out, err = sql(call_sql(world, uid, kid, public, **arguments))
+        answer = out if code == 0 else "error"
+        if expected == {"paid before_not"}:
+            # bob's key: alice's rows alone are read, so it is not 'paid before' (which would tell of bob's payment): alice's
+            # own payment under the same key string pays, from her account; undone by hand.
+            assert (code, answer) == (0, "paid"), (forged, answer, err)
+            superuser_sql(world, database, f"DELETE FROM tender.ledger WHERE uid = {uid} AND idempotency_key = 'bobs-key'; "
+                          f"UPDATE tender.accounts SET balance_minor = balance_minor + 1 WHERE uid = {uid} AND id = 'checking'")
+        else:
+            assert answer in expected, (forged, code, out, err)
+        assert state() == before, forged
+    # A person whose lock is another's (bob named, alice's lock): refused before anything is read.
+    code, out, err = sql(call_sql(world, uid, kid, public, "v4forged-y").replace(f"SELECT {FUNCTION}({uid},", f"SELECT {FUNCTION}({bob},", 1))
+    assert (code, out) == (0, "arguments"), (code, out, err)
+    assert state() == before
+    code, out, err = sql("DELETE FROM tender.ledger; DELETE FROM tender.accounts; DELETE FROM tender.signing_keys", person=bob)
+    assert code == 0, err
+
+
+def test_a_key_removed_while_a_payment_waits_for_its_account_signs_nothing_after_the_removal(world):
+    # Adversary (timing): the database's administrator removes a machine's key (DELETE FROM signing_keys, as
+    # test_pg_keys' removal by hand) while that machine's quiet payment is in flight. v4 reads the key in its statement's
+    # snapshot (an InitPlan evaluated once) and then waits for the account's row; EvalPlanQual, when the row is free,
+    # rechecks the account's row alone, not the key. Here a session of the superuser holds alice's account row (FOR UPDATE,
+    # 3 s) to hold the payment at that point; the removal commits meanwhile; the payment then commits a record signed by a
+    # key the database no longer holds, answered SUCCESS, after the administrator was told the key was gone.
+    # Held when either the removal waits for the payment (the key's row locked by it) or the payment is refused.
+    alice, password = world["alice"], world["password"]
+    database = "v4keyrm"
+    daemon = paying_daemon(world, database, "v4keyrm-0")
+    assert client(daemon, alice, "pay", password, "v4keyrm-1")["code"] == "SUCCESS"  # warm: the next one is quiet
+    uid = pwd.getpwnam(alice).pw_uid
+    holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking' FOR UPDATE; "
+                               "SELECT pg_sleep(3); COMMIT")
+    time.sleep(0.5)
+    outcome = {}
+    paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", password, "v4keyrm-2")))
+    paying.start()
+    try:
+        wait_for_a_payment_waiting_on_a_row(world, database)
+        # The removal, with a second to get its locks: removed (committed) while the payment still waits, or not yet.
+        removal = world["cluster"].sql(world["names"]["p"], "SET lock_timeout = '1s'; DELETE FROM tender.signing_keys WHERE uid = "
+                                       f"{uid}", database=database)
+        removed_while_waiting = removal.returncode == 0 and paying.is_alive()
+    finally:
+        holder.communicate(timeout=30)
+        paying.join(timeout=60)
+    kept = [key for _, key in ledger_of(world, database, uid)]
+    if removed_while_waiting:
+        assert outcome.get("code") != "SUCCESS" and "v4keyrm-2" not in kept, (outcome, kept)
+    else:
+        # The removal waited for the payment (the key's row locked by it): paid before the key was removed; removed now,
+        # the machine signs nothing more.
+        assert outcome.get("code") == "SUCCESS" and "v4keyrm-2" in kept, (removal.stderr, outcome, kept)
+        superuser_sql(world, database, f"DELETE FROM tender.signing_keys WHERE uid = {uid}")
+        after = client(daemon, alice, "pay", password, "v4keyrm-3")
+        assert after.get("code") != "SUCCESS", after
+        assert "v4keyrm-3" not in [key for _, key in ledger_of(world, database, uid)]
+
+
+def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_and_forks_no_chain(world):
+    # Adversary: tenderd's role (the tables' owner: an operator with its password, a migration script of theirs) adds a
+    # policy beside tenderd's while the daemon runs: row security stays on and forced, so row_security_active holds and
+    # v4's two checks pass. The daemon's check of foreign policies runs at open only (test_pg_payment_call_adversary's
+    # test_a_policy_that_shows_every_persons_rows_is_refused_at_open restarts the daemon). Then:
+    # - `CREATE POLICY reporting ON tender.accounts USING (true)`: v4's debit `WHERE a.id = 'checking'` matches bob's
+    #   `checking` too; LIMIT 1 limits the record, not the UPDATE (a data-modifying CTE runs to completion): bob is debited
+    #   for alice's payment.
+    # - `CREATE POLICY reporting ON tender.ledger FOR SELECT USING (true)`: alice's head is read as bob's (his 50).
+    # Held when bob's balance does not move and alice's chain stays 1..N (refused, or paid from her rows alone).
+    alice, password = world["alice"], world["password"]
+    database = "v4policy"
+    daemon = paying_daemon(world, database, "v4policy-0")
+    assert client(daemon, alice, "pay", password, "v4policy-1")["code"] == "SUCCESS"  # warm: the next one is quiet
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+    sql = owner_sql(world, database, uid)
+    bob_checking(sql, bob)
+    found = []
+    for table, policy, key in (("accounts", "USING (true)", "v4policy-accounts"),
+                               ("ledger", "FOR SELECT USING (true)", "v4policy-ledger")):
+        if table == "ledger":
+            code, out, err = sql("INSERT INTO tender.ledger (sequence, type, jws, hash) VALUES (50, 'note', 'bob.jws.x', 'bob-hash')",
+                                 person=bob)
+            assert code == 0, err
+        before = checking_balances(world, database)
+        code, out, err = sql(f"CREATE POLICY reporting ON tender.{table} {policy}")
+        assert code == 0, err
+        try:
+            outcome = client(daemon, alice, "pay", password, key)
+        finally:
+            code, out, err = sql(f"DROP POLICY reporting ON tender.{table}")
+            assert code == 0, err
+        after = checking_balances(world, database)
+        rows = ledger_of(world, database, uid)
+        if dict(pair.split(":") for pair in after.split(","))[str(bob)] != "500000":
+            found.append((table, "bob debited", outcome.get("code"), before, after))
+        if [s for s, _ in rows] != list(range(1, len(rows) + 1)):
+            found.append((table, "alice's chain broken", outcome.get("code"), [s for s, _ in rows]))
+        superuser_sql(world, database, f"UPDATE tender.accounts SET balance_minor = 500000 WHERE uid = {bob}")
+    assert found == [], found
+    code, out, err = sql("DELETE FROM tender.accounts; DELETE FROM tender.ledger", person=bob)
+    assert code == 0, err
