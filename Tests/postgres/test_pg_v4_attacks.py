@@ -254,3 +254,166 @@ def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_and_
     assert found == [], found
     code, out, err = sql("DELETE FROM tender.accounts; DELETE FROM tender.ledger", person=bob)
     assert code == 0, err
+
+
+def test_racing_calls_by_hand_see_the_head_the_lock_holder_committed_and_never_fail_on_a_constraint(world):
+    # Adversary (READ COMMITTED's snapshots): three sessions of tenderd's role call v4 at once for one person, each at the
+    # head its own statement read before the function took the lock (so every caller but the lock's first holder brings a
+    # stale head), with overlapping and distinct idempotency keys. Were the debit's statement to read the head or the keys
+    # in a snapshot taken before the lock was granted, a stale head would pass its check and the insert fail on
+    # ledger_pkey (or a key paid by the holder fail on its unique index): an error where the answer is 'head' or 'paid
+    # before'. Held: no call errs, each answer is paid / head / paid before, one row a key, 1..N, the balance moved by the
+    # rows kept exactly.
+    alice = world["alice"]
+    database = "v4direct"
+    paying_daemon(world, database, "v4direct-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    sql = owner_sql(world, database, uid)
+    code, key, err = sql("SELECT kid || '|' || encode(public_key, 'hex') FROM tender.signing_keys WHERE active = 1 LIMIT 1")
+    assert code == 0 and "|" in key, err
+    kid, public = key.split("|")
+    balance = f"SELECT balance_minor FROM tender.accounts WHERE uid = {uid} AND id = 'checking'"
+    before = int(superuser_sql(world, database, balance))
+    rows_before = len(ledger_of(world, database, uid))
+    entry = pwd.getpwnam(world["names"]["d"])
+    workers = []
+    for worker in range(3):
+        keys = [k for i in range(30) for k in (f"v4direct-shared-{i}", f"v4direct-w{worker}-{i}")]
+        path = os.path.join(world["base"], f"v4direct-{worker}.sql")
+        with open(path, "w") as f:
+            f.write(f"SET tender.uid = '{uid}';\n" + "".join(call_sql(world, uid, kid, public, k) + ";\n" for k in keys))
+        os.chmod(path, 0o644)
+        workers.append(subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                                         os.path.join(PGBIN, "psql"), "-h", world["cluster"].socket, "-d", database, "-X", "-q", "-A",
+                                         "-t", "-f", path], cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    answers, errors = [], []
+    for process in workers:
+        out, err = process.communicate(timeout=120)
+        answers += [line for line in out.splitlines() if line]
+        errors += [line for line in err.splitlines() if "ERROR" in line]
+    assert errors == [], errors[:5]
+    assert set(answers) <= {"paid", "head", "paid before"} and len(answers) == 180, (set(answers), len(answers))
+    rows = ledger_of(world, database, uid)
+    keys = [k for _, k in rows if k]
+    assert len(keys) == len(set(keys)), keys
+    assert [s for s, _ in rows] == list(range(1, len(rows) + 1)), rows
+    kept = len(rows) - rows_before
+    assert answers.count("paid") == kept > 0, (answers.count("paid"), kept)
+    assert before - int(superuser_sql(world, database, balance)) == kept, (before, kept)
+    print(f"by hand: {answers.count('paid')} paid, {answers.count('head')} head, {answers.count('paid before')} paid before")
+
+
+def test_a_daemon_of_the_previous_build_calling_v3_and_one_calling_v4_race_one_person_on_one_chain(world, monkeypatch):
+    # Adversary: a rolling upgrade, the previous build's tenderd (d8fe62f: pay_prepared_v3, six statements) beside this
+    # build's (v4) on one database, the same state (key), one person paying from both at once with overlapping keys.
+    # Both take the person's lock; each key one row, 1..N, the balance moved by the rows kept exactly, verified by both.
+    # TENDERD_PREVIOUS names that build's tenderd (built from `git archive d8fe62f`); skipped without it.
+    previous = os.environ.get("TENDERD_PREVIOUS")
+    if not previous or not os.path.exists(previous):
+        import pytest
+        pytest.skip("TENDERD_PREVIOUS (a tenderd built at d8fe62f) not given")
+    import shutil
+    import test_broker
+    alice, password = world["alice"], world["password"]
+    database = "v4mixed"
+    new = paying_daemon(world, database, "v4mixed-0")
+    copy = os.path.join(world["base"], "tenderd-previous")
+    shutil.copy(previous, copy)
+    os.chmod(copy, 0o755)
+    monkeypatch.setattr(test_broker, "TENDERD", copy)
+    old = start_daemon(world, "v4mixed-old", database=database, state=new.state)
+    monkeypatch.undo()
+    uid = pwd.getpwnam(alice).pw_uid
+    balance = f"SELECT balance_minor FROM tender.accounts WHERE uid = {uid} AND id = 'checking'"
+    before = int(superuser_sql(world, database, balance))
+    rows_before = ledger_of(world, database, uid)
+    shared = [f"v4mixed-both-{i}" for i in range(10)]
+    outcomes = {}
+
+    def machine(index, daemon):
+        for key in [k for pair in zip(shared, [f"v4mixed-only{index}-{i}" for i in range(10)]) for k in pair]:
+            outcomes[(index, key)] = client(daemon, alice, "pay", password, key)
+
+    threads = [threading.Thread(target=machine, args=(i, d)) for i, d in enumerate((new, old))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(o["code"] == "SUCCESS" for o in outcomes.values()), [o for o in outcomes.values() if o["code"] != "SUCCESS"][:3]
+    for key in shared:
+        assert outcomes[(0, key)]["jws"] == outcomes[(1, key)]["jws"], key
+    rows = ledger_of(world, database, uid)
+    keys = [k for _, k in rows if k]
+    assert len(keys) == len(set(keys)) and [s for s, _ in rows] == list(range(1, len(rows) + 1)), rows
+    amounts = superuser_sql(world, database, f"SELECT sum(amount_minor) FROM tender.ledger WHERE uid = {uid} AND sequence > "
+                            f"{rows_before[-1][0]} AND type = 'payment'")
+    assert before - int(superuser_sql(world, database, balance)) == int(amounts), (before, amounts)
+    functions = superuser_sql(world, database, "SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE proname LIKE 'pay_prepared%'")
+    print(f"functions on the database: {functions}")
+    assert_one_chain_that_verifies(world, new, alice, database)
+    assert_one_chain_that_verifies(world, old, alice, database)
+    old.kill(15)
+
+
+def test_bypassrls_given_while_a_payment_waits_for_its_account_is_refused_whole(world):
+    # Adversary (timing): the cluster's superuser gives tenderd's role BYPASSRLS while a quiet payment waits for alice's
+    # account row (held FOR UPDATE 2 s by a session of the superuser, as above). No table lock stands in its way (ALTER
+    # ROLE takes none), and the statements after the wait (paid party, claim, audit) are planned without row security.
+    # Held when the check before `paid` refuses the call whole: nothing of it kept, bob's account untouched.
+    alice, password = world["alice"], world["password"]
+    database = "v4bypass"
+    daemon = paying_daemon(world, database, "v4bypass-0")
+    assert client(daemon, alice, "pay", password, "v4bypass-1")["code"] == "SUCCESS"  # warm: the next one is quiet
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+    bob_checking(owner_sql(world, database, uid), bob)
+    role = world["names"]["d"]
+    holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking' FOR UPDATE; "
+                               "SELECT pg_sleep(2); COMMIT")
+    time.sleep(0.5)
+    outcome = {}
+    paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", password, "v4bypass-2")))
+    paying.start()
+    try:
+        wait_for_a_payment_waiting_on_a_row(world, database)
+        superuser_sql(world, "postgres", f'ALTER ROLE "{role}" BYPASSRLS')
+    finally:
+        holder.communicate(timeout=30)
+        paying.join(timeout=60)
+        superuser_sql(world, "postgres", f'ALTER ROLE "{role}" NOBYPASSRLS')
+    kept = [key for _, key in ledger_of(world, database, uid)]
+    assert outcome.get("code") != "SUCCESS" and "v4bypass-2" not in kept, (outcome, kept)
+    assert dict(pair.split(":") for pair in checking_balances(world, database).split(","))[str(bob)] == "500000"
+    assert client(daemon, alice, "pay", password, "v4bypass-3")["code"] == "SUCCESS"
+    superuser_sql(world, database, f"DELETE FROM tender.accounts WHERE uid = {bob}")
+    assert_one_chain_that_verifies(world, daemon, alice, database)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.xfail(strict=True, reason="open: a policy changed under a running daemon is seen at the next open only "
+                   "(PostgresSchemaOwner.checkRowSecurity); the batch's statements name no person, so its debit takes every "
+                   "person's account of the id; see the report of adv-pg39")
+def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_through_the_batch(world):
+    # As the test above, through the batch's transaction (the payment function dropped, as
+    # test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_no_other_persons_money does; a payment
+    # the function answers anything but `paid`, a submitter not quiet, a build before the function take the same path).
+    alice, password = world["alice"], world["password"]
+    database = "v4policybatch"
+    daemon = paying_daemon(world, database, "v4policybatch-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    bob = uid + 1
+    sql = owner_sql(world, database, uid)
+    bob_checking(sql, bob)
+    code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
+    assert code == 0, err
+    code, out, err = sql("CREATE POLICY reporting ON tender.accounts USING (true)")
+    assert code == 0, err
+    try:
+        outcome = client(daemon, alice, "pay", password, "v4policybatch-1")
+    finally:
+        code, out, err = sql("DROP POLICY reporting ON tender.accounts")
+        assert code == 0, err
+    balances = checking_balances(world, database)
+    assert dict(pair.split(":") for pair in balances.split(","))[str(bob)] == "500000", (outcome, balances)
