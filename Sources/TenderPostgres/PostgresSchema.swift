@@ -253,7 +253,11 @@ enum PostgresSchema {
     /// record inserted from its row: 525k instructions a call where v3's six statements took 587k); the reads run only when
     /// nothing matched, to name the check that failed. Several movements take v3's reads and writes, unchanged. Its row
     /// security checks are v3's: all six tables, before and again before `paid` (12 `row_security_active` calls cost 35k
-    /// instructions, not the plans' start).
+    /// instructions, not the plans' start). Every statement of it names the person's rows itself (`uid = person`), not
+    /// through the policies alone: a policy added beside tenderd's while a daemon runs (seen at the next open only) made its
+    /// debit take every person's account of the id and its head read another person's (adv-pg39). The signing key's row is
+    /// locked (`FOR SHARE`) by the check that reads it: a removal or revocation committed while the debit waited for the
+    /// account's row (EvalPlanQual rechecks that row alone) let a record signed by the removed key be kept after it.
     static let payment = [
         """
         CREATE FUNCTION tender.\(paymentName)(person bigint, lock_space integer, lock_key integer, signer_kid text, signer_key bytea,
@@ -304,54 +308,68 @@ enum PostgresSchema {
                 -- Nothing matched, nothing is written, and the reads below say which check failed, in the order v3 made them.
                 -- One record whatever the debit matched: an account's row security turned off while this call waited for the
                 -- lock lets the debit match every person's account of the id; the check before `paid` then refuses it (42501).
+                -- Every statement names the person's rows itself (uid = person), not through the policies alone: a policy added
+                -- beside tenderd's while a daemon runs (row security still on and forced, so the checks pass; foreign policies
+                -- are refused at open only) made the debit take every person's account of the id and the head read another's.
+                -- The key's row is locked (FOR SHARE) when the debit reads it: a removal or revocation committed after this
+                -- statement's snapshot (while it waits for the account's row, which EvalPlanQual rechecks alone) is seen, and one
+                -- not yet committed waits for this payment's COMMIT; else a record signed by a removed key was kept after it.
                 WITH debit AS (
                     UPDATE tender.accounts a SET balance_minor = a.balance_minor OPERATOR(pg_catalog.+) movement_deltas[1]
-                    WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[1] AND a.currency OPERATOR(pg_catalog.=) movement_currencies[1]
+                    WHERE a.uid OPERATOR(pg_catalog.=) person AND
+                        a.id OPERATOR(pg_catalog.=) movement_accounts[1] AND a.currency OPERATOR(pg_catalog.=) movement_currencies[1]
                         AND (movement_deltas[1] OPERATOR(pg_catalog.>=) 0
                             OR a.balance_minor OPERATOR(pg_catalog.>=) OPERATOR(pg_catalog.-) movement_deltas[1])
-                        AND EXISTS (SELECT FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid
-                            AND k.active OPERATOR(pg_catalog.=) 1 AND k.public_key OPERATOR(pg_catalog.=) signer_key)
-                        AND EXISTS (SELECT FROM (SELECT l.sequence, l.hash FROM tender.ledger l ORDER BY l.sequence DESC LIMIT 1) h
+                        AND EXISTS (SELECT FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
+                            k.kid OPERATOR(pg_catalog.=) signer_kid
+                            AND k.active OPERATOR(pg_catalog.=) 1 AND k.public_key OPERATOR(pg_catalog.=) signer_key FOR SHARE)
+                        AND EXISTS (SELECT FROM (SELECT l.sequence, l.hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
+                            ORDER BY l.sequence DESC LIMIT 1) h
                             WHERE h.sequence OPERATOR(pg_catalog.=) head_sequence AND h.hash OPERATOR(pg_catalog.=) head_hash)
-                        AND NOT EXISTS (SELECT FROM tender.ledger p WHERE p.idempotency_key OPERATOR(pg_catalog.=) record_key)
+                        AND NOT EXISTS (SELECT FROM tender.ledger p WHERE p.uid OPERATOR(pg_catalog.=) person AND
+                            p.idempotency_key OPERATOR(pg_catalog.=) record_key)
                     RETURNING a.id)
                 INSERT INTO tender.ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
                     payee_handle_id, currency, amount_minor)
                 SELECT head_sequence OPERATOR(pg_catalog.+) 1, 'payment', record_jws, NULL, record_hash, record_key, record_fingerprint,
                     record_account, record_contact, record_handle, record_currency, record_amount FROM debit LIMIT 1;
                 IF NOT FOUND THEN
-                    PERFORM FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
+                    PERFORM FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
+                        k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
                         AND k.public_key OPERATOR(pg_catalog.=) signer_key;
                     IF NOT FOUND THEN
                         RETURN 'key';
                     END IF;
-                    SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l ORDER BY l.sequence DESC LIMIT 1;
+                    SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
+                        ORDER BY l.sequence DESC LIMIT 1;
                     IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
                         RETURN 'head';
                     END IF;
-                    PERFORM FROM tender.ledger l WHERE l.idempotency_key OPERATOR(pg_catalog.=) record_key;
+                    PERFORM FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person AND l.idempotency_key OPERATOR(pg_catalog.=) record_key;
                     IF FOUND THEN
                         RETURN 'paid before';
                     END IF;
                     RETURN 'checks';
                 END IF;
             ELSE
-                PERFORM FROM tender.signing_keys k WHERE k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
-                    AND k.public_key OPERATOR(pg_catalog.=) signer_key;
+                PERFORM FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
+                    k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
+                    AND k.public_key OPERATOR(pg_catalog.=) signer_key FOR SHARE;
                 IF NOT FOUND THEN
                     RETURN 'key';
                 END IF;
-                SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l ORDER BY l.sequence DESC LIMIT 1;
+                SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
+                    ORDER BY l.sequence DESC LIMIT 1;
                 IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
                     RETURN 'head';
                 END IF;
-                PERFORM FROM tender.ledger l WHERE l.idempotency_key OPERATOR(pg_catalog.=) record_key;
+                PERFORM FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person AND l.idempotency_key OPERATOR(pg_catalog.=) record_key;
                 IF FOUND THEN
                     RETURN 'paid before';
                 END IF;
                 FOR i IN 1 .. movements LOOP
                     SELECT a.balance_minor, a.currency INTO balance, account_currency FROM tender.accounts a
-                        WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[i];
+                        WHERE a.uid OPERATOR(pg_catalog.=) person AND a.id OPERATOR(pg_catalog.=) movement_accounts[i];
                     IF NOT FOUND OR (account_currency OPERATOR(pg_catalog.=) movement_currencies[i]) IS NOT TRUE OR (movement_deltas[i] OPERATOR(pg_catalog.<) 0
                         AND balance OPERATOR(pg_catalog.<) OPERATOR(pg_catalog.-) movement_deltas[i]) THEN
                         RETURN 'checks';
@@ -359,7 +377,7 @@ enum PostgresSchema {
                 END LOOP;
                 FOR i IN 1 .. movements LOOP
                     UPDATE tender.accounts a SET balance_minor = a.balance_minor OPERATOR(pg_catalog.+) movement_deltas[i]
-                        WHERE a.id OPERATOR(pg_catalog.=) movement_accounts[i];
+                        WHERE a.uid OPERATOR(pg_catalog.=) person AND a.id OPERATOR(pg_catalog.=) movement_accounts[i];
                 END LOOP;
                 INSERT INTO tender.ledger (sequence, type, jws, seal, hash, idempotency_key, fingerprint, account_id, payee_contact_id,
                     payee_handle_id, currency, amount_minor)
@@ -368,14 +386,14 @@ enum PostgresSchema {
             END IF;
             -- The paid party once: read first (under the lock, nothing else writes it), inserted only when new.
             IF paid_party IS NOT NULL THEN
-                PERFORM FROM tender.paid_parties p WHERE p.party OPERATOR(pg_catalog.=) paid_party;
+                PERFORM FROM tender.paid_parties p WHERE p.uid OPERATOR(pg_catalog.=) person AND p.party OPERATOR(pg_catalog.=) paid_party;
                 IF NOT FOUND THEN
                     INSERT INTO tender.paid_parties (party, first_sequence) VALUES (paid_party, head_sequence OPERATOR(pg_catalog.+) 1)
                         ON CONFLICT (uid, party) DO NOTHING;
                 END IF;
             END IF;
             IF releases_claim THEN
-                DELETE FROM tender.claims c WHERE c.idempotency_key OPERATOR(pg_catalog.=) record_key;
+                DELETE FROM tender.claims c WHERE c.uid OPERATOR(pg_catalog.=) person AND c.idempotency_key OPERATOR(pg_catalog.=) record_key;
             END IF;
             FOR i IN 1 .. audits LOOP
                 INSERT INTO tender.audit (at_ms, "user", event, intent, detail)

@@ -61,7 +61,9 @@ enum PostgresSchemaOwner {
     /// rows (``personPolicy``) both read and written. Another policy (one more permissive policy, `FOR SELECT USING (true)`,
     /// made for a reporting role but given to PUBLIC) shows tenderd's role every person's rows: another person's head or
     /// enrolled key read for this person's. Row security turned off or not forced after this check is refused by every
-    /// transaction (``PostgresSchema/rowSecurityHolds(_:reuseGrants:)``); a policy changed after it is seen at the next open.
+    /// transaction (``PostgresSchema/rowSecurityHolds(_:reuseGrants:)``); a policy changed after it is seen at the next open
+    /// (the payment function names the person's rows in each statement, so its payments stay the person's; the batch's
+    /// transaction does not, and its debit then takes every person's account of the id: open, test_pg_v4_attacks).
     static func checkRowSecurity(_ db: PostgresDatabase) throws(TenderError) {
         let loose = try db.statement(
             """
