@@ -11,6 +11,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
@@ -170,24 +172,20 @@ def test_forged_calls_by_tenderds_role_write_nothing_and_name_nothing_of_another
     assert code == 0, err
 
 
-def test_a_key_removed_while_a_payment_waits_for_its_account_signs_nothing_after_the_removal(world):
-    # Adversary (timing): the database's administrator removes a machine's key (DELETE FROM signing_keys, as
-    # test_pg_keys' removal by hand) while that machine's quiet payment is in flight. v4 reads the key in its statement's
-    # snapshot (an InitPlan evaluated once) and then waits for the account's row; EvalPlanQual, when the row is free,
-    # rechecks the account's row alone, not the key. Here a session of the superuser holds alice's account row (FOR UPDATE,
-    # 3 s) to hold the payment at that point; the removal commits meanwhile; the payment then commits a record signed by a
-    # key the database no longer holds, answered SUCCESS, after the administrator was told the key was gone.
-    # Held when either the removal waits for the payment (the key's row locked by it) or the payment is refused.
+def removing_the_key_while_a_payment_waits_for_its_account(world, database, batch):
+    """The attack of the test below, through the payment function or (`batch`) the batch's transaction."""
     alice, password = world["alice"], world["password"]
-    database = "v4keyrm"
-    daemon = paying_daemon(world, database, "v4keyrm-0")
-    assert client(daemon, alice, "pay", password, "v4keyrm-1")["code"] == "SUCCESS"  # warm: the next one is quiet
+    daemon = paying_daemon(world, database, f"{database}-0")
+    assert client(daemon, alice, "pay", password, f"{database}-1")["code"] == "SUCCESS"  # warm: the next one is quiet
+    if batch:
+        code, out, err = owner_sql(world, database, pwd.getpwnam(alice).pw_uid)(f"DROP FUNCTION {PAYMENT}")
+        assert code == 0, err
     uid = pwd.getpwnam(alice).pw_uid
     holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking' FOR UPDATE; "
                                "SELECT pg_sleep(3); COMMIT")
     time.sleep(0.5)
     outcome = {}
-    paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", password, "v4keyrm-2")))
+    paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", password, f"{database}-2")))
     paying.start()
     try:
         wait_for_a_payment_waiting_on_a_row(world, database)
@@ -200,15 +198,33 @@ def test_a_key_removed_while_a_payment_waits_for_its_account_signs_nothing_after
         paying.join(timeout=60)
     kept = [key for _, key in ledger_of(world, database, uid)]
     if removed_while_waiting:
-        assert outcome.get("code") != "SUCCESS" and "v4keyrm-2" not in kept, (outcome, kept)
+        assert outcome.get("code") != "SUCCESS" and f"{database}-2" not in kept, (outcome, kept)
     else:
         # The removal waited for the payment (the key's row locked by it): paid before the key was removed; removed now,
         # the machine signs nothing more.
-        assert outcome.get("code") == "SUCCESS" and "v4keyrm-2" in kept, (removal.stderr, outcome, kept)
+        assert outcome.get("code") == "SUCCESS" and f"{database}-2" in kept, (removal.stderr, outcome, kept)
         superuser_sql(world, database, f"DELETE FROM tender.signing_keys WHERE uid = {uid}")
-        after = client(daemon, alice, "pay", password, "v4keyrm-3")
+        after = client(daemon, alice, "pay", password, f"{database}-3")
         assert after.get("code") != "SUCCESS", after
-        assert "v4keyrm-3" not in [key for _, key in ledger_of(world, database, uid)]
+        assert f"{database}-3" not in [key for _, key in ledger_of(world, database, uid)]
+
+
+def test_a_key_removed_while_a_payment_waits_for_its_account_signs_nothing_after_the_removal(world):
+    # Adversary (timing): the database's administrator removes a machine's key (DELETE FROM signing_keys, as
+    # test_pg_keys' removal by hand) while that machine's quiet payment is in flight. v4 reads the key in its statement's
+    # snapshot (an InitPlan evaluated once) and then waits for the account's row; EvalPlanQual, when the row is free,
+    # rechecks the account's row alone, not the key. Here a session of the superuser holds alice's account row (FOR UPDATE,
+    # 3 s) to hold the payment at that point; the removal commits meanwhile; the payment then commits a record signed by a
+    # key the database no longer holds, answered SUCCESS, after the administrator was told the key was gone.
+    # Held when either the removal waits for the payment (the key's row locked by it) or the payment is refused.
+    removing_the_key_while_a_payment_waits_for_its_account(world, "v4keyrm", batch=False)
+
+
+@pytest.mark.xfail(strict=True, reason="open: the batch's transaction reads the signing keys without locking them, so a "
+                   "removal committed while its debit waits for the account's row is not seen; see the report of adv-pg39")
+def test_a_key_removed_while_a_batch_waits_for_its_account_signs_nothing_after_the_removal(world):
+    # The same through the batch's transaction (the payment function dropped): its key read (activeSigner) takes no lock.
+    removing_the_key_while_a_payment_waits_for_its_account(world, "v4keyrmbatch", batch=True)
 
 
 def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_and_forks_no_chain(world):
@@ -388,8 +404,6 @@ def test_bypassrls_given_while_a_payment_waits_for_its_account_is_refused_whole(
     superuser_sql(world, database, f"DELETE FROM tender.accounts WHERE uid = {bob}")
     assert_one_chain_that_verifies(world, daemon, alice, database)
 
-
-import pytest  # noqa: E402
 
 
 @pytest.mark.xfail(strict=True, reason="open: a policy changed under a running daemon is seen at the next open only "
