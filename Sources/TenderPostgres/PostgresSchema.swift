@@ -7,10 +7,13 @@ import TenderStore
 /// column, keyed by it, that defaults to the transaction's person (`tender.uid`, set per transaction by
 /// ``PostgresDatabase``). Row-level security, forced on the tables' owner too, shows a transaction only its
 /// person's rows and refuses any other, so the store's SQL (written once for both engines, without a uid)
-/// cannot read or write another person's rows even with a WHERE clause missing.
+/// cannot read or write another person's rows even with a WHERE clause missing. Each table has two policies of tenderd's, the
+/// person's rows both: `person` (permissive) and `person_only` (restrictive, ANDed with every permissive policy), so a
+/// permissive policy added beside them later (by the tables' owner, while a daemon runs) widens nothing tenderd's role sees
+/// or writes (``PostgresSchemaOwner/checkRowSecurity(_:)`` refuses it at the next open all the same).
 enum PostgresSchema {
     /// The schema version this build writes (the `tender.tender_schema` row).
-    static let version: Int64 = 3
+    static let version: Int64 = 4
     /// The advisory lock namespace (the first key of two-key advisory locks): "TEND".
     static let lockNamespace: Int32 = 0x5445_4E44
 
@@ -91,12 +94,26 @@ enum PostgresSchema {
             statements.append("CREATE TABLE \(table.name) (uid bigint NOT NULL DEFAULT \(person), \(table.body))")
             statements.append("ALTER TABLE \(table.name) ENABLE ROW LEVEL SECURITY")
             statements.append("ALTER TABLE \(table.name) FORCE ROW LEVEL SECURITY")
-            statements.append("CREATE POLICY person ON \(table.name) USING (uid = \(person)) WITH CHECK (uid = \(person))")
+            statements.append(contentsOf: policies(table.name))
         }
         statements.append("CREATE UNIQUE INDEX one_active_signing_key ON signing_keys (uid, active) WHERE active = 1")
         statements.append("CREATE INDEX ledger_subject ON ledger (uid, subject, sequence) WHERE subject IS NOT NULL")
         statements.append("CREATE INDEX ledger_unsigned ON ledger (uid, sequence) WHERE seal IS NOT NULL")
         return statements
+    }
+
+    /// tenderd's two policies on `table`: `person`, permissive, and `person_only`, restrictive, each the person's rows both read
+    /// and written. The restrictive one confines tenderd's role whatever permissive policy is added beside `person`.
+    static func policies(_ table: String) -> [String] {
+        [
+            "CREATE POLICY person ON \(table) USING (uid = \(person)) WITH CHECK (uid = \(person))",
+            restrictive(table),
+        ]
+    }
+
+    /// The statement making tenderd's restrictive policy, `person_only`, on `table` (schema version 4).
+    static func restrictive(_ table: String) -> String {
+        "CREATE POLICY person_only ON \(table) AS RESTRICTIVE USING (uid = \(person)) WITH CHECK (uid = \(person))"
     }
 
     /// Brings the database to ``version``, once, even when several daemons start together (a transaction-scoped
@@ -115,30 +132,46 @@ enum PostgresSchema {
             }
             try db.execute("CREATE SCHEMA IF NOT EXISTS tender")
             try PostgresSchemaOwner.check(db)
-            try db.execute("CREATE TABLE IF NOT EXISTS tender.tender_schema (version bigint NOT NULL)")
-            let row = try db.statement("SELECT max(version) FROM tender.tender_schema")
-            let current = try row.step() ? row.int64(0) : 0
-            guard current <= version else {
-                throw .store("the PostgreSQL store has schema version \(current); this tenderd knows up to \(version)")
-            }
-            try createOpeningIfMissing(db)
-            guard current < version else { return }
-            if current < 1 { for statement in creation { try db.execute(statement) } }
-            // 2: claims are sealed (SQLite's schema 12); creation makes the columns already.
-            if current < 2 {
-                try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal_kid text")
-                try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal text")
-            }
-            // 3: a key per machine (docs/scale.md): several keys of one person sign at once, so one active key is no longer unique.
-            // 3 also: the reuse budgets, shared by every tenderd (PostgresReuseGrants).
-            if current < 3 {
-                try db.execute("DROP INDEX IF EXISTS one_active_signing_key")
-                for statement in PostgresReuseGrants.creation { try db.execute(statement) }
-            }
-            try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
+            try upgrade(db)
+            // The policies checked after the upgrade (which adds version 4's), before any person's row is read; refused, the
+            // whole transaction (the upgrade too) is rolled back.
+            try PostgresSchemaOwner.checkRowSecurity(db)
         }
         db.pool.noteOpeningFunction()
         db.pool.notePaymentFunction(true)
+    }
+
+    /// The upgrade to ``version`` inside ``migrate(_:)``'s transaction, after the schema's owner is checked.
+    private static func upgrade(_ db: PostgresDatabase) throws(TenderError) {
+        try db.execute("CREATE TABLE IF NOT EXISTS tender.tender_schema (version bigint NOT NULL)")
+        let row = try db.statement("SELECT max(version) FROM tender.tender_schema")
+        let current = try row.step() ? row.int64(0) : 0
+        guard current <= version else {
+            throw .store("the PostgreSQL store has schema version \(current); this tenderd knows up to \(version)")
+        }
+        try createOpeningIfMissing(db)
+        guard current < version else { return }
+        if current < 1 { for statement in creation { try db.execute(statement) } }
+        // 2: claims are sealed (SQLite's schema 12); creation makes the columns already.
+        if current < 2 {
+            try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal_kid text")
+            try db.execute("ALTER TABLE claims ADD COLUMN IF NOT EXISTS seal text")
+        }
+        // 3: a key per machine (docs/scale.md): several keys of one person sign at once, so one active key is no longer unique.
+        // 3 also: the reuse budgets, shared by every tenderd (PostgresReuseGrants).
+        if current < 3 {
+            try db.execute("DROP INDEX IF EXISTS one_active_signing_key")
+            for statement in PostgresReuseGrants.creation { try db.execute(statement) }
+        }
+        // 4: the restrictive policy beside the permissive one on every table of persons' rows (made again when present,
+        // so once each; creation and reuse_grants' creation make it already).
+        if current >= 1 && current < 4 {
+            for table in tables.map(\.name) + ["reuse_grants"] {
+                try db.execute("DROP POLICY IF EXISTS person_only ON \(table)")
+                try db.execute(restrictive(table))
+            }
+        }
+        try db.execute("INSERT INTO tender.tender_schema (version) VALUES (\(version))")
     }
 
     /// Makes the opening function (``opening``) and the payment function (``payment``), each when the schema has none of that
@@ -255,7 +288,8 @@ enum PostgresSchema {
     /// security checks are v3's: all six tables, before and again before `paid` (12 `row_security_active` calls cost 35k
     /// instructions, not the plans' start). Every statement of it names the person's rows itself (`uid = person`), not
     /// through the policies alone: a policy added beside tenderd's while a daemon runs (seen at the next open only) made its
-    /// debit take every person's account of the id and its head read another person's (adv-pg39). The signing key's row is
+    /// debit take every person's account of the id and its head read another person's (adv-pg39), before the restrictive
+    /// `person_only` (schema 4) confined every statement of tenderd's. The signing key's row is
     /// locked (`FOR SHARE`) by the check that reads it: a removal or revocation committed while the debit waited for the
     /// account's row (EvalPlanQual rechecks that row alone) let a record signed by the removed key be kept after it.
     static let payment = [
