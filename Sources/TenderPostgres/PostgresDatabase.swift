@@ -82,6 +82,9 @@ final class PostgresDatabase: StoreDatabase {
     /// True while the pool's database has the payment function (``PostgresSchema/payment``).
     var paysPrepared: Bool { pool.paysWithFunction }
 
+    /// ` FOR SHARE`: the batch's keys read holds their rows until COMMIT, as the payment function's key check does.
+    var keysReadLock: String { " FOR SHARE" }
+
     /// The payment function's call, each argument bound and cast to the exact type the function takes, by pg_catalog's
     /// names, as ``openingCall`` (no overload matches better).
     static let paymentCall =

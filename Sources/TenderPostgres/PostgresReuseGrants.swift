@@ -17,7 +17,7 @@ final class PostgresReuseGrants: ReuseGrants {
         self.uid = uid
     }
 
-    /// The table, made by the schema's version 3 (again without harm).
+    /// The table, made by the schema's version 3 (again without harm), with tenderd's two policies (version 4's restrictive one too).
     static let creation = [
         """
         CREATE TABLE IF NOT EXISTS reuse_grants (uid bigint NOT NULL DEFAULT current_setting('tender.uid')::bigint,
@@ -29,9 +29,8 @@ final class PostgresReuseGrants: ReuseGrants {
         "ALTER TABLE reuse_grants FORCE ROW LEVEL SECURITY",
         // Made again by a schema whose version row was set back (the table kept): the same policy, once.
         "DROP POLICY IF EXISTS person ON reuse_grants",
-        "CREATE POLICY person ON reuse_grants USING (uid = current_setting('tender.uid')::bigint) "
-            + "WITH CHECK (uid = current_setting('tender.uid')::bigint)",
-    ]
+        "DROP POLICY IF EXISTS person_only ON reuse_grants",
+    ] + PostgresSchema.policies("reuse_grants")
 
     func spendGrant(
         scope: String, user: String, intent: String, payeeID: String, device: String?, amount: Money?

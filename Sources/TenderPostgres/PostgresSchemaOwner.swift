@@ -50,36 +50,44 @@ enum PostgresSchemaOwner {
             _ = try foreign.step()
             throw .store("PostgreSQL: the schema tender holds a \(kind) \(object) of the role \(role), not of tenderd's: \(advice)")
         }
-        try checkRowSecurity(db)
     }
 
     /// The person policy as the schema's creation makes it (``PostgresSchema/creation``), as `pg_get_expr` prints it.
     static let personPolicy = "(uid = (current_setting('tender.uid'::text))::bigint)"
 
     /// Throws ``TenderError/store(_:)`` naming the first table of the schema (but its version's) whose row security is off or
-    /// not forced, or that has a policy other than the one tenderd made: for every command and role, permissive, the person's
-    /// rows (``personPolicy``) both read and written. Another policy (one more permissive policy, `FOR SELECT USING (true)`,
-    /// made for a reporting role but given to PUBLIC) shows tenderd's role every person's rows: another person's head or
-    /// enrolled key read for this person's. Row security turned off or not forced after this check is refused by every
-    /// transaction (``PostgresSchema/rowSecurityHolds(_:reuseGrants:)``); a policy changed after it is seen at the next open.
+    /// not forced, that has a policy other than the two tenderd made, or lacks either of them. tenderd's two: `person`,
+    /// permissive, and `person_only`, restrictive, each for every command and role, the person's rows (``personPolicy``) both
+    /// read and written. Another policy (one more permissive policy, `FOR SELECT USING (true)`, made for a reporting role but
+    /// given to PUBLIC) is refused: the schema is tenderd's alone. One added after this check, while the daemon runs, is
+    /// ANDed with `person_only` (a permissive one widens nothing; a restrictive one can only narrow: refusals, not another
+    /// person's rows), and refused at the next open. Without `person_only` (dropped or changed by the owner) a permissive
+    /// policy added later would show and take every person's rows until then: refused, so the confinement is verified at
+    /// each open. Row security turned off or not forced after this check is refused by every transaction
+    /// (``PostgresSchema/rowSecurityHolds(_:reuseGrants:)``).
     static func checkRowSecurity(_ db: PostgresDatabase) throws(TenderError) {
         let loose = try db.statement(
             """
-            SELECT c.relname::text, coalesce(p.polname::text, '') FROM pg_catalog.pg_class c
-            LEFT JOIN pg_catalog.pg_policy p ON p.polrelid = c.oid
+            SELECT c.relname::text, CASE WHEN NOT c.relrowsecurity OR NOT c.relforcerowsecurity THEN 'its row security off or not forced'
+                WHEN foreign_policy.name IS NOT NULL THEN 'the policy ' || foreign_policy.name || ', not one of tenderd''s as it made them'
+                ELSE 'not both of tenderd''s policies (person, permissive, and person_only, restrictive)' END
+            FROM pg_catalog.pg_class c LEFT JOIN LATERAL (
+                SELECT p.polname::text AS name FROM pg_catalog.pg_policy p WHERE p.polrelid = c.oid AND NOT coalesce(
+                    ((p.polname = 'person' AND p.polpermissive) OR (p.polname = 'person_only' AND NOT p.polpermissive))
+                    AND p.polcmd = '*' AND p.polroles = '{0}' AND pg_catalog.pg_get_expr(p.polqual, p.polrelid) = ?
+                    AND pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid) = ?, false)
+                LIMIT 1) AS foreign_policy ON true
             WHERE c.relnamespace = 'tender'::pg_catalog.regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> 'tender_schema' AND (
-                NOT c.relrowsecurity OR NOT c.relforcerowsecurity OR p.polname IS DISTINCT FROM 'person' OR NOT p.polpermissive
-                OR p.polcmd <> '*' OR p.polroles <> '{0}' OR pg_catalog.pg_get_expr(p.polqual, p.polrelid) IS DISTINCT FROM ?
-                OR pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid) IS DISTINCT FROM ?)
+                NOT c.relrowsecurity OR NOT c.relforcerowsecurity OR foreign_policy.name IS NOT NULL
+                OR (SELECT count(*) FROM pg_catalog.pg_policy q WHERE q.polrelid = c.oid) <> 2)
             LIMIT 1
             """, [personPolicy, personPolicy])
         if try loose.step() {
-            let (table, policy) = (loose.text(0) ?? "?", loose.text(1) ?? "")
+            let (table, what) = (loose.text(0) ?? "?", loose.text(1) ?? "?")
             _ = try loose.step()
-            let what = policy.isEmpty ? "no policy of tenderd's" : "the policy \(policy), not as tenderd made it"
             throw .store(
-                "PostgreSQL: the table tender.\(table) has its row security off or not forced, or \(what): tenderd's role would see "
-                    + "every person's rows of it; keep row security forced with tenderd's person policy alone (docs/scale.md)")
+                "PostgreSQL: the table tender.\(table) has \(what): tenderd's role could see every person's rows of it; keep row "
+                    + "security forced with tenderd's two policies alone, person and person_only (docs/scale.md)")
         }
     }
 }

@@ -198,7 +198,8 @@ extension SQLiteStore {
                 // Every read the first submission needs is made before the first is stepped: on PostgreSQL they travel
                 // together, with the transaction's opening, in one round trip (SQLite makes each when it is used, as before).
                 // Only the first's: a later submission's checks must see what the ones before it wrote.
-                let keysRead = try db.ahead(Self.signingKeysSQL, [])
+                // The keys' rows held until COMMIT where another writer may remove one meanwhile (PostgreSQL).
+                let keysRead = try db.ahead(Self.signingKeysSQL + db.keysReadLock, [])
                 let headRead = try db.ahead(Self.headSQL, [])
                 let firstReads = try batch.first.map { (queued) throws(TenderError) in try PrecheckReads(queued.submission, db) }
                 var prepared = batch.map(\.prepared)

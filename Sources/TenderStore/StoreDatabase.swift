@@ -26,6 +26,11 @@ package protocol StoreDatabase: AnyObject {
     func sendAhead() throws(TenderError)
     /// Whether ``payPrepared(_:)`` may pay (PostgreSQL, while its function exists); false on SQLite.
     var paysPrepared: Bool { get }
+    /// What a write transaction's read of the signing keys ends with, to hold their rows until COMMIT: ` FOR SHARE` on
+    /// PostgreSQL, where a key removed or revoked by hand (not under the person's lock) while the transaction waited for an
+    /// account's row was not seen and the record it signed was kept after the removal; empty on SQLite, whose write lock
+    /// excludes every other writer. Never for a read transaction (read only).
+    var keysReadLock: String { get }
     /// Pays `payment`, a record signed at the expected head, in one write transaction of one round trip, committed
     /// when its checks hold (``PreparedPayment``); answers ``PreparedPaymentAnswer/unsupported`` on SQLite. Throws as a
     /// write transaction does (``TenderError/outcomeUnknown(_:)`` when the answer to its COMMIT is lost).
@@ -57,6 +62,9 @@ extension StoreDatabase {
 
     /// False: SQLite pays through its batch's transaction only.
     package var paysPrepared: Bool { false }
+
+    /// Empty: SQLite's write lock excludes every other writer, keys included.
+    package var keysReadLock: String { "" }
 
     /// Unsupported: SQLite pays through its batch's transaction only.
     package func payPrepared(_ payment: PreparedPayment) throws(TenderError) -> PreparedPaymentAnswer { .unsupported }

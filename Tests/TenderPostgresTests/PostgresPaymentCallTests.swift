@@ -7,7 +7,7 @@ import TenderCrypto
 @testable import TenderPostgres
 @testable import TenderStore
 
-/// A quiet submitter's payment on PostgreSQL is one call of `tender.pay_prepared_v3` (``PostgresSchema/payment``), in one
+/// A quiet submitter's payment on PostgreSQL is one call of `tender.pay_prepared_v4` (``PostgresSchema/payment``), in one
 /// round trip with BEGIN and COMMIT: its record signed at the head the store expects, inserted by the server only when,
 /// under the person's lock, that head, that enrolled key, the unpaid idempotency key and the funds are what it finds. At
 /// 2467df6 it was the batch's transaction (BEGIN, the opening call, four reads, then the debit, the record and COMMIT: 9
@@ -108,9 +108,9 @@ struct PostgresPaymentCallTests {
         let store = try PostgresStore.open(pool: pool, uid: uid, home: PostgresFixture.home())
         try store.importDirectory(try DirectoryDocument(json: try JSONParser.parse(PostgresFixture.directory)))
         for key in ["p-0", "p-1"] { _ = try #require(Self.paid(try store.submit(try PostgresFixture.payment(key)))) }
-        let calls = try Self.prepared(PostgresDatabase(pool: pool, uid: uid), naming: "SELECT tender.pay_prepared_v3(")
+        let calls = try Self.prepared(PostgresDatabase(pool: pool, uid: uid), naming: "SELECT tender.pay_prepared_v4(")
         #expect(calls.count == 1)
-        #expect(calls.first?.contains("pay_prepared_v3($1::pg_catalog.int8, $2::pg_catalog.int4, $3::pg_catalog.int4, $4::pg_catalog.text, $5::pg_catalog.bytea") == true)
+        #expect(calls.first?.contains("pay_prepared_v4($1::pg_catalog.int8, $2::pg_catalog.int4, $3::pg_catalog.int4, $4::pg_catalog.text, $5::pg_catalog.bytea") == true)
         #expect(calls.first?.contains("$17::pg_catalog.text[], $18::pg_catalog.int8[], $19::pg_catalog.text[], $20::pg_catalog.text, $21::pg_catalog.bool, $22::pg_catalog.int8[]") == true)
     }
 

@@ -27,6 +27,7 @@ struct PostgresTranslationTests {
         for table in PostgresSchema.tables {
             #expect(creation.contains("ALTER TABLE \(table.name) FORCE ROW LEVEL SECURITY"), "\(table.name)")
             #expect(creation.contains("CREATE POLICY person ON \(table.name) USING (uid = current_setting('tender.uid')::bigint) WITH CHECK"))
+            #expect(creation.contains("CREATE POLICY person_only ON \(table.name) AS RESTRICTIVE USING (uid = current_setting('tender.uid')::bigint) WITH CHECK"))
         }
     }
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The payment function (tender.pay_prepared_v3; v1 at pg36) attacked by a holder of tenderd's own role, the one role that may
+"""The payment function (tender.pay_prepared_v4; v1 at pg36) attacked by a holder of tenderd's own role, the one role that may
 call it: forged arguments must write nothing (docs/scale.md, threat model). A throwaway cluster, as test_pg_security."""
 
 import os
@@ -74,7 +74,7 @@ def test_the_payment_function_given_nulls_or_another_persons_lock_writes_nothing
 
     def call(**forged):
         a = dict(honest, **forged)
-        return sql(f"SELECT tender.pay_prepared_v3({a['person']}, {a['space']}, {a['lock']}, {a['kid']}, {a['key']}, {a['head']}, "
+        return sql(f"SELECT tender.pay_prepared_v4({a['person']}, {a['space']}, {a['lock']}, {a['kid']}, {a['key']}, {a['head']}, "
                    f"{a['hash']}, 'forged.jws.x', 'forged-hash', {a['idem']}, '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, "
                    f"{a['account']}::text[], {a['delta']}::bigint[], {a['currency']}::text[], NULL, false, {a['audit_at']}, {a['audit_user']}, "
                    f"'{{authenticated}}', '{{pay}}', {a['audit_detail']})")
@@ -200,7 +200,7 @@ def test_the_payment_function_refuses_a_ledger_row_security_does_not_hold(world)
     kid, public = key.split("|")
     head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
     head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    call = (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
+    call = (f"SELECT tender.pay_prepared_v4({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, {head}, "
             f"{head_hash}, 'forged.jws.x', 'forged-hash', 'noforce', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, '{{checking}}', "
             "'{-1}', '{USD}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
     count = "SELECT count(*) FROM tender.ledger WHERE idempotency_key = 'noforce'"

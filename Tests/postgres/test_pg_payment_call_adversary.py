@@ -59,7 +59,7 @@ def forged_call(uid, kid, public, key, tail):
     idempotency `key`; `tail`: its paid party, claim and audit arguments."""
     head = "(SELECT sequence FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
     head_hash = "(SELECT hash FROM tender.ledger ORDER BY sequence DESC LIMIT 1)"
-    return (f"SELECT tender.pay_prepared_v3({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, "
+    return (f"SELECT tender.pay_prepared_v4({uid}, {0x54454E44}, {uid}::bigint::bit(32)::integer, '{kid}', '\\x{public}'::bytea, "
             f"{head}, {head_hash}, 'forged.jws.x', 'forged-hash', '{key}', '\\x07'::bytea, 'checking', NULL, NULL, 'USD', 1, "
             f"'{{checking}}', '{{-1}}', '{{USD}}', {tail})")
 

@@ -683,11 +683,11 @@ def test_a_server_restarted_between_quiet_payments_resends_the_first_round_trip_
     assert_one_chain_that_verifies(world, daemon, alice, "restarted")
 
 
-# --- the function that pays a quiet submitter's signed record in one call (tender.pay_prepared_v3) ---
+# --- the function that pays a quiet submitter's signed record in one call (tender.pay_prepared_v4) ---
 
-PAYMENT = ("tender.pay_prepared_v3(bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, "
+PAYMENT = ("tender.pay_prepared_v4(bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, "
            "text, bigint, text[], bigint[], text[], text, boolean, bigint[], text[], text[], text[], text[])")
-PAYMENT_TYPES = PAYMENT[len("tender.pay_prepared_v3("):-1]
+PAYMENT_TYPES = PAYMENT[len("tender.pay_prepared_v4("):-1]
 LOOT_BODY = ("$$BEGIN IF pg_catalog.current_setting('transaction_read_only') = 'off' THEN "
              "INSERT INTO trap.loot VALUES (current_user); END IF; RETURN 'paid'; END$$")
 
@@ -698,7 +698,7 @@ def payment_calls(world, daemon, database):
     daemon.kill(signal.SIGTERM)
     time.sleep(0.5)
     done = world["cluster"].sql(world["names"]["p"], "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions "
-                                "WHERE schemaname = 'tender' AND funcname = 'pay_prepared_v3'", database=database)
+                                "WHERE schemaname = 'tender' AND funcname = 'pay_prepared_v4'", database=database)
     daemon.start()
     assert done.returncode == 0, done.stderr
     return int(done.stdout.strip())
@@ -721,14 +721,14 @@ def test_the_payment_function_pays_brokered_payments_is_tenderds_alone_and_a_gra
                                 f"WHERE oid = '{PAYMENT}'::regprocedure", database="paying")
     assert done.returncode == 0 and done.stdout.strip() == f"{role}|f|{role}", done.stdout + done.stderr
     # Another role cannot call it (to insert a record of its making at a person's head): no use of the schema, no EXECUTE.
-    call = (f'SET ROLE "{evil}"; SELECT tender.pay_prepared_v3(1, 1, 1, \'k\', \'\\x00\', 1, \'h\', \'j\', \'h\', \'i\', \'\\x00\', '
+    call = (f'SET ROLE "{evil}"; SELECT tender.pay_prepared_v4(1, 1, 1, \'k\', \'\\x00\', 1, \'h\', \'j\', \'h\', \'i\', \'\\x00\', '
             "NULL, NULL, NULL, 'USD', 1, '{}', '{}', '{}', NULL, false, '{}', '{}', '{}', '{}', '{}')")
     done = world["cluster"].sql(world["names"]["p"], call, database="paying")
     assert done.returncode != 0 and "permission denied for schema tender" in done.stderr, done.stderr
     done = world["cluster"].sql(role, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', database="paying")
     assert done.returncode == 0, done.stderr
     done = world["cluster"].sql(world["names"]["p"], call, database="paying")
-    assert done.returncode != 0 and "permission denied for function pay_prepared_v3" in done.stderr, done.stderr
+    assert done.returncode != 0 and "permission denied for function pay_prepared_v4" in done.stderr, done.stderr
     # A grant of it is refused at the next open, as a grant of the opening function is.
     done = world["cluster"].sql(role, f'REVOKE USAGE ON SCHEMA tender FROM "{evil}"; GRANT EXECUTE ON FUNCTION {PAYMENT} TO PUBLIC',
                                 database="paying")
@@ -736,7 +736,7 @@ def test_the_payment_function_pays_brokered_payments_is_tenderds_alone_and_a_gra
     daemon.kill(signal.SIGTERM)
     daemon.start()
     outcome = client(daemon, world["alice"], "pay", world["password"], "granted")
-    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function pay_prepared_v3 of the role PUBLIC" in outcome["message"], outcome
+    assert outcome.get("error") == "StoreError" and "privilege EXECUTE on the function pay_prepared_v4 of the role PUBLIC" in outcome["message"], outcome
     done = world["cluster"].sql(role, f"REVOKE EXECUTE ON FUNCTION {PAYMENT} FROM PUBLIC", database="paying")
     assert done.returncode == 0, done.stderr
     daemon.kill(signal.SIGTERM)
@@ -765,7 +765,7 @@ def test_a_dropped_payment_function_leaves_payments_paying_and_is_made_again(wor
 
 def test_another_role_can_neither_replace_shadow_nor_overload_the_payment_function(world):
     # Adversary (pg36): a role of the database's owner's, its search path set to a schema of theirs, tries to run its code in
-    # place of tender.pay_prepared_v3 (one that inserts a record without the lock, or at another person's head, forks a
+    # place of tender.pay_prepared_v4 (one that inserts a record without the lock, or at another person's head, forks a
     # chain): CREATE OR REPLACE, ALTER, DROP; a shadow taking looser types on its search path; and, once tenderd's role gives
     # it CREATE in the schema while a daemon runs, overloads in the schema itself (looser types; the exact types plus a
     # defaulted or VARIADIC tail) made after the call was prepared. None of theirs ever runs as tenderd's role: at worst the
@@ -780,8 +780,8 @@ def test_another_role_can_neither_replace_shadow_nor_overload_the_payment_functi
     loose = PAYMENT_TYPES.replace("bigint", "numeric").replace("integer", "numeric")
     superuser(world, f'CREATE SCHEMA trap AUTHORIZATION "{evil}"; CREATE TABLE trap.loot (who text); '
               f'ALTER TABLE trap.loot OWNER TO "{evil}"; GRANT INSERT ON trap.loot TO PUBLIC; GRANT USAGE ON SCHEMA trap TO PUBLIC; '
-              f"CREATE FUNCTION trap.pay_prepared_v3({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
-              f'ALTER FUNCTION trap.pay_prepared_v3({loose}) OWNER TO "{evil}"; '
+              f"CREATE FUNCTION trap.pay_prepared_v4({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
+              f'ALTER FUNCTION trap.pay_prepared_v4({loose}) OWNER TO "{evil}"; '
               "ALTER DATABASE payshadow SET search_path = trap, tender, pg_catalog", "payshadow")
     superuser(world, f'GRANT USAGE ON SCHEMA tender TO "{evil}"', "payshadow")
     for attempt, refusal in (
@@ -798,13 +798,13 @@ def test_another_role_can_neither_replace_shadow_nor_overload_the_payment_functi
     # Overloads in tenderd's schema, made while the daemon runs, after its call was prepared.
     done = world["cluster"].sql(role, f'GRANT CREATE ON SCHEMA tender TO "{evil}"', database="payshadow")
     assert done.returncode == 0, done.stderr
-    overloads = (f"tender.pay_prepared_v3({loose})", f"tender.pay_prepared_v3({PAYMENT_TYPES}, text)",
-                 f"tender.pay_prepared_v3({PAYMENT_TYPES}, VARIADIC text[])")
+    overloads = (f"tender.pay_prepared_v4({loose})", f"tender.pay_prepared_v4({PAYMENT_TYPES}, text)",
+                 f"tender.pay_prepared_v4({PAYMENT_TYPES}, VARIADIC text[])")
     done = world["cluster"].sql(world["names"]["p"], f'SET ROLE "{evil}"; '
-                                f"CREATE FUNCTION tender.pay_prepared_v3({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
-                                f"CREATE FUNCTION tender.pay_prepared_v3({PAYMENT_TYPES}, extra text DEFAULT '') RETURNS text "
+                                f"CREATE FUNCTION tender.pay_prepared_v4({loose}) RETURNS text LANGUAGE plpgsql AS {LOOT_BODY}; "
+                                f"CREATE FUNCTION tender.pay_prepared_v4({PAYMENT_TYPES}, extra text DEFAULT '') RETURNS text "
                                 f"LANGUAGE plpgsql AS {LOOT_BODY}; "
-                                f"CREATE FUNCTION tender.pay_prepared_v3({PAYMENT_TYPES}, VARIADIC extra text[]) RETURNS text "
+                                f"CREATE FUNCTION tender.pay_prepared_v4({PAYMENT_TYPES}, VARIADIC extra text[]) RETURNS text "
                                 f"LANGUAGE plpgsql AS {LOOT_BODY}; "
                                 + "".join(f"GRANT EXECUTE ON FUNCTION {o} TO PUBLIC; " for o in overloads), database="payshadow")
     assert done.returncode == 0, done.stderr

@@ -510,7 +510,7 @@ def test_a_version_1_schema_gains_the_sealed_claims_columns(world, alice):
     outcome = client(daemon, alice, "pay", world["passwords"][alice], "after-schema-2")
     assert outcome["code"] == "SUCCESS", outcome
     done = world["cluster"].sql(owner, "SELECT max(version) FROM tender.tender_schema")
-    assert done.returncode == 0 and done.stdout.strip() == "3", (done.stdout, done.stderr)  # and 3: a key per machine
+    assert done.returncode == 0 and done.stdout.strip() == "4", (done.stdout, done.stderr)  # 3: a key per machine; 4: person_only
     done = world["cluster"].sql(owner, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns "
                                 "WHERE table_schema = 'tender' AND table_name = 'claims' AND column_name IN ('seal_kid', 'seal')")
     assert done.returncode == 0 and done.stdout.strip() == "seal,seal_kid", (done.stdout, done.stderr)
@@ -519,7 +519,7 @@ def test_a_version_1_schema_gains_the_sealed_claims_columns(world, alice):
 
 def test_every_transaction_opens_with_one_call_and_compiles_no_block(world, alice):
     # Each transaction of tenderd's is opened by BEGIN and one call of tender.open_person_v2 (the role check, the person,
-    # the lock), or, for a quiet payment, of tender.pay_prepared_v3 (the same opening, then the payment), compiled once per
+    # the lock), or, for a quiet payment, of tender.pay_prepared_v4 (the same opening, then the payment), compiled once per
     # connection; an anonymous DO block, compiled by the server in every transaction, was a
     # third of its work for a payment. Read in the server's statement log.
     cluster, superuser = world["cluster"], world["names"]["p"]
@@ -538,8 +538,8 @@ def test_every_transaction_opens_with_one_call_and_compiles_no_block(world, alic
         text = f.read().decode("utf-8", "replace")
     begins = [line for line in text.splitlines() if ": BEGIN" in line and "statement:" not in line]
     opens = [line for line in text.splitlines() if "SELECT tender.open_person_v2(" in line]
-    # The payment itself, quiet: BEGIN, one call of tender.pay_prepared_v3 (which opens as open_person_v2 does), COMMIT.
-    pays = [line for line in text.splitlines() if "SELECT tender.pay_prepared_v3(" in line]
+    # The payment itself, quiet: BEGIN, one call of tender.pay_prepared_v4 (which opens as open_person_v2 does), COMMIT.
+    pays = [line for line in text.splitlines() if "SELECT tender.pay_prepared_v4(" in line]
     assert "DO $$" not in text, [line for line in text.splitlines() if "DO $$" in line][:2]
     assert begins and len(opens) + len(pays) == len(begins), (len(begins), len(opens), len(pays))
     assert len(pays) == 1, pays
