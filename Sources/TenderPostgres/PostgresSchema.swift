@@ -340,9 +340,8 @@ enum PostgresSchema {
                 -- this public key, the ledger's head is the one the record was signed after, the idempotency key is unpaid, the
                 -- account is in the currency and holds the funds; the record is inserted only when the debit matched.
                 -- Nothing matched, nothing is written, and the reads below say which check failed, in the order v3 made them.
-                -- One record whatever the debit matched (`EXISTS`; `LIMIT 1` cost 4 % more): an account's row security turned
-                -- off while this call waited for the lock lets the debit match every person's account of the id; the check
-                -- before `paid` then refuses it (42501).
+                -- One record whatever the debit matched (`EXISTS`; `LIMIT 1` cost 4 % more), and the check before `paid`
+                -- refuses (42501) a call during whose wait for the lock an account's row security was turned off.
                 -- Every statement names the person's rows itself (uid = person), not through the policies alone: a policy added
                 -- beside tenderd's while a daemon runs (row security still on and forced, so the checks pass; foreign policies
                 -- are refused at open only) made the debit take every person's account of the id and the head read another's.
