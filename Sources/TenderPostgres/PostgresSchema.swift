@@ -164,9 +164,20 @@ enum PostgresSchema {
             for statement in PostgresReuseGrants.creation { try db.execute(statement) }
         }
         // 4: the restrictive policy beside the permissive one on every table of persons' rows (made again when present,
-        // so once each; creation and reuse_grants' creation make it already).
+        // so once each; creation and reuse_grants' creation make it already). A schema-3 database whose reuse_grants was
+        // dropped by the tables' owner was served by the v3 build with every reuse budget failing closed: it is left so (not
+        // made again, which would turn budgets back on unasked, as no open of a schema-4 database makes it again either),
+        // rather than the CREATE POLICY failing and the whole upgrade, so every open, refused with a bare error. The open's
+        // policy check (PostgresSchemaOwner.checkRowSecurity) reads the tables there are. (Renamed instead, the table keeps
+        // its old name's policy alone under the new name: that check refuses the open, naming it.)
         if current >= 1 && current < 4 {
             for table in tables.map(\.name) + ["reuse_grants"] {
+                if table == "reuse_grants" {
+                    let present = try db.statement("SELECT pg_catalog.to_regclass('tender.reuse_grants') IS NOT NULL")
+                    let exists = try present.step() && present.text(0) == "t"
+                    _ = try present.step()
+                    guard exists else { continue }
+                }
                 try db.execute("DROP POLICY IF EXISTS person_only ON \(table)")
                 try db.execute(restrictive(table))
             }

@@ -11,10 +11,14 @@ extension SQLiteStore {
     /// whose private key it holds. Throws ``TenderError/keyFile(_:)`` when it holds none that is enrolled: its key
     /// awaits enrollment, was revoked, or was removed from the store (``machineKeyRefusal(_:)``), and when the store records
     /// no key at all while its ledger holds records (every row was removed: no key is made, nothing is written).
-    /// `ahead`: the read of ``signingKeysSQL`` the caller made already (``StoreDatabase/ahead(_:_:)``), else it is made here.
+    /// `ahead`: the read of ``signingKeysSQL`` the caller made already (``StoreDatabase/ahead(_:_:)``), else it is made here,
+    /// ending with ``StoreDatabase/keysReadLock`` (FOR SHARE on PostgreSQL) as the batch's: the rows read are held until COMMIT,
+    /// so a key row removed by hand while the transaction waits (a row lock taken after this read) waits for the COMMIT, and no
+    /// record signed by a key the store no longer records is kept. Called inside a write transaction only (FOR SHARE is refused
+    /// in PostgreSQL's read-only ones): every caller is in ``write(lazy:_:)``.
     func activeSigner(_ db: any StoreDatabase, ahead: AheadRead? = nil) throws(TenderError) -> any RecordSigner {
         let keysRead: any StoreStatement
-        if let ahead { keysRead = try ahead.statement() } else { keysRead = try db.statement(Self.signingKeysSQL) }
+        if let ahead { keysRead = try ahead.statement() } else { keysRead = try db.statement(Self.signingKeysSQL + db.keysReadLock) }
         let rows = try keysRead.rows { (kid: $0.text(0) ?? "", state: $0.int64(1), publicKey: $0.blob(2)) }
         var firstError: TenderError?
         for row in rows where row.state == KeyState.enrolled {

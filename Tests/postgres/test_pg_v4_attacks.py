@@ -226,6 +226,59 @@ def test_a_key_removed_while_a_batch_waits_for_its_account_signs_nothing_after_t
     removing_the_key_while_a_payment_waits_for_its_account(world, "v4keyrmbatch", batch=True)
 
 
+def test_a_key_removed_while_its_enrollment_of_another_waits_for_a_row_signs_nothing_after_the_removal(world):
+    # The same attack on a signing path outside the payment and the batch: the store's own keys read (activeSigner), which
+    # every signed entry but the batch's makes (key_added/key_revoked, key_rotation, status, checkpoint, claim seals, a
+    # settled claim). Machine A's `tenderd --enroll-key` reads the keys, signs a key_added entry with A's key, then sets the
+    # pending key's row enrolled; a session of the superuser holds that row (FOR UPDATE, 3 s) to hold the enrollment there
+    # while A's key row is removed by hand. At 05c7fdf the keys read took no lock: the removal committed at once and the
+    # enrollment then kept an entry signed by the removed key (exit 0). activeSigner's read ends with the store's
+    # keysReadLock now (FOR SHARE on PostgreSQL): the removal waits for the enrollment's COMMIT, or the enrollment is refused.
+    from test_postgres import TENDERD  # noqa: E402
+    from pg_cluster import run_as  # noqa: E402
+    alice, password, database = world["alice"], world["password"], "v4keyrmenroll"
+    a = paying_daemon(world, database, f"{database}-0")
+    uid = pwd.getpwnam(alice).pw_uid
+    a_key = superuser_sql(world, database, f"SELECT kid FROM tender.signing_keys WHERE uid = {uid} AND active = 1")
+    assert a_key and "\n" not in a_key, a_key
+    # A second machine (a state directory of its own) asked to pay registers its key, pending.
+    b = start_daemon(world, f"{database}-b", database=database)
+    refused = client(b, alice, "pay", password, f"{database}-b")
+    assert refused.get("error") == "KeyFileError", refused
+    pending = superuser_sql(world, database, f"SELECT kid FROM tender.signing_keys WHERE uid = {uid} AND active = 2")
+    assert pending and "\n" not in pending, pending
+    holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.signing_keys WHERE uid = {uid} AND kid = '{pending}' "
+                               "FOR UPDATE; SELECT pg_sleep(3); COMMIT")
+    time.sleep(0.5)
+    outcome = {}
+
+    def enroll():
+        done = run_as(world["names"]["d"], [TENDERD, "--state", a.state, "--store", world["cluster"].uri(database), "--uid", str(uid),
+                                            "--enroll-key", pending])
+        outcome.update(code=done.returncode, out=done.stdout, err=done.stderr)
+    enrolling = threading.Thread(target=enroll)
+    enrolling.start()
+    try:
+        wait_for_a_payment_waiting_on_a_row(world, database)
+        removal = world["cluster"].sql(world["names"]["p"], "SET lock_timeout = '1s'; DELETE FROM tender.signing_keys WHERE uid = "
+                                       f"{uid} AND kid = '{a_key}'", database=database)
+        removed_while_waiting = removal.returncode == 0 and enrolling.is_alive()
+    finally:
+        holder.communicate(timeout=30)
+        enrolling.join(timeout=60)
+    added = superuser_sql(world, database, f"SELECT count(*) FROM tender.ledger WHERE uid = {uid} AND type = 'key_added'")
+    if removed_while_waiting:
+        assert outcome.get("code") != 0 and added == "0", (outcome, added)
+    else:
+        # The removal waited for the enrollment (A's key row held by its keys read): enrolled before A's key was removed;
+        # removed now, A signs nothing more.
+        assert outcome.get("code") == 0 and added == "1", (removal.stderr, outcome, added)
+        superuser_sql(world, database, f"DELETE FROM tender.signing_keys WHERE uid = {uid} AND kid = '{a_key}'")
+        after = client(a, alice, "pay", password, f"{database}-1")
+        assert after.get("code") != "SUCCESS", after
+        assert f"{database}-1" not in [key for _, key in ledger_of(world, database, uid)]
+
+
 def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_and_forks_no_chain(world):
     # Adversary: tenderd's role (the tables' owner: an operator with its password, a migration script of theirs) adds a
     # policy beside tenderd's while the daemon runs: row security stays on and forced, so row_security_active holds and
@@ -525,3 +578,41 @@ def test_a_database_made_by_the_previous_build_gains_the_restrictive_policy_at_i
     assert superuser_sql(world, database, "SELECT max(version) FROM tender.tender_schema") == "4"
     assert sorted(client(new, alice, "payments")["keys"]) == ["v4upgrade-0", "v4upgrade-1"]
     assert_one_chain_that_verifies(world, new, alice, database)
+
+
+def test_an_older_database_without_its_budgets_table_opens_and_its_budgets_still_fail_closed(world):
+    # A schema-3 database whose tender.reuse_grants was dropped (by tenderd's role, the tables' owner): the v3 build served
+    # it, every reuse budget failing closed (the password asked each time, test_pg_security's renamed table). At 05c7fdf
+    # the upgrade to schema 4 ran CREATE POLICY person_only ON reuse_grants regardless: it failed, the whole upgrade was
+    # rolled back, and every open was refused with PostgreSQL's bare "relation does not exist". The upgrade now skips an
+    # absent reuse_grants (as it found it: not made again, so budgets still fail closed), and the open's policy check reads
+    # the tables there are.
+    from test_pg_security import new_database
+    reuse = {"restrictedIntents": ["send_payment"], "reuseSeconds": 120, "reuseCount": 2}
+    alice, password, database = world["alice"], world["password"], "v4nogrants"
+    new_database(world, database)
+    daemon = start_daemon(world, database, database=database, authentication=reuse)
+    assert client(daemon, alice, "setup") == {"ok": True}
+    assert client(daemon, alice, "pay", password, f"{database}-0")["code"] == "SUCCESS"
+    uid = pwd.getpwnam(alice).pw_uid
+    sql = owner_sql(world, database, uid)
+    drops = "; ".join(f"DROP POLICY person_only ON tender.{table}" for table in superuser_sql(
+        world, database, "SELECT string_agg(c.relname, ' ') FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid "
+        "WHERE p.polname = 'person_only'").split())
+    code, out, err = sql(f"{drops}; DROP TABLE tender.reuse_grants; "
+                         "DELETE FROM tender.tender_schema; INSERT INTO tender.tender_schema (version) VALUES (3)")
+    assert code == 0, err
+    assert person_only_policies(sql) == 0
+    for opening in range(2):  # the upgrade, then an open of the upgraded database
+        daemon.kill(15)
+        daemon.start()
+        outcome = client(daemon, alice, "pay", password, f"{database}-{opening + 1}")
+        assert outcome.get("code") == "SUCCESS", outcome
+        assert person_only_policies(sql) == 16
+        assert superuser_sql(world, database, "SELECT max(version) FROM tender.tender_schema") == "4"
+        assert superuser_sql(world, database, "SELECT to_regclass('tender.reuse_grants') IS NULL") == "t"
+        # No budget: no password, no payment.
+        outcome = client(daemon, alice, "pay", "-", f"{database}-reused-{opening}")
+        assert outcome.get("code") != "SUCCESS", outcome
+    assert sorted(client(daemon, alice, "payments")["keys"]) == [f"{database}-{n}" for n in range(3)]
+    assert_one_chain_that_verifies(world, daemon, alice, database)
