@@ -111,7 +111,7 @@ import TenderCrypto
         #expect(most.withLock { $0 } <= 2)
         #expect(eventually { SQLiteStore.checkpointThreads.live == 0 })
         for path in paths {
-            #expect(!exists(path + "/tender.sqlite3-wal"))
+            #expect(size(path + "/tender.sqlite3-wal") == 0)  // checkpointed whole at the close, the log kept empty
             let store = try SQLiteStoreTests.openStore(path)
             #expect(try store.records().count == 72)
         }

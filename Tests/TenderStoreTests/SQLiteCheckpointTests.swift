@@ -105,10 +105,45 @@ import TenderCrypto
             }
             // Dropped at once: most rounds close while a worker is checkpointing or has the store queued.
         }
-        #expect(!exists(home.path + "/tender.sqlite3-wal"))
+        // Checkpointed whole at the last close: the log is kept, empty (Database: SQLITE_FCNTL_PERSIST_WAL).
+        #expect(exists(home.path + "/tender.sqlite3-wal") && size(home.path + "/tender.sqlite3-wal") == 0)
         let store = try SQLiteStoreTests.openStore(home.path)
         #expect(try store.records().count == paid)
         #expect(try store.verify().resigned.isEmpty)
+    }
+
+    /// Issue 34 (many homes): the last close checkpoints the whole log and keeps the store's `-wal`, emptied, and its
+    /// `-shm`; the next open reuses both (the same inodes) instead of creating them again and removing them at its close,
+    /// and what was paid is in the store file. Fails on 05c7fdf, whose close removed both files.
+    @Test func theLastCloseKeepsTheLogEmptyAndTheNextOpenReusesIt() throws {
+        let home = TemporaryHome()
+        let wal = home.path + "/tender.sqlite3-wal"
+        let shm = home.path + "/tender.sqlite3-shm"
+        func inode(_ path: String) -> UInt64? {
+            var info = stat()
+            return lstat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+        }
+        do {
+            let first = try store(home)
+            try pay(first, "kept-0")
+            #expect(size(wal) > 0)
+        }
+        #expect(exists(wal) && size(wal) == 0)
+        #expect(exists(shm))
+        let kept = (inode(wal), inode(shm))
+        do {
+            let second = try store(home, importing: false)
+            try pay(second, "kept-1")
+            #expect(size(wal) > 0)
+        }
+        #expect(size(wal) == 0)
+        #expect(inode(wal) == kept.0 && inode(shm) == kept.1)
+        // A read-only open of the home at rest reads the store file through the empty log, and changes neither file.
+        let shmSize = size(shm)
+        let reading = try SQLiteStore(home: home.path, keys: try KeyDirectory(home: home.path, create: false), crypto: OpenSSLLedgerCrypto(), access: .readOnly)
+        #expect(try reading.records().count == 2)
+        #expect(try reading.verify().resigned.isEmpty)
+        #expect(size(wal) == 0 && size(shm) == shmSize)
     }
 
     /// Many stores due at once share the process's workers: never more than two threads, and none left once every

@@ -16,6 +16,8 @@ final class Database: StoreDatabase {
     private var handedOut: [Statement] = []
     /// What ``checkpointAfterCommits(_:)`` handed SQLite's WAL hook, retained until the connection closes.
     private var commitHook: Unmanaged<StoreCheckpoints>?
+    /// Whether this connection writes (its close, when the last, checkpoints and empties the log it keeps).
+    private let writes: Bool
 
     /// Opens (creating) the database file at `path`; with `readOnly`, opens it
     /// read-only (SQLITE_OPEN_READONLY, no pragma that writes), and with
@@ -49,9 +51,17 @@ final class Database: StoreDatabase {
             throw error
         }
         handle = db
+        writes = !readOnly
         sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(db, 1)
         if readOnly { return }
+        // The store's -wal and -shm are kept when the last connection closes (SQLITE_FCNTL_PERSIST_WAL): it still
+        // checkpoints the whole log into the store file and syncs it, then truncates the log to zero bytes
+        // (journal_size_limit 0, set in deinit). The next open reuses both files instead of creating them again: a host
+        // opening and closing engines on many homes pays no file creation and removal each time (two of each an engine).
+        // An empty -wal holds nothing: what the store holds is in its file, as when the log was removed.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         try enterWAL()
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
@@ -77,6 +87,8 @@ final class Database: StoreDatabase {
         handedOut.removeAll()
         cache.removeAll()
         if commitHook != nil { sqlite3_wal_hook(handle, nil, nil) }
+        // Closing last, the connection's checkpoint leaves a kept log empty: truncated to zero bytes.
+        if writes { sqlite3_exec(handle, "PRAGMA journal_size_limit=0", nil, nil, nil) }
         sqlite3_close_v2(handle)
         commitHook?.release()
     }
