@@ -193,6 +193,10 @@ final class RawPaymentDatabase: @unchecked Sendable {
         db = handle
         // Another connection may hold the file for a moment (one let go while a payment still used it), as Tender's may.
         sqlite3_busy_timeout(db, 10_000)
+        // The -wal and -shm kept at the last close (emptied, see deinit), as Tender's stores keep theirs: neither side
+        // creates and removes them at each open and close of the many-homes loops.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         let setup = [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
             "CREATE TABLE IF NOT EXISTS ledger (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL, idempotency_key TEXT NOT NULL UNIQUE)",
@@ -222,6 +226,7 @@ final class RawPaymentDatabase: @unchecked Sendable {
 
     deinit {
         for statement in statements { sqlite3_finalize(statement) }
+        sqlite3_exec(db, "PRAGMA journal_size_limit=0", nil, nil, nil)
         sqlite3_close(db)
     }
 
