@@ -268,6 +268,29 @@ enum PostgresSchema {
         "bigint, integer, integer, text, bytea, bigint, text, text, text, text, bytea, text, text, text, text, bigint, text[], bigint[], text[], text, boolean, "
         + "bigint[], text[], text[], text[], text[]"
 
+    /// The payment function's reads of the signing key (`keyLock` after it), the ledger's head and the idempotency key, in
+    /// that order, each returning its answer (`key`, `head`, `paid before`) when it fails: several movements check with them
+    /// (the key's row locked), a payment of one movement names with them the check its statement failed.
+    private static func chainChecks(keyLock: String) -> String {
+        """
+        PERFORM FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
+            k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
+            AND k.public_key OPERATOR(pg_catalog.=) signer_key\(keyLock);
+        IF NOT FOUND THEN
+            RETURN 'key';
+        END IF;
+        SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
+            ORDER BY l.sequence DESC LIMIT 1;
+        IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
+            RETURN 'head';
+        END IF;
+        PERFORM FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person AND l.idempotency_key OPERATOR(pg_catalog.=) record_key;
+        IF FOUND THEN
+            RETURN 'paid before';
+        END IF;
+        """
+    }
+
     /// The function that pays a quiet submitter's record, signed at the head tenderd expects, in one statement of a
     /// transaction (BEGIN, this call, COMMIT: one round trip, where the batch's transaction runs the opening, four reads,
     /// the writes and COMMIT in two). It opens as ``opening`` does (refused, SQLSTATE 42501, unless row-level security holds
@@ -379,39 +402,11 @@ enum PostgresSchema {
                 SELECT head_sequence OPERATOR(pg_catalog.+) 1, 'payment', record_jws, NULL, record_hash, record_key, record_fingerprint,
                     record_account, record_contact, record_handle, record_currency, record_amount WHERE EXISTS (SELECT FROM debit);
                 IF NOT FOUND THEN
-                    PERFORM FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
-                        k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
-                        AND k.public_key OPERATOR(pg_catalog.=) signer_key;
-                    IF NOT FOUND THEN
-                        RETURN 'key';
-                    END IF;
-                    SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
-                        ORDER BY l.sequence DESC LIMIT 1;
-                    IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
-                        RETURN 'head';
-                    END IF;
-                    PERFORM FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person AND l.idempotency_key OPERATOR(pg_catalog.=) record_key;
-                    IF FOUND THEN
-                        RETURN 'paid before';
-                    END IF;
+                    \(chainChecks(keyLock: ""))
                     RETURN 'checks';
                 END IF;
             ELSE
-                PERFORM FROM tender.signing_keys k WHERE k.uid OPERATOR(pg_catalog.=) person AND
-                    k.kid OPERATOR(pg_catalog.=) signer_kid AND k.active OPERATOR(pg_catalog.=) 1
-                    AND k.public_key OPERATOR(pg_catalog.=) signer_key FOR SHARE;
-                IF NOT FOUND THEN
-                    RETURN 'key';
-                END IF;
-                SELECT l.sequence, l.hash INTO found_sequence, found_hash FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person
-                    ORDER BY l.sequence DESC LIMIT 1;
-                IF NOT FOUND OR (found_sequence OPERATOR(pg_catalog.=) head_sequence AND found_hash OPERATOR(pg_catalog.=) head_hash) IS NOT TRUE THEN
-                    RETURN 'head';
-                END IF;
-                PERFORM FROM tender.ledger l WHERE l.uid OPERATOR(pg_catalog.=) person AND l.idempotency_key OPERATOR(pg_catalog.=) record_key;
-                IF FOUND THEN
-                    RETURN 'paid before';
-                END IF;
+                \(chainChecks(keyLock: " FOR SHARE"))
                 FOR i IN 1 .. movements LOOP
                     SELECT a.balance_minor, a.currency INTO balance, account_currency FROM tender.accounts a
                         WHERE a.uid OPERATOR(pg_catalog.=) person AND a.id OPERATOR(pg_catalog.=) movement_accounts[i];

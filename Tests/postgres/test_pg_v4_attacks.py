@@ -59,6 +59,18 @@ def ledger_of(world, database, uid):
     return [(int(line.split(":", 1)[0]), line.split(":", 1)[1]) for line in out.splitlines() if line]
 
 
+def alice_beside_bob(world, database, warm=True):
+    """A daemon paying for alice in `database` (warmed when `warm`: its next payment quiet) and bob's `checking` beside
+    hers: (the daemon, alice's uid, bob's, the owner's `sql`)."""
+    daemon = paying_daemon(world, database, f"{database}-0")
+    if warm:
+        assert client(daemon, world["alice"], "pay", world["password"], f"{database}-1")["code"] == "SUCCESS"
+    uid = pwd.getpwnam(world["alice"]).pw_uid
+    sql = owner_sql(world, database, uid)
+    bob_checking(sql, uid + 1)
+    return daemon, uid, uid + 1, sql
+
+
 def test_two_daemons_racing_one_person_pay_each_key_once_on_one_chain_with_exact_balances(world):
     # Adversary: two machines (two tenderd processes, each its own state) paying for one person at once, each a quiet
     # submitter (payments one after another, so each daemon signs ahead at the head it last saw and calls v4): half the
@@ -291,12 +303,7 @@ def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_and_
     # Held when bob's balance does not move and alice's chain stays 1..N (refused, or paid from her rows alone).
     alice, password = world["alice"], world["password"]
     database = "v4policy"
-    daemon = paying_daemon(world, database, "v4policy-0")
-    assert client(daemon, alice, "pay", password, "v4policy-1")["code"] == "SUCCESS"  # warm: the next one is quiet
-    uid = pwd.getpwnam(alice).pw_uid
-    bob = uid + 1
-    sql = owner_sql(world, database, uid)
-    bob_checking(sql, bob)
+    daemon, uid, bob, sql = alice_beside_bob(world, database)
     found = []
     for table, policy, key in (("accounts", "USING (true)", "v4policy-accounts"),
                                ("ledger", "FOR SELECT USING (true)", "v4policy-ledger")):
@@ -413,11 +420,7 @@ def test_bypassrls_given_while_a_payment_waits_for_its_account_is_refused_whole(
     # Held when the check before `paid` refuses the call whole: nothing of it kept, bob's account untouched.
     alice, password = world["alice"], world["password"]
     database = "v4bypass"
-    daemon = paying_daemon(world, database, "v4bypass-0")
-    assert client(daemon, alice, "pay", password, "v4bypass-1")["code"] == "SUCCESS"  # warm: the next one is quiet
-    uid = pwd.getpwnam(alice).pw_uid
-    bob = uid + 1
-    bob_checking(owner_sql(world, database, uid), bob)
+    daemon, uid, bob, _ = alice_beside_bob(world, database)
     role = world["names"]["d"]
     holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking' FOR UPDATE; "
                                "SELECT pg_sleep(2); COMMIT")
@@ -449,11 +452,7 @@ def test_a_policy_added_under_a_running_daemon_moves_no_other_persons_money_thro
     # (person_only, schema 4), ANDed with every permissive one: the added policy widens nothing.
     alice, password = world["alice"], world["password"]
     database = "v4policybatch"
-    daemon = paying_daemon(world, database, "v4policybatch-0")
-    uid = pwd.getpwnam(alice).pw_uid
-    bob = uid + 1
-    sql = owner_sql(world, database, uid)
-    bob_checking(sql, bob)
+    daemon, uid, bob, sql = alice_beside_bob(world, database, warm=False)
     code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
     assert code == 0, err
     code, out, err = sql("CREATE POLICY reporting ON tender.accounts USING (true)")
