@@ -91,9 +91,10 @@ public final class SQLiteStore: Directory, PaymentLedger {
         let reader: any StoreDatabase
         if access == .readOnly {
             // A read-only open changes nothing in the home, not even SQLite's -shm index (which a plain
-            // read-only WAL connection rewrites). A store with no -wal (checkpointed, no writer open) is read
-            // as immutable; with a -wal and its -shm it reads through the WAL with the -shm opened read-only,
-            // so committed frames a writer has not checkpointed are still seen.
+            // read-only WAL connection rewrites). A store with no -wal, or an empty one (checkpointed: a home at rest
+            // keeps its emptied -wal and -shm), is read as immutable, needing no file lock (an archive on a file
+            // system without them); with frames in its -wal and its -shm it reads through the WAL with the -shm
+            // opened read-only, so committed frames a writer has not checkpointed are still seen.
             var wal = stat()
             var shm = stat()
             let hasWAL = lstat(path + "-wal", &wal) == 0
@@ -103,7 +104,7 @@ public final class SQLiteStore: Directory, PaymentLedger {
                     "the store's -wal holds changes but its -shm is missing, which a read-only open would have to create: "
                         + "open the home for writing once (any tender command that writes), then verify again")
             }
-            let immutable = !(hasWAL && hasSHM)
+            let immutable = !(hasWAL && hasSHM) || wal.st_size == 0
             let reading = try Database(path: path, readOnly: true, immutable: immutable, readOnlyShm: !immutable)
             try Schema.knownVersion(reading)
             writer = reading

@@ -270,3 +270,46 @@ def test_a_read_only_verify_changes_no_file_after_a_writer_was_killed(tmp_path):
     assert snapshot(home) == before
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["records"] >= len(acked)  # the acknowledged payments, still in the -wal
+
+
+NO_LOCKS = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+static int refused(int cmd) { return cmd == F_SETLK || cmd == F_SETLKW || cmd == F_GETLK; }
+#define SHIM(name) int name(int fd, int cmd, ...) { \
+    va_list ap; va_start(ap, cmd); void *arg = va_arg(ap, void *); va_end(ap); \
+    static int (*real)(int, int, ...); if (!real) real = (int (*)(int, int, ...))dlsym(RTLD_NEXT, #name); \
+    if (refused(cmd)) { errno = ENOLCK; return -1; } return real(fd, cmd, arg); }
+SHIM(fcntl)
+SHIM(fcntl64)
+"""
+
+
+@needs_cli
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler for the lock-refusing shim")
+def test_a_read_only_verify_of_a_home_at_rest_needs_no_file_lock_and_changes_no_file(tmp_path):
+    # A home at rest keeps its -wal (emptied at the last close) and -shm. Read through them, a read-only open needs
+    # file locks, which an archive's file system may refuse (NFS without its lock daemon, some FUSE mounts): verify
+    # then failed with "database is locked" where a home with no -wal was read as immutable. An empty -wal holds
+    # nothing, so such a home is read as immutable too.
+    home = os.fspath(tmp_path / "home")
+    with tender.Engine(home, authentication=NO_AUTH) as engine:
+        engine.import_directory(directory())
+        for index in range(3):
+            pay(engine, "1.00", f"k{index}")
+        entries = len(engine.ledger())
+    assert os.path.getsize(f"{home}/{STORE}-wal") == 0 and os.path.exists(f"{home}/{STORE}-shm")
+    source = tmp_path / "nolocks.c"
+    source.write_text(NO_LOCKS)
+    shim = tmp_path / "nolocks.so"
+    built = subprocess.run(["cc", "-shared", "-fPIC", "-o", shim, source, "-ldl"], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    before = snapshot(home)
+    done = subprocess.run([CLI, "verify", "--home", home, "--json"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LD_PRELOAD": os.fspath(shim)})
+    assert snapshot(home) == before
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"] == entries
