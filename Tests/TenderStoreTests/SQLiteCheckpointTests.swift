@@ -138,7 +138,7 @@ import TenderCrypto
         }
         #expect(size(wal) == 0)
         #expect(inode(wal) == kept.0 && inode(shm) == kept.1)
-        // A read-only open of the home at rest reads the store file through the empty log, and changes neither file.
+        // A read-only open of the home at rest reads the store file as immutable (its log is empty) and changes neither file.
         let shmSize = size(shm)
         let reading = try SQLiteStore(home: home.path, keys: try KeyDirectory(home: home.path, create: false), crypto: OpenSSLLedgerCrypto(), access: .readOnly)
         #expect(try reading.records().count == 2)
