@@ -191,8 +191,7 @@ public enum PostgresMigration {
     public static func requireNothingHeld(pool: PostgresPool, uid: UInt32) throws(TenderError) {
         let db = PostgresDatabase(pool: pool, uid: uid)
         let held = try db.readTransaction { () throws(TenderError) -> [(table: String, count: Int64)] in
-            let schema = try db.statement("SELECT to_regclass('tender.claims') IS NOT NULL", [])
-            guard try schema.step(), schema.text(0) == "t" else { return [] }
+            guard try PostgresSchema.holds(db, "SELECT to_regclass('tender.claims') IS NOT NULL") else { return [] }
             return try heldRows(db)
         }
         guard held.isEmpty else {

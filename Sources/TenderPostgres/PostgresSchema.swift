@@ -171,13 +171,8 @@ enum PostgresSchema {
         // policy check (PostgresSchemaOwner.checkRowSecurity) reads the tables there are. (Renamed instead, the table keeps
         // its old name's policy alone under the new name: that check refuses the open, naming it.)
         if current >= 1 && current < 4 {
-            for table in tables.map(\.name) + ["reuse_grants"] {
-                if table == "reuse_grants" {
-                    let present = try db.statement("SELECT pg_catalog.to_regclass('tender.reuse_grants') IS NOT NULL")
-                    let exists = try present.step() && present.text(0) == "t"
-                    _ = try present.step()
-                    guard exists else { continue }
-                }
+            let budgets = try holds(db, "SELECT pg_catalog.to_regclass('tender.reuse_grants') IS NOT NULL") ? ["reuse_grants"] : []
+            for table in tables.map(\.name) + budgets {
                 try db.execute("DROP POLICY IF EXISTS person_only ON \(table)")
                 try db.execute(restrictive(table))
             }
@@ -188,14 +183,20 @@ enum PostgresSchema {
     /// Makes the opening function (``opening``) and the payment function (``payment``), each when the schema has none of that
     /// name and signature.
     private static func createOpeningIfMissing(_ db: PostgresDatabase) throws(TenderError) {
-        let found = try db.statement("SELECT to_regprocedure('tender.\(openingName)(bigint, boolean, integer, integer)') IS NOT NULL")
-        let exists = try found.step() && found.text(0) == "t"
-        _ = try found.step()
-        if !exists { for statement in opening { try db.execute(statement) } }
-        let paying = try db.statement("SELECT to_regprocedure('tender.\(paymentName)(\(paymentSignature))') IS NOT NULL")
-        let pays = try paying.step() && paying.text(0) == "t"
-        _ = try paying.step()
-        if !pays { for statement in payment { try db.execute(statement) } }
+        if try !holds(db, "SELECT to_regprocedure('tender.\(openingName)(bigint, boolean, integer, integer)') IS NOT NULL") {
+            for statement in opening { try db.execute(statement) }
+        }
+        if try !holds(db, "SELECT to_regprocedure('tender.\(paymentName)(\(paymentSignature))') IS NOT NULL") {
+            for statement in payment { try db.execute(statement) }
+        }
+    }
+
+    /// Whether `query`, one row of one boolean column, answers true (a catalog lookup: `to_regclass(...) IS NOT NULL`).
+    static func holds(_ db: PostgresDatabase, _ query: String) throws(TenderError) -> Bool {
+        let row = try db.statement(query)
+        let answer = try row.step() && row.text(0) == "t"
+        _ = try row.step()
+        return answer
     }
 
     /// The name of the function opening tenderd's transactions (``opening``). Versioned: a build that changes what it
