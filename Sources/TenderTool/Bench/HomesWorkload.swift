@@ -149,15 +149,22 @@ struct HomesWorkload {
             var steps = (raw: 0, tender: 0)
             var signature = [UInt8](repeating: 0, count: 64)
             var started = (wall: 0.0, cpu: 0.0)
+            // A payment of either side: a signed payment's rows on a raw file, a whole dialog on an engine.
+            func payRaw(on file: RawPaymentDatabase) throws {
+                try keys[thread].sign(RawBaselines.message, into: &signature)
+                try file.pay([RawBaselines.message + signature])
+            }
+            func payTender(on engine: Engine) throws {
+                var ignored = TenderWorkload.Measured()
+                try TenderWorkload.pay(on: engine, into: &ignored)
+            }
             // Every file of either side paid once first, untimed: a file's first open in the process costs more than its later
             // ones (the raw side's CPU a payment fell by a quarter over a run as more of its files had been opened before).
             var index = thread
             while index < count, failure.withLock({ $0 == nil }) {
                 do {
-                    try keys[thread].sign(RawBaselines.message, into: &signature)
-                    try files.value(index).pay([RawBaselines.message + signature])
-                    var ignored = TenderWorkload.Measured()
-                    try TenderWorkload.pay(on: try engines.value(index), into: &ignored)
+                    try payRaw(on: files.value(index))
+                    try payTender(on: engines.value(index))
                 } catch {
                     failure.withLock { $0 = $0 ?? "\(error)" }
                 }
@@ -180,13 +187,11 @@ struct HomesWorkload {
                         if isRaw(turn) {
                             let file = try files.value(pick(seed: seed, thread: thread, step: steps.raw)) { own.opens.add($0) }
                             steps.raw += 1
-                            try keys[thread].sign(RawBaselines.message, into: &signature)
-                            try file.pay([RawBaselines.message + signature])
+                            try payRaw(on: file)
                         } else {
                             let engine = try engines.value(pick(seed: seed, thread: thread, step: steps.tender)) { own.opens.add($0) }
                             steps.tender += 1
-                            var ignored = TenderWorkload.Measured()
-                            try TenderWorkload.pay(on: engine, into: &ignored)
+                            try payTender(on: engine)
                         }
                     } catch {
                         failure.withLock { $0 = $0 ?? "\(error)" }
