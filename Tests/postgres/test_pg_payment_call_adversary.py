@@ -54,6 +54,18 @@ def bob_beside(sql, bob):
     return kid, public
 
 
+def alice_beside_bob(world, database, warm=True):
+    """A daemon paying for alice in `database` (warmed when `warm`: its next payment quiet) and bob's `checking` beside
+    hers: (the daemon, alice's uid, bob's, the owner's `sql`)."""
+    daemon = paying_daemon(world, database, f"{database}-0")
+    if warm:
+        assert client(daemon, world["alice"], "pay", world["password"], f"{database}-1")["code"] == "SUCCESS"
+    uid = pwd.getpwnam(world["alice"]).pw_uid
+    sql = owner_sql(world, database, uid)
+    bob_checking(sql, uid + 1)
+    return daemon, uid, uid + 1, sql
+
+
 def forged_call(uid, kid, public, key, tail):
     """A call of the payment function by hand for `uid`, at the head its ledger holds, of 1 cent from `checking` under the
     idempotency `key`; `tail`: its paid party, claim and audit arguments."""
@@ -122,18 +134,12 @@ def test_a_table_whose_row_security_is_turned_off_under_a_running_daemon_moves_n
     # transaction (the opening function checked the role alone) each debited bob's `checking` too. Both are refused now
     # (42501: the payment fails, nothing written), and pay again once the security is forced again.
     alice = world["alice"]
-    daemon = paying_daemon(world, "rlsdaemon", "rlsdaemon-0")
-    uid = pwd.getpwnam(alice).pw_uid
-    bob = uid + 1
-
-    sql = owner_sql(world, "rlsdaemon", uid)
+    # Warm: the next payment is quiet (one call of the payment function).
+    daemon, uid, bob, sql = alice_beside_bob(world, "rlsdaemon")
 
     def balances():
         return checking_balances(world, "rlsdaemon")
 
-    bob_checking(sql, bob)
-    # Warm: the next payment is quiet (one call of the payment function).
-    assert client(daemon, alice, "pay", world["password"], "rlsdaemon-1")["code"] == "SUCCESS"
     for path in ("function", "batch"):
         if path == "batch":
             code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
@@ -247,16 +253,11 @@ def test_row_security_turned_off_while_a_batch_waits_for_the_persons_lock_moves_
     # the person's lock; an owner's ALTER TABLE committed during that wait took row security off for the batch's statements.
     # The opening function is called again with COMMIT (no lock, no round trip more) and fails the transaction: nothing kept.
     alice = world["alice"]
-    daemon = paying_daemon(world, "rlsbatch", "rlsbatch-0")
-    uid = pwd.getpwnam(alice).pw_uid
-    bob = uid + 1
-
-    sql = owner_sql(world, "rlsbatch", uid)
+    daemon, uid, bob, sql = alice_beside_bob(world, "rlsbatch", warm=False)
 
     def balances():
         return checking_balances(world, "rlsbatch")
 
-    bob_checking(sql, bob)
     code, out, err = sql(f"DROP FUNCTION {PAYMENT}")
     assert code == 0, err
     before = balances()

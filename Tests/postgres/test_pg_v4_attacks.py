@@ -17,7 +17,7 @@ sys.path.insert(0, HERE)
 from test_postgres import pytestmark  # noqa: E402,F401  (the same skips)
 from test_postgres import client  # noqa: E402
 from test_pg_security import PAYMENT, assert_one_chain_that_verifies, paying_daemon, start_daemon, world  # noqa: E402,F401
-from test_pg_payment_call_adversary import bob_beside, bob_checking, checking_balances, owner_sql  # noqa: E402
+from test_pg_payment_call_adversary import alice_beside_bob, bob_beside, checking_balances, owner_sql  # noqa: E402
 from test_pg_payment_call_v4 import call_sql  # noqa: E402
 from pg_cluster import PGBIN  # noqa: E402
 
@@ -57,18 +57,6 @@ def ledger_of(world, database, uid):
     out = superuser_sql(world, database, "SELECT sequence || ':' || coalesce(idempotency_key, '') FROM tender.ledger "
                         f"WHERE uid = {uid} ORDER BY sequence")
     return [(int(line.split(":", 1)[0]), line.split(":", 1)[1]) for line in out.splitlines() if line]
-
-
-def alice_beside_bob(world, database, warm=True):
-    """A daemon paying for alice in `database` (warmed when `warm`: its next payment quiet) and bob's `checking` beside
-    hers: (the daemon, alice's uid, bob's, the owner's `sql`)."""
-    daemon = paying_daemon(world, database, f"{database}-0")
-    if warm:
-        assert client(daemon, world["alice"], "pay", world["password"], f"{database}-1")["code"] == "SUCCESS"
-    uid = pwd.getpwnam(world["alice"]).pw_uid
-    sql = owner_sql(world, database, uid)
-    bob_checking(sql, uid + 1)
-    return daemon, uid, uid + 1, sql
 
 
 def test_two_daemons_racing_one_person_pay_each_key_once_on_one_chain_with_exact_balances(world):
