@@ -44,9 +44,9 @@ extension CheckpointTesting {
         return lstat(path, &info) == 0
     }
 
-    /// The size of `path`, 0 when it does not exist.
-    func size(_ path: String) -> Int {
+    /// The size of `path`, nil when it does not exist (a missing file never passes for an empty one).
+    func size(_ path: String) -> Int? {
         var info = stat()
-        return lstat(path, &info) == 0 ? Int(info.st_size) : 0
+        return lstat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 }

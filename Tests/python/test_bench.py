@@ -4,11 +4,17 @@ quotients of the printed rates, and the verification covers the ledger it
 filled. The rates themselves are benchmark figures, never asserted here."""
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 
 import pytest
 
 HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, ".."))
+from checkout_access import reachable_copy  # noqa: E402  (after the path set-up)
+
 CLI = os.environ.get("TENDER_CLI") or os.path.join(HERE, "..", "..", "build", "bin", "tender")
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CLI), reason="needs the tender tool")
@@ -183,3 +189,26 @@ def test_a_missing_directory_is_made_and_a_file_is_named_with_the_reason(tmp_pat
 def test_absurd_options_are_refused(args):
     refused = run(*args, check=False)
     assert refused.returncode != 0 and refused.stderr.strip()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not all(os.path.exists(f"/usr/bin/{tool}") for tool in ("setpriv", "prlimit")),
+                    reason="needs root, setpriv and prlimit to run the bench as an unprivileged user under a thread limit")
+def test_threads_that_cannot_all_start_end_the_run_with_an_error_and_no_hang():
+    """The bench ran a thread's work on the calling thread when `pthread_create` failed: the many-homes turns, whose
+    threads wait at a barrier for one another, then waited forever. Now no thread runs its work until all exist, and a
+    failed start ends the run with an error naming it. RLIMIT_NPROC binds an unprivileged user (not root), so the run is
+    made as `nobody` (the tool from a copy it can reach, in a folder it may write), with fewer threads allowed than the
+    8 submitters."""
+    root = os.path.dirname(os.path.abspath(CLI))
+    tool = os.path.join(reachable_copy(root, [os.path.basename(CLI)]), os.path.basename(CLI))
+    scratch = tempfile.mkdtemp(prefix="tender-bench-threads-", dir="/tmp")
+    try:
+        os.chmod(scratch, 0o777)
+        done = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "prlimit", "--nproc=6",
+                               "env", f"TMPDIR={scratch}", f"HOME={scratch}", tool, "bench", "--seconds", "0.1", "--records", "10",
+                               "--homes", "4", "--open-engines", "2", "--directory", os.path.join(scratch, "b")],
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert done.returncode != 0
+    assert "could not start 8 bench threads" in done.stderr and "pthread_create" in done.stderr

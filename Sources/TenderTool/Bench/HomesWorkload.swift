@@ -40,7 +40,7 @@ struct HomesWorkload {
         let next = Atomic<Int>(0)
         let failure = Mutex<String?>(nil)
         let directory = try DirectoryDocument(json: try JSONParser.parse(TenderWorkload.directory))
-        Threads.run(threads) { thread in
+        try Threads.run(threads) { thread in
             while true {
                 let index = next.add(1, ordering: .relaxed).newValue - 1
                 guard index < count, failure.withLock({ $0 == nil }) else { return }
@@ -145,7 +145,7 @@ struct HomesWorkload {
         let timings = Mutex([(elapsed: Double, cpu: Double)](repeating: (0, 0), count: total))
         let perTurn = Mutex([Measured](repeating: Measured(), count: total))
         let failure = Mutex<String?>(nil)
-        Threads.run(threads) { thread in
+        try Threads.run(threads) { thread in
             var steps = (raw: 0, tender: 0)
             var signature = [UInt8](repeating: 0, count: 64)
             var started = (wall: 0.0, cpu: 0.0)

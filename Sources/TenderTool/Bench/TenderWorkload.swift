@@ -113,7 +113,7 @@ struct TenderWorkload {
         let failures = Atomic<Int>(0)
         let merged = Mutex(Measured())
         let start = Stopwatch.now()
-        Threads.run(threads) { index in
+        try Threads.run(threads) { index in
             var own = Measured()
             defer { merged.withLock { $0.dialogs.merge(own.dialogs); $0.handles.merge(own.handles) } }
             while true {
@@ -148,7 +148,7 @@ struct TenderWorkload {
         let usageAtStart = Mutex((cpu: 0.0, voluntary: 0, involuntary: 0))
         let merged = Mutex(Latencies())
         let engine = self.engine
-        Threads.run(threads) { _ in
+        try Threads.run(threads) { _ in
             var own = Latencies()
             defer { merged.withLock { $0.merge(own) } }
             var sessions: [DialogSession] = []
