@@ -619,7 +619,7 @@ for intent, templates in grammar.spanish().items():
 # photos and data moved to the cloud or another device, a phone number moved to another carrier, a person moving to
 # another school), as broad classes crossed from word lists, never a sentence seen in a trial or a dev file. Written
 # after every other line, each file with its own generator (TRANSFER_LOOKALIKE_SEED), so the lines before are unchanged.
-# Measured, not in the data yet (counts 0; docs/understanding.md, issue 31 seventh pass): at 300 Spanish and 150
+# Measured, not in the data yet (counts 0; docs/understanding-history.md, issue 31 seventh pass): at 300 Spanish and 150
 # English lines they keep all ten held-out Spanish file and data transfers out (7 of 10 taken before) and lower the
 # Spanish false accepts, but cost a line of CLINC150 val and of independent Spanish in scope (under its floor).
 DATA_ES = ["mis fotos", "las fotos", "mis archivos", "los archivos", "mis documentos", "mis contactos", "mi música",
