@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""tenderd holds the signing keys of the people it served recently (a process-wide cache of loaded keys, up to
-1024, besides the keys of the sessions open): its unit makes no core dump, which would write them to disk."""
+"""tenderd holds the signing keys of the sessions it serves: its unit makes no core dump, which would write them to
+disk (a crash's core is kept by systemd-coredump or the kernel's core pattern, readable by whoever reads those)."""
 
 import os
 
