@@ -52,8 +52,8 @@ enum StoreBench {
         // transaction, when it runs on this machine (``PostgresServerCPU``): nil otherwise.
         let server = PostgresServerCPU.find(location)
         var rows: [(
-            label: String, store: Double, trips: Double, old: Double, raw: Double, storeCPU: Double, rawCPU: Double, storeSwitches: Double,
-            rawSwitches: Double, storeServer: Double?, rawServer: Double?
+            label: String, store: Double, trips: Double, old: Double, raw: Double, signed: Double, storeCPU: Double, rawCPU: Double,
+            signedCPU: Double, storeSwitches: Double, rawSwitches: Double, storeServer: Double?, rawServer: Double?, signedServer: Double?
         )] = []
         func row(
             _ label: String, threads: Int, _ pay: @escaping @Sendable (Int, Int) throws(TenderError) -> Void,
@@ -71,11 +71,22 @@ enum StoreBench {
                 if $0 { rawServerBefore = server.cpu?.seconds() } else { rawServerAfter = server.cpu?.seconds() }
             }
             let rawAfter = usage()
+            // The raw payment with its signature (the yardstick since pg40, as SQLite's raw payment rows sign theirs).
+            var signedServerBefore: Double?
+            var signedServerAfter: Double?
+            let signedBefore = usage()
+            let signed = try PostgresRawLoop.transactionsPerSecond(
+                location: location, shape: .signedPayment, threads: threads, total: total, person: person
+            ) {
+                if $0 { signedServerBefore = server.cpu?.seconds() } else { signedServerAfter = server.cpu?.seconds() }
+            }
+            let signedAfter = usage()
             func perPayment(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { from in to.map { ($0 - from) / count } } }
             rows.append((
-                label, store, trips, old, raw, (after.cpu - before.cpu) / count, (rawAfter.cpu - rawBefore.cpu) / count,
-                Double(after.switches - before.switches) / count, Double(rawAfter.switches - rawBefore.switches) / count,
-                perPayment(serverBefore, serverAfter), perPayment(rawServerBefore, rawServerAfter)
+                label, store, trips, old, raw, signed, (after.cpu - before.cpu) / count, (rawAfter.cpu - rawBefore.cpu) / count,
+                (signedAfter.cpu - signedBefore.cpu) / count, Double(after.switches - before.switches) / count,
+                Double(rawAfter.switches - rawBefore.switches) / count, perPayment(serverBefore, serverAfter),
+                perPayment(rawServerBefore, rawServerAfter), perPayment(signedServerBefore, signedServerAfter)
             ))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
@@ -84,22 +95,49 @@ enum StoreBench {
         try row("8 people at once", threads: 8, { thread, index throws(TenderError) in try crowd[thread].pay("many-\(index)") }) { first + 1 + Int64($0) }
         let load = loadAverage()
         say("tenderd --bench: the PostgreSQL store \(location.redacted), \(total) payments per row, load average \(load)")
-        say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw lock-insert-debit tx/s   store/that"
-            + "   CPU us/pay   raw CPU us/tx   switches/pay   raw switches/tx   server CPU us/pay   raw server CPU us/tx")
+        say("        submitters   store pay/s   round trips/pay   raw payment tx/s   store/raw   raw signed payment tx/s   store/signed raw"
+            + "   raw lock-insert-debit tx/s   store/that   CPU us/pay   raw CPU us/tx   signed raw CPU us/tx   signed raw server CPU us/tx"
+            + "   switches/pay   raw switches/tx   server CPU us/pay   raw server CPU us/tx")
+        func micro(_ seconds: Double?) -> String { seconds.map { fixed($0 * 1e6, 0) } ?? "-" }
         for row in rows {
             say(pad(row.label, 18) + pad(fixed(row.store, 1), 14) + pad(fixed(row.trips, 2), 18) + pad(fixed(row.raw, 1), 19)
-                + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13)
-                + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16) + pad(fixed(row.storeSwitches, 2), 15)
-                + pad(fixed(row.rawSwitches, 2), 18) + pad(row.storeServer.map { fixed($0 * 1e6, 0) } ?? "-", 20)
-                + pad(row.rawServer.map { fixed($0 * 1e6, 0) } ?? "-", 23))
+                + pad(fixed(row.store / row.raw, 3), 12) + pad(fixed(row.signed, 1), 26) + pad(fixed(row.store / row.signed, 3), 19)
+                + pad(fixed(row.old, 1), 29) + pad(fixed(row.store / row.old, 3), 13)
+                + pad(fixed(row.storeCPU * 1e6, 0), 13) + pad(fixed(row.rawCPU * 1e6, 0), 16) + pad(fixed(row.signedCPU * 1e6, 0), 23)
+                + pad(micro(row.signedServer), 30) + pad(fixed(row.storeSwitches, 2), 15)
+                + pad(fixed(row.rawSwitches, 2), 18) + pad(micro(row.storeServer), 20) + pad(micro(row.rawServer), 23))
         }
         say("raw payment: BEGIN, lock, head, key and funds read (1 round trip); insert, debit, COMMIT (1); "
             + "raw lock-insert-debit: BEGIN+lock, insert, debit, COMMIT (4 round trips); "
             + "CPU and switches: tenderd's own (user and system time; context switches, voluntary and not; every thread) "
             + "per store payment and per raw payment transaction; server CPU: the PostgreSQL server's (its postmaster and every "
             + "child, reaped ones included, from /proc) over the same phases"
-            + (server.cpu == nil ? " (not measured: \(server.reason))" : ""))
+            + (server.cpu == nil ? " (not measured: \(server.reason))" : "")
+            + "; raw signed payment: the raw payment with an Ed25519 signature a transaction (TenderCrypto), made before BEGIN, "
+            + "as SQLite's raw payment rows sign theirs: the issue's yardstick (store/signed raw); store/raw, unsigned, kept beside it")
+        // The same figures as one JSON object (the last line), each row's keys named: both yardsticks side by side.
+        let figures: [JSONValue] = rows.map { row in
+            var members: [(String, JSONValue)] = [
+                ("submitters", .string(row.label)), ("store_per_s", number(row.store, 1)), ("round_trips_per_payment", number(row.trips, 2)),
+                ("raw_payment_per_s", number(row.raw, 1)), ("ratio_to_raw_payment", number(row.store / row.raw, 3)),
+                ("raw_signed_payment_per_s", number(row.signed, 1)), ("ratio_to_raw_signed_payment", number(row.store / row.signed, 3)),
+                ("raw_lock_insert_debit_per_s", number(row.old, 1)), ("ratio_to_raw_lock_insert_debit", number(row.store / row.old, 3)),
+                ("cpu_us_per_payment", number(row.storeCPU * 1e6, 0)), ("raw_payment_cpu_us_per_tx", number(row.rawCPU * 1e6, 0)),
+                ("raw_signed_payment_cpu_us_per_tx", number(row.signedCPU * 1e6, 0)),
+            ]
+            for (key, value) in [
+                ("server_cpu_us_per_payment", row.storeServer), ("raw_payment_server_cpu_us_per_tx", row.rawServer),
+                ("raw_signed_payment_server_cpu_us_per_tx", row.signedServer),
+            ] {
+                members.append((key, value.map { number($0 * 1e6, 0) } ?? .null))
+            }
+            return .object(members)
+        }
+        say(JSONWriter.string(.object([("load_average", .string(load)), ("payments_per_row", .number(String(total))), ("rows", .array(figures))])))
     }
+
+    /// `value` with `digits` decimals, a JSON number.
+    private static func number(_ value: Double, _ digits: Int) -> JSONValue { .number(fixed(value, digits)) }
 
     /// A payment of $1 under `key`, its record in format 1 (the signed copy of the columns kept beside it).
     static func payment(_ key: String) throws(TenderError) -> PaymentSubmission {

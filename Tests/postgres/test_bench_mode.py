@@ -54,5 +54,19 @@ def test_the_bench_refuses_a_deployments_database_and_runs_on_its_own():
         for label in ("1 (one person)", "8 (one person)", "8 people at once"):
             row = [line.split() for line in done.stdout.splitlines() if line.strip().startswith(label)][0]
             assert row[-2].isdigit() and row[-1].isdigit(), (label, done.stdout)
+        # Both payment yardsticks side by side (pg40): the raw payment as it was (unsigned) and with an Ed25519 signature a
+        # transaction, as SQLite's raw payment rows sign theirs, each with its ratio, in the table and in the last line's JSON.
+        assert "raw signed payment tx/s" in done.stdout and "store/signed raw" in done.stdout, done.stdout
+        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        assert [row["submitters"] for row in figures["rows"]] == ["1 (one person)", "8 (one person)", "8 people at once"], figures
+        for row in figures["rows"]:
+            for name in ("raw_payment", "raw_signed_payment", "raw_lock_insert_debit"):
+                assert row[f"{name}_per_s"] > 0, row
+                # Each ratio is the store's rate over that yardstick's, from the same run (rounded to 3 decimals).
+                assert abs(row[f"ratio_to_{name}"] - row["store_per_s"] / row[f"{name}_per_s"]) < 0.002 + 0.001 * row[f"ratio_to_{name}"], row
+            # CPU a transaction, whole microseconds (16 payments are too few to compare the loops' CPU: their connections' setup
+            # is in it).
+            assert isinstance(row["raw_signed_payment_cpu_us_per_tx"], int) and row["raw_signed_payment_cpu_us_per_tx"] > 0, row
+            assert isinstance(row["raw_signed_payment_server_cpu_us_per_tx"], int), row
         done = cluster.sql(names["d"], "SELECT count(*) FROM pg_namespace WHERE nspname = 'tender_bench'", database="tender_bench")
         assert done.returncode == 0 and done.stdout.strip() == "0", done.stdout + done.stderr
