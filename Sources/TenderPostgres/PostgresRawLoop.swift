@@ -5,7 +5,7 @@ import TenderCore
 import TenderCrypto
 
 /// The raw ceilings of the PostgreSQL store's bench (`tenderd --bench`): write transactions straight through libpq on the
-/// same server, with nothing of Tender's around them, one connection per thread, prepared statements, in one of two
+/// same server, with nothing of Tender's around them, one connection per thread, prepared statements, in one of the
 /// shapes (``Shape``). Their tables live in a schema of their own, `tender_bench`, made for the run (an error when it
 /// exists) and dropped at its end.
 public enum PostgresRawLoop {
@@ -89,7 +89,7 @@ public enum PostgresRawLoop {
                         // signature's 86 base64url characters after a dot make 1,500 bytes, as the unsigned loop's row.
                         // Built from bytes made once (no per-character work of Swift's strings in the yardstick).
                         var input = Array("eyJhbGciOiJFZERTQSJ9.\(key)".utf8)
-                        input.append(contentsOf: filler[input.count...])
+                        if input.count < filler.count { input.append(contentsOf: filler[input.count...]) }
                         let signature = try signer.sign(input)
                         input.append(UInt8(ascii: "."))
                         input.append(contentsOf: Base64URL.encode(signature).utf8)
