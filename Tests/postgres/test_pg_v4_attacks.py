@@ -366,6 +366,26 @@ def test_racing_calls_by_hand_see_the_head_the_lock_holder_committed_and_never_f
     print(f"by hand: {answers.count('paid')} paid, {answers.count('head')} head, {answers.count('paid before')} paid before")
 
 
+def start_previous_daemon(world, monkeypatch, name, **options):
+    """A tenderd of the previous build (TENDERD_PREVIOUS, built from `git archive d8fe62f` or pg39: schema 3), copied where
+    tenderd's user can run it and started as `start_daemon` starts this build's, with `options`; the test is skipped
+    without it."""
+    previous = os.environ.get("TENDERD_PREVIOUS")
+    if not previous or not os.path.exists(previous):
+        import pytest
+        pytest.skip("TENDERD_PREVIOUS (a tenderd of the previous build) not given")
+    import shutil
+    import test_broker
+    copy = os.path.join(world["base"], f"tenderd-previous-{name}")
+    shutil.copy(previous, copy)
+    os.chmod(copy, 0o755)
+    monkeypatch.setattr(test_broker, "TENDERD", copy)
+    try:
+        return start_daemon(world, name, **options)
+    finally:
+        monkeypatch.undo()
+
+
 def test_a_daemon_of_the_previous_build_beside_this_ones_is_refused_whole_and_moves_no_money(world, monkeypatch):
     # Adversary: a rolling upgrade, the previous build's tenderd (d8fe62f or pg39: schema 3) beside this build's on one
     # database, the same state (key), one person paying from both. Until schema 4 both paid (v3 and v4 raced under the
@@ -373,21 +393,10 @@ def test_a_daemon_of_the_previous_build_beside_this_ones_is_refused_whole_and_mo
     # open takes for a foreign policy: that daemon is refused whole (nothing paid, no money moved), this build's pays on,
     # one chain. Stop every older daemon before upgrading (docs/scale.md). TENDERD_PREVIOUS names that build's tenderd
     # (built from `git archive d8fe62f` or pg39); skipped without it.
-    previous = os.environ.get("TENDERD_PREVIOUS")
-    if not previous or not os.path.exists(previous):
-        import pytest
-        pytest.skip("TENDERD_PREVIOUS (a tenderd of the previous build) not given")
-    import shutil
-    import test_broker
     alice, password = world["alice"], world["password"]
     database = "v4mixed"
     new = paying_daemon(world, database, "v4mixed-0")
-    copy = os.path.join(world["base"], "tenderd-previous")
-    shutil.copy(previous, copy)
-    os.chmod(copy, 0o755)
-    monkeypatch.setattr(test_broker, "TENDERD", copy)
-    old = start_daemon(world, "v4mixed-old", database=database, state=new.state)
-    monkeypatch.undo()
+    old = start_previous_daemon(world, monkeypatch, "v4mixed-old", database=database, state=new.state)
     uid = pwd.getpwnam(alice).pw_uid
     balance = f"SELECT balance_minor FROM tender.accounts WHERE uid = {uid} AND id = 'checking'"
     before = int(superuser_sql(world, database, balance))
@@ -536,22 +545,11 @@ def test_a_database_made_by_the_previous_build_gains_the_restrictive_policy_at_i
     # A real older database: made and paid into by the previous build's tenderd (TENDERD_PREVIOUS, built at d8fe62f or pg39:
     # schema 3, the permissive policy alone), then opened by this build's: person_only on all 17 tables, schema 4, payments
     # go on, one chain. Skipped without TENDERD_PREVIOUS.
-    previous = os.environ.get("TENDERD_PREVIOUS")
-    if not previous or not os.path.exists(previous):
-        import pytest
-        pytest.skip("TENDERD_PREVIOUS (a tenderd of the previous build) not given")
-    import shutil
-    import test_broker
     from test_pg_security import new_database
     alice, password = world["alice"], world["password"]
     database = "v4upgrade"
     new_database(world, database)
-    copy = os.path.join(world["base"], "tenderd-previous-upgrade")
-    shutil.copy(previous, copy)
-    os.chmod(copy, 0o755)
-    monkeypatch.setattr(test_broker, "TENDERD", copy)
-    old = start_daemon(world, "v4upgrade-old", database=database)
-    monkeypatch.undo()
+    old = start_previous_daemon(world, monkeypatch, "v4upgrade-old", database=database)
     assert client(old, alice, "setup") == {"ok": True}
     assert client(old, alice, "pay", password, "v4upgrade-0")["code"] == "SUCCESS"
     uid = pwd.getpwnam(alice).pw_uid
