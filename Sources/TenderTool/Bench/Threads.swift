@@ -18,37 +18,40 @@ enum Threads {
     }
 
     /// Where every thread waits until all of them exist: then all run, or, when one could not be made, none does.
+    /// The mutex and condition are allocated (a stable address), as the project's other pthread primitives are.
     private final class StartGate: @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
-        private var condition = pthread_cond_t()
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         private var decided = false
         private var go = false
 
         init() {
-            pthread_mutex_init(&mutex, nil)
-            pthread_cond_init(&condition, nil)
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(condition, nil)
         }
 
         deinit {
-            pthread_cond_destroy(&condition)
-            pthread_mutex_destroy(&mutex)
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
         }
 
         /// Lets the waiting threads run their work (`go`), or return without it.
         func open(_ go: Bool) {
-            pthread_mutex_lock(&mutex)
+            pthread_mutex_lock(mutex)
             self.go = go
             decided = true
-            pthread_cond_broadcast(&condition)
-            pthread_mutex_unlock(&mutex)
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
         }
 
         /// Whether the thread runs its work, once ``open(_:)`` decided.
         func pass() -> Bool {
-            pthread_mutex_lock(&mutex)
-            while !decided { pthread_cond_wait(&condition, &mutex) }
+            pthread_mutex_lock(mutex)
+            while !decided { pthread_cond_wait(condition, mutex) }
             let go = self.go
-            pthread_mutex_unlock(&mutex)
+            pthread_mutex_unlock(mutex)
             return go
         }
     }
