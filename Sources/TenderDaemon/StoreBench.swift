@@ -64,29 +64,25 @@ enum StoreBench {
             let store = try rate(threads: threads, pay)
             let (trips, after, serverAfter) = (Double(pool.roundTrips - trips0) / count, usage(), server.cpu?.seconds())
             let old = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .lockInsertDebit, threads: threads, total: total, person: person)
-            var rawServerBefore: Double?
-            var rawServerAfter: Double?
-            let rawBefore = usage()
-            let raw = try PostgresRawLoop.transactionsPerSecond(location: location, shape: .payment, threads: threads, total: total, person: person) {
-                if $0 { rawServerBefore = server.cpu?.seconds() } else { rawServerAfter = server.cpu?.seconds() }
-            }
-            let rawAfter = usage()
-            // The raw payment with its signature (the yardstick since pg40, as SQLite's raw payment rows sign theirs).
-            var signedServerBefore: Double?
-            var signedServerAfter: Double?
-            let signedBefore = usage()
-            let signed = try PostgresRawLoop.transactionsPerSecond(
-                location: location, shape: .signedPayment, threads: threads, total: total, person: person
-            ) {
-                if $0 { signedServerBefore = server.cpu?.seconds() } else { signedServerAfter = server.cpu?.seconds() }
-            }
-            let signedAfter = usage()
             func perPayment(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { from in to.map { ($0 - from) / count } } }
+            // A raw loop of `shape`: its transactions a second; this process's CPU and switches and the server's CPU a transaction.
+            func measured(_ shape: PostgresRawLoop.Shape) throws(TenderError) -> (rate: Double, cpu: Double, switches: Double, server: Double?) {
+                var serverBefore: Double?
+                var serverAfter: Double?
+                let before = usage()
+                let rate = try PostgresRawLoop.transactionsPerSecond(location: location, shape: shape, threads: threads, total: total, person: person) {
+                    if $0 { serverBefore = server.cpu?.seconds() } else { serverAfter = server.cpu?.seconds() }
+                }
+                let after = usage()
+                return (rate, (after.cpu - before.cpu) / count, Double(after.switches - before.switches) / count, perPayment(serverBefore, serverAfter))
+            }
+            let raw = try measured(.payment)
+            // The raw payment with its signature (the yardstick since pg40, as SQLite's raw payment rows sign theirs).
+            let signed = try measured(.signedPayment)
             rows.append((
-                label, store, trips, old, raw, signed, (after.cpu - before.cpu) / count, (rawAfter.cpu - rawBefore.cpu) / count,
-                (signedAfter.cpu - signedBefore.cpu) / count, Double(after.switches - before.switches) / count,
-                Double(rawAfter.switches - rawBefore.switches) / count, perPayment(serverBefore, serverAfter),
-                perPayment(rawServerBefore, rawServerAfter), perPayment(signedServerBefore, signedServerAfter)
+                label, store, trips, old, raw.rate, signed.rate, (after.cpu - before.cpu) / count, raw.cpu, signed.cpu,
+                Double(after.switches - before.switches) / count, raw.switches, perPayment(serverBefore, serverAfter), raw.server,
+                signed.server
             ))
         }
         try row("1 (one person)", threads: 1, { _, index throws(TenderError) in try one.pay("one-\(index)") }) { _ in first }
