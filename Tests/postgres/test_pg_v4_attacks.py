@@ -171,6 +171,24 @@ def test_forged_calls_by_tenderds_role_write_nothing_and_name_nothing_of_another
     assert code == 0, err
 
 
+def removing_while_held(world, database, row, act, removal):
+    """A superuser's session holds the row `row` selects (FOR UPDATE, 3 s); `act` runs on a thread meanwhile and, once a
+    statement waits on a row, `removal` runs with a second to get its locks. Returns the removal's result and whether it
+    committed while `act` still waited."""
+    holder = superuser_session(world, database, f"BEGIN; {row} FOR UPDATE; SELECT pg_sleep(3); COMMIT")
+    time.sleep(0.5)
+    acting = threading.Thread(target=act)
+    acting.start()
+    try:
+        wait_for_a_payment_waiting_on_a_row(world, database)
+        done = world["cluster"].sql(world["names"]["p"], f"SET lock_timeout = '1s'; {removal}", database=database)
+        removed_while_waiting = done.returncode == 0 and acting.is_alive()
+    finally:
+        holder.communicate(timeout=30)
+        acting.join(timeout=60)
+    return done, removed_while_waiting
+
+
 def removing_the_key_while_a_payment_waits_for_its_account(world, database, batch):
     """The attack of the test below, through the payment function or (`batch`) the batch's transaction."""
     alice, password = world["alice"], world["password"]
@@ -180,21 +198,11 @@ def removing_the_key_while_a_payment_waits_for_its_account(world, database, batc
         code, out, err = owner_sql(world, database, pwd.getpwnam(alice).pw_uid)(f"DROP FUNCTION {PAYMENT}")
         assert code == 0, err
     uid = pwd.getpwnam(alice).pw_uid
-    holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking' FOR UPDATE; "
-                               "SELECT pg_sleep(3); COMMIT")
-    time.sleep(0.5)
     outcome = {}
-    paying = threading.Thread(target=lambda: outcome.update(client(daemon, alice, "pay", password, f"{database}-2")))
-    paying.start()
-    try:
-        wait_for_a_payment_waiting_on_a_row(world, database)
-        # The removal, with a second to get its locks: removed (committed) while the payment still waits, or not yet.
-        removal = world["cluster"].sql(world["names"]["p"], "SET lock_timeout = '1s'; DELETE FROM tender.signing_keys WHERE uid = "
-                                       f"{uid}", database=database)
-        removed_while_waiting = removal.returncode == 0 and paying.is_alive()
-    finally:
-        holder.communicate(timeout=30)
-        paying.join(timeout=60)
+    removal, removed_while_waiting = removing_while_held(
+        world, database, f"SELECT 1 FROM tender.accounts WHERE uid = {uid} AND id = 'checking'",
+        lambda: outcome.update(client(daemon, alice, "pay", password, f"{database}-2")),
+        f"DELETE FROM tender.signing_keys WHERE uid = {uid}")
     kept = [key for _, key in ledger_of(world, database, uid)]
     if removed_while_waiting:
         assert outcome.get("code") != "SUCCESS" and f"{database}-2" not in kept, (outcome, kept)
@@ -247,25 +255,15 @@ def test_a_key_removed_while_its_enrollment_of_another_waits_for_a_row_signs_not
     assert refused.get("error") == "KeyFileError", refused
     pending = superuser_sql(world, database, f"SELECT kid FROM tender.signing_keys WHERE uid = {uid} AND active = 2")
     assert pending and "\n" not in pending, pending
-    holder = superuser_session(world, database, f"BEGIN; SELECT 1 FROM tender.signing_keys WHERE uid = {uid} AND kid = '{pending}' "
-                               "FOR UPDATE; SELECT pg_sleep(3); COMMIT")
-    time.sleep(0.5)
     outcome = {}
 
     def enroll():
         done = run_as(world["names"]["d"], [TENDERD, "--state", a.state, "--store", world["cluster"].uri(database), "--uid", str(uid),
                                             "--enroll-key", pending])
         outcome.update(code=done.returncode, out=done.stdout, err=done.stderr)
-    enrolling = threading.Thread(target=enroll)
-    enrolling.start()
-    try:
-        wait_for_a_payment_waiting_on_a_row(world, database)
-        removal = world["cluster"].sql(world["names"]["p"], "SET lock_timeout = '1s'; DELETE FROM tender.signing_keys WHERE uid = "
-                                       f"{uid} AND kid = '{a_key}'", database=database)
-        removed_while_waiting = removal.returncode == 0 and enrolling.is_alive()
-    finally:
-        holder.communicate(timeout=30)
-        enrolling.join(timeout=60)
+    removal, removed_while_waiting = removing_while_held(
+        world, database, f"SELECT 1 FROM tender.signing_keys WHERE uid = {uid} AND kid = '{pending}'", enroll,
+        f"DELETE FROM tender.signing_keys WHERE uid = {uid} AND kid = '{a_key}'")
     added = superuser_sql(world, database, f"SELECT count(*) FROM tender.ledger WHERE uid = {uid} AND type = 'key_added'")
     if removed_while_waiting:
         assert outcome.get("code") != 0 and added == "0", (outcome, added)
