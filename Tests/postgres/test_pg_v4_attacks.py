@@ -494,6 +494,13 @@ def person_only_policies(sql):
     return int(out)
 
 
+def dropping_person_only(world, database):
+    """The statements that drop tenderd's restrictive policy from every table holding it: an earlier build's database."""
+    return "; ".join(f"DROP POLICY person_only ON tender.{table}" for table in superuser_sql(
+        world, database, "SELECT string_agg(c.relname, ' ') FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid "
+        "WHERE p.polname = 'person_only'").split())
+
+
 def test_a_database_without_tenderds_restrictive_policy_is_refused_at_open_and_an_older_one_gains_it(world):
     # The confinement is verified at open. Adversary: tenderd's role (the tables' owner) drops person_only on one table
     # (then a permissive policy added while a daemon runs would show and take every person's rows of it): refused at the
@@ -523,9 +530,7 @@ def test_a_database_without_tenderds_restrictive_policy_is_refused_at_open_and_a
     assert outcome.get("code") != "SUCCESS", outcome
     assert "tender.ledger" in outcome.get("message", "") and "reporting" in outcome.get("message", ""), outcome
     # An earlier build's database: the permissive policy alone, version 3.
-    drops = "; ".join(f"DROP POLICY person_only ON tender.{table}" for table in superuser_sql(
-        world, database, "SELECT string_agg(c.relname, ' ') FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid "
-        "WHERE p.polname = 'person_only'").split())
+    drops = dropping_person_only(world, database)
     code, out, err = sql(f"DROP POLICY reporting ON tender.ledger; {drops}; "
                          "DELETE FROM tender.tender_schema; INSERT INTO tender.tender_schema (version) VALUES (3)")
     assert code == 0, err
@@ -579,9 +584,7 @@ def test_an_older_database_without_its_budgets_table_opens_and_its_budgets_still
     assert client(daemon, alice, "pay", password, f"{database}-0")["code"] == "SUCCESS"
     uid = pwd.getpwnam(alice).pw_uid
     sql = owner_sql(world, database, uid)
-    drops = "; ".join(f"DROP POLICY person_only ON tender.{table}" for table in superuser_sql(
-        world, database, "SELECT string_agg(c.relname, ' ') FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid "
-        "WHERE p.polname = 'person_only'").split())
+    drops = dropping_person_only(world, database)
     code, out, err = sql(f"{drops}; DROP TABLE tender.reuse_grants; "
                          "DELETE FROM tender.tender_schema; INSERT INTO tender.tender_schema (version) VALUES (3)")
     assert code == 0, err
